@@ -1,0 +1,35 @@
+import type { ChannelDefinition, GatewayConfig } from './types.js';
+
+export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
+  server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 32 * 1024 * 1024, trustProxy: false },
+  databaseUrl: 'sqlite:./data/gengate.db',
+  dataDir: './data',
+  logLevel: 'info',
+  accessLog: true,
+  router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000 },
+  sandbox: { enabled: true, tokensPerSecond: 200, firstTokenDelayMs: 20, failureRate: 0 },
+};
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** Defaults for a channel definition; `name`, `provider` and `models` have none. */
+export function channelDefaults(): Omit<ChannelDefinition, 'name' | 'provider' | 'models'> {
+  return {
+    baseUrl: '',
+    apiKey: '',
+    headers: {},
+    modelMap: {},
+    modelRewrite: [],
+    priority: 0,
+    weight: 1,
+    enabled: true,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
+    options: {},
+  };
+}
+
+export const DEFAULT_BASE_URLS: Record<string, string> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com',
+  gemini: 'https://generativelanguage.googleapis.com',
+};

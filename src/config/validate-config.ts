@@ -1,0 +1,74 @@
+import { channelDefaults, DEFAULT_BASE_URLS } from './defaults.js';
+import type { ChannelDefinition } from './types.js';
+import type { ProviderName } from '../providers/types.js';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'sandbox']);
+
+function stringList(value: unknown, where: string): string[] {
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new ConfigError(`${where} must be a list of strings`);
+  return value as string[];
+}
+
+function stringMap(value: unknown, where: string): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value) || Object.values(value).some((v) => typeof v !== 'string')) {
+    throw new ConfigError(`${where} must map strings to strings`);
+  }
+  return value as Record<string, string>;
+}
+
+function number(value: unknown, where: string, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ConfigError(`${where} must be a number ≥ ${min}`);
+  return value;
+}
+
+/** Checks one channel entry of the YAML file and fills in its defaults. */
+export function validateChannel(raw: unknown, where: string): ChannelDefinition {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${where} must be a mapping`);
+  const entry = raw as Record<string, unknown>;
+  const defaults = channelDefaults();
+  const provider = entry.provider as ProviderName;
+  if (!PROVIDERS.has(provider)) {
+    throw new ConfigError(`${where}.provider must be one of ${[...PROVIDERS].join(', ')}, got ${JSON.stringify(entry.provider)}`);
+  }
+  if (typeof entry.name !== 'string' || entry.name === '') throw new ConfigError(`${where}.name must be a non-empty string`);
+  const baseUrl = (entry.baseUrl as string | undefined) ?? DEFAULT_BASE_URLS[provider] ?? '';
+  if (provider !== 'sandbox') {
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    } catch {
+      throw new ConfigError(`${where}.baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+    }
+  }
+  const rewrite = entry.modelRewrite ?? [];
+  if (!Array.isArray(rewrite) || rewrite.some((r) => !r || typeof r.from !== 'string' || typeof r.to !== 'string')) {
+    throw new ConfigError(`${where}.modelRewrite must be a list of {from, to}`);
+  }
+  const options = entry.options ?? {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${where}.options must be a mapping`);
+  return {
+    name: entry.name,
+    provider,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: typeof entry.apiKey === 'string' ? entry.apiKey : '',
+    headers: stringMap(entry.headers, `${where}.headers`),
+    models: stringList(entry.models ?? [], `${where}.models`),
+    modelMap: stringMap(entry.modelMap, `${where}.modelMap`),
+    modelRewrite: rewrite as Array<{ from: string; to: string }>,
+    priority: number(entry.priority, `${where}.priority`, defaults.priority, -1e9),
+    weight: number(entry.weight, `${where}.weight`, defaults.weight),
+    enabled: entry.enabled === undefined ? true : entry.enabled === true,
+    timeoutMs: number(entry.timeoutMs, `${where}.timeoutMs`, defaults.timeoutMs, 1),
+    options: options as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The one error type of the gateway. Thrown anywhere; each surface renders it in its own
+ * dialect (body shape and status code).
+ */
+export type ErrorKind =
+  | 'invalid_request'
+  | 'authentication'
+  | 'permission'
+  | 'not_found'
+  | 'request_too_large'
+  | 'rate_limit'
+  | 'insufficient_quota'
+  | 'upstream'
+  | 'timeout'
+  | 'overloaded'
+  | 'internal';
+
+const STATUS_BY_KIND: Record<ErrorKind, number> = {
+  invalid_request: 400,
+  authentication: 401,
+  permission: 403,
+  not_found: 404,
+  request_too_large: 413,
+  rate_limit: 429,
+  insufficient_quota: 429,
+  upstream: 502,
+  timeout: 504,
+  overloaded: 503,
+  internal: 500,
+};
+
+export interface GatewayErrorOptions {
+  /** The request field the error is about, e.g. `messages[0].content`. */
+  param?: string;
+  /** A machine-readable code, e.g. `model_not_found`, `invalid_api_key`. */
+  code?: string;
+  /** Overrides the status derived from the kind. */
+  status?: number;
+  /** Status the upstream answered with, when the error came from one. */
+  upstreamStatus?: number;
+  /** Whether another attempt (on another channel) may succeed. */
+  retryable?: boolean;
+  /** Seconds the client should wait before retrying, when known. */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly kind: ErrorKind;
+  readonly param?: string;
+  readonly code?: string;
+  readonly status: number;
+  readonly upstreamStatus?: number;
+  readonly retryable: boolean;
+  readonly retryAfter?: number;
+
+  constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.kind = kind;
+    this.param = options.param;
+    this.code = options.code;
+    this.status = options.status ?? STATUS_BY_KIND[kind];
+    this.upstreamStatus = options.upstreamStatus;
+    this.retryable = options.retryable ?? false;
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}
+
+export function invalidRequest(message: string, param?: string): GatewayError {
+  return new GatewayError('invalid_request', message, { param });
+}
+
+/** Wraps anything thrown into a GatewayError; unknown errors become `internal`. */
+export function toGatewayError(error: unknown): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+}
+
+/** The error kind an upstream HTTP status stands for, and whether another channel may succeed. */
+export function kindForUpstreamStatus(status: number): { kind: ErrorKind; retryable: boolean } {
+  if (status === 400 || status === 422) return { kind: 'invalid_request', retryable: false };
+  if (status === 404) return { kind: 'not_found', retryable: false };
+  if (status === 413) return { kind: 'request_too_large', retryable: false };
+  // The channel's own credentials were refused: that is the gateway's problem, not the client's.
+  if (status === 401 || status === 403) return { kind: 'upstream', retryable: true };
+  if (status === 402) return { kind: 'upstream', retryable: true };
+  if (status === 408) return { kind: 'timeout', retryable: true };
+  if (status === 429) return { kind: 'rate_limit', retryable: true };
+  if (status === 503 || status === 529) return { kind: 'overloaded', retryable: true };
+  if (status === 504) return { kind: 'timeout', retryable: true };
+  if (status >= 500) return { kind: 'upstream', retryable: true };
+  return { kind: 'upstream', retryable: false };
+}

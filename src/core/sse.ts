@@ -1,0 +1,87 @@
+/**
+ * Incremental server-sent-events decoder (WHATWG framing): feed it chunks as they arrive,
+ * get complete events back. Handles `\n`, `\r\n` and `\r` line ends, multi-line `data:`,
+ * comments, and events split anywhere across chunks.
+ */
+export interface SseEvent {
+  /** The `event:` field, or undefined when absent. */
+  event?: string;
+  /** The joined `data:` lines. */
+  data: string;
+  id?: string;
+}
+
+export class SseDecoder {
+  private buffer = '';
+  private readonly decoder = new TextDecoder();
+  private event: string | undefined;
+  private data: string[] = [];
+  private id: string | undefined;
+
+  /** Decodes one chunk; returns the events it completed (often none or one). */
+  push(chunk: Uint8Array | string): SseEvent[] {
+    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    const events: SseEvent[] = [];
+    let start = 0;
+    const text = this.buffer;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch !== 10 && ch !== 13) continue;
+      // A lone \r at the very end may be the first half of \r\n: wait for more.
+      if (ch === 13 && i === text.length - 1) break;
+      const line = text.slice(start, i);
+      if (ch === 13 && text.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+      this.line(line, events);
+    }
+    this.buffer = text.slice(start);
+    return events;
+  }
+
+  /** Flushes a final event that was not followed by a blank line. */
+  end(): SseEvent[] {
+    const events: SseEvent[] = [];
+    if (this.buffer.length > 0) this.line(this.buffer, events);
+    this.buffer = '';
+    this.line('', events);
+    return events;
+  }
+
+  private line(line: string, events: SseEvent[]): void {
+    if (line.length === 0) {
+      if (this.data.length > 0 || this.event !== undefined) {
+        events.push({ event: this.event, data: this.data.join('\n'), id: this.id });
+      }
+      this.event = undefined;
+      this.data = [];
+      return;
+    }
+    if (line.charCodeAt(0) === 58 /* : */) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') this.data.push(value);
+    else if (field === 'event') this.event = value;
+    else if (field === 'id') this.id = value;
+  }
+}
+
+/** Reads an async byte stream as SSE events. */
+export async function* readSse(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+  const decoder = new SseDecoder();
+  for await (const chunk of body) {
+    for (const event of decoder.push(chunk)) yield event;
+  }
+  for (const event of decoder.end()) yield event;
+}
+
+/** One SSE frame with only a data field. */
+export function sseData(data: string): string {
+  return `data: ${data}\n\n`;
+}
+
+/** One SSE frame with an event name and a data field. */
+export function sseEvent(event: string, data: string): string {
+  return `event: ${event}\ndata: ${data}\n\n`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Helpers every surface uses to write responses: route headers, SSE streams, pass-through
+ * relays and errors in the surface's own shape.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toGatewayError } from '../core/errors.js';
+import type { ErrorRenderer, RouteInfo } from '../surfaces/types.js';
+import { gatewayErrorFromFastify } from './fastify-errors.js';
+
+/** Tells the client which channel answered, and that the answer is simulated when it is. */
+export function setRouteHeaders(reply: FastifyReply, route: RouteInfo): void {
+  reply.header('x-gengate-provider', route.provider);
+  reply.header('x-gengate-channel', route.channel);
+  if (route.simulated) reply.header('x-gengate-simulated', 'true');
+}
+
+/** Streams SSE frames (strings) produced by a surface's stream renderer. */
+export function sendSse(reply: FastifyReply, frames: AsyncIterable<string>): FastifyReply {
+  reply.header('content-type', 'text/event-stream; charset=utf-8');
+  reply.header('cache-control', 'no-cache');
+  reply.header('x-accel-buffering', 'no');
+  return reply.send(Readable.from(frames, { objectMode: false }));
+}
+
+/** Relays an upstream pass-through answer: status, content type and bytes as they come. */
+export function sendPassthrough(
+  reply: FastifyReply,
+  response: { status: number; headers: Record<string, string>; body: Readable },
+): FastifyReply {
+  reply.code(response.status);
+  for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  return reply.send(response.body);
+}
+
+/** An AbortSignal that fires when the client goes away before the response is complete. */
+export function clientSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) controller.abort();
+  };
+  reply.raw.once('close', onClose);
+  return controller.signal;
+}
+
+/** Installs a surface's error rendering on its encapsulated plugin. */
+export function useErrorRenderer(app: FastifyInstance, render: ErrorRenderer): void {
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'internal error');
+    const rendered = render(gatewayError, String(request.id));
+    if (rendered.headers) for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
+    if (gatewayError.retryAfter !== undefined) reply.header('retry-after', String(gatewayError.retryAfter));
+    reply.code(rendered.status).send(rendered.body);
+  });
+}
+
+/** The bearer token of an `Authorization` header, if any. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  return match ? match[1].trim() : undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * The one way providers talk HTTP to upstreams: undici with pooled keep-alive connections,
+ * a per-attempt deadline for the response headers, and connection failures turned into
+ * retryable GatewayErrors.
+ */
+import { Agent, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
+
+const agent = new Agent({
+  keepAliveTimeout: 30_000,
+  keepAliveMaxTimeout: 600_000,
+  connections: 256,
+  pipelining: 1,
+  // Long generations may pause between tokens; the attempt's own deadline bounds waiting for headers.
+  bodyTimeout: 0,
+  headersTimeout: 0,
+});
+
+export interface UpstreamRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers: Record<string, string>;
+  /** A JSON string or bytes; omitted for GET. */
+  body?: string | Uint8Array;
+  signal: AbortSignal;
+  /** Time allowed until the response headers arrive. */
+  timeoutMs: number;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+/** Sends a request upstream; resolves with whatever status came back. Throws only when no answer came. */
+export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
+  const deadline = AbortSignal.timeout(req.timeoutMs);
+  const signal = AbortSignal.any([req.signal, deadline]);
+  try {
+    const res = await request(req.url, {
+      method: req.method ?? 'POST',
+      headers: req.headers,
+      body: req.body,
+      signal,
+      dispatcher: agent,
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.body };
+  } catch (error) {
+    if (deadline.aborted && !req.signal.aborted) {
+      throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
+    }
+    if (req.signal.aborted) {
+      throw new GatewayError('upstream', 'request aborted by the client', { retryable: false, cause: error, code: 'client_closed' });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    throw new GatewayError('upstream', `upstream unreachable: ${message}`, { retryable: true, cause: error, code: 'upstream_unreachable' });
+  }
+}
+
+/** Reads a (small) upstream error body as text, bounded so a hostile upstream cannot exhaust memory. */
+export async function readErrorText(body: UpstreamResponse['body'], limit = 64 * 1024): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (text.length > limit) {
+      body.destroy();
+      return text.slice(0, limit);
+    }
+  }
+  return text;
+}
+
+/** Parses a JSON body that should be JSON; a malformed one is the upstream's fault. */
+export async function readJson<T>(body: UpstreamResponse['body']): Promise<T> {
+  const text = await body.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new GatewayError('upstream', `upstream answered with invalid JSON: ${text.slice(0, 200)}`, { retryable: true });
+  }
+}
+
+/**
+ * Turns a non-2xx upstream answer into a GatewayError, using the message the upstream gave
+ * (extracted by the provider from its own error shape).
+ */
+export function upstreamError(status: number, message: string, headers: UpstreamResponse['headers'], code?: string): GatewayError {
+  const { kind, retryable } = kindForUpstreamStatus(status);
+  const retryAfterHeader = headers['retry-after'];
+  const retryAfter = typeof retryAfterHeader === 'string' && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
+  const prefix = status === 401 || status === 403 ? 'upstream refused the channel credentials: ' : '';
+  return new GatewayError(kind, `${prefix}${message}`, { upstreamStatus: status, retryable, retryAfter, code });
+}
+
+/** The first value of a header that may repeat. */
+export function headerValue(headers: UpstreamResponse['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

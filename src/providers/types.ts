@@ -1,0 +1,81 @@
+/**
+ * The contract every upstream adapter implements. A provider declares the operations it
+ * supports and implements only those; the router never calls what is not declared.
+ */
+import type { Readable } from 'node:stream';
+import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
+import type { Dialect, Operation } from '../core/operation.js';
+
+export type ProviderName = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'sandbox';
+
+/** A configured provider instance, as the router hands it to a provider. */
+export interface ChannelConfig {
+  name: string;
+  provider: ProviderName;
+  /** Upstream base URL, e.g. `https://api.openai.com/v1`; ignored by the sandbox. */
+  baseUrl: string;
+  /** Decrypted upstream credential; empty for the sandbox and keyless local servers. */
+  apiKey: string;
+  /** Extra headers sent upstream on every request (e.g. an organisation id). */
+  headers: Record<string, string>;
+  /** Per-attempt timeout for reaching the upstream and receiving its first byte. */
+  timeoutMs: number;
+  /** Provider-specific settings (e.g. `anthropicVersion`, sandbox pacing). */
+  options: Record<string, unknown>;
+}
+
+/** What a provider needs for one attempt. */
+export interface Attempt {
+  channel: ChannelConfig;
+  /** The model name as the upstream knows it (after the channel's rewrite). */
+  upstreamModel: string;
+  /** Aborted when the client goes away or the attempt times out. */
+  signal: AbortSignal;
+  requestId: string;
+}
+
+/** A same-dialect request forwarded untranslated. */
+export interface RawChatRequest {
+  dialect: Dialect;
+  /** The client's parsed JSON body; the provider rewrites only the model. */
+  body: Record<string, unknown>;
+  stream: boolean;
+  /** Dialect headers of the client worth forwarding (e.g. `anthropic-version`, `anthropic-beta`). */
+  headers?: Record<string, string>;
+}
+
+/** The upstream's successful answer to a pass-through request, relayed to the client as is. */
+export interface PassthroughResponse {
+  status: number;
+  /** Headers worth relaying (content-type and the upstream's request id). */
+  headers: Record<string, string>;
+  /** The upstream bytes, tapped: reading it to the end settles `usage`. */
+  body: Readable;
+  /** Usage read from the relayed bytes; resolves when the body ends (undefined if none seen). */
+  usage: Promise<import('../core/usage.js').Usage | undefined>;
+}
+
+export interface ChatProvider {
+  /** Resolves with the complete response; throws GatewayError. */
+  chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse>;
+  /**
+   * Resolves once the upstream has accepted the request (status checked, before any event
+   * is read), so that a failure here can still be retried on another channel.
+   */
+  chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>>;
+  /**
+   * Present when the provider speaks a client dialect natively. Resolves only for a 2xx
+   * answer; any other answer is thrown as a GatewayError like in `chat`.
+   */
+  passthrough?(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse>;
+}
+
+export interface Provider {
+  readonly name: ProviderName;
+  /** The dialect this provider speaks natively, if it is one of the client dialects. */
+  readonly dialect?: Dialect;
+  readonly operations: ReadonlySet<Operation>;
+  /** True for providers that simulate (every answer must say so). */
+  readonly simulated?: boolean;
+  readonly chat?: ChatProvider;
+}
