@@ -36,8 +36,11 @@ export interface UpstreamResponse {
 
 /** Sends a request upstream; resolves with whatever status came back. Throws only when no answer came. */
 export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  const deadline = AbortSignal.timeout(req.timeoutMs);
-  const signal = AbortSignal.any([req.signal, deadline]);
+  // The deadline covers waiting for the response headers only: once they are in, a long
+  // stream may take as long as it takes (the client's own disconnect still aborts it).
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
+  const signal = AbortSignal.any([req.signal, deadline.signal]);
   try {
     const res = await request(req.url, {
       method: req.method ?? 'POST',
@@ -48,7 +51,7 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
     });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } catch (error) {
-    if (deadline.aborted && !req.signal.aborted) {
+    if (deadline.signal.aborted && !req.signal.aborted) {
       throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
     }
     if (req.signal.aborted) {
@@ -56,6 +59,8 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
     }
     const message = error instanceof Error ? error.message : String(error);
     throw new GatewayError('upstream', `upstream unreachable: ${message}`, { retryable: true, cause: error, code: 'upstream_unreachable' });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

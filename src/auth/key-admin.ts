@@ -1,0 +1,25 @@
+/** Creating, listing and revoking keys: what the CLI (and later the admin API) does. */
+import type { ApiKeysRepository, StoredApiKey } from '../store/api-keys-repository.js';
+import { generateApiKey } from './api-key-format.js';
+
+export interface CreateKeyOptions {
+  name: string;
+  models?: string[] | null;
+  expiresAt?: number | null;
+}
+
+export async function createApiKey(repository: ApiKeysRepository, options: CreateKeyOptions): Promise<{ key: string; record: StoredApiKey }> {
+  const generated = generateApiKey();
+  const record: StoredApiKey = {
+    id: generated.id,
+    name: options.name,
+    keyHash: generated.hash,
+    keyHint: generated.hint,
+    models: options.models && options.models.length > 0 ? options.models : null,
+    expiresAt: options.expiresAt ?? null,
+    revokedAt: null,
+    createdAt: Date.now(),
+  };
+  await repository.insert(record);
+  return { key: generated.key, record };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readSse, SseDecoder } from './sse.js';
+
+describe('SseDecoder', () => {
+  it('decodes events split at every possible byte', () => {
+    const text = 'event: message_start\ndata: {"a":1}\n\n: comment\ndata: line1\ndata: line2\n\ndata: [DONE]\n\n';
+    const bytes = new TextEncoder().encode(text);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      const decoder = new SseDecoder();
+      const events = [...decoder.push(bytes.slice(0, cut)), ...decoder.push(bytes.slice(cut)), ...decoder.end()];
+      expect(events).toEqual([
+        { event: 'message_start', data: '{"a":1}', id: undefined },
+        { event: undefined, data: 'line1\nline2', id: undefined },
+        { event: undefined, data: '[DONE]', id: undefined },
+      ]);
+    }
+  });
+
+  it('accepts CRLF and CR line ends, and a value without the optional space', () => {
+    const decoder = new SseDecoder();
+    const events = [...decoder.push('data:x\r\n\r\ndata: y\r\rdata: z\r'), ...decoder.push('\n\r\n')];
+    expect(events.map((e) => e.data)).toEqual(['x', 'y', 'z']);
+  });
+
+  it('keeps multi-byte characters split across chunks intact', () => {
+    const bytes = new TextEncoder().encode('data: héllo 🌍\n\n');
+    const decoder = new SseDecoder();
+    const events = [...decoder.push(bytes.slice(0, 9)), ...decoder.push(bytes.slice(9, 15)), ...decoder.push(bytes.slice(15))];
+    expect(events[0].data).toBe('héllo 🌍');
+  });
+
+  it('flushes a last event that had no blank line after it', async () => {
+    async function* body() {
+      yield 'data: {"done":true}';
+    }
+    const events = [];
+    for await (const event of readSse(body())) events.push(event.data);
+    expect(events).toEqual(['{"done":true}']);
+  });
+});

@@ -1,0 +1,61 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import type { UsageRepository, UsageRow } from '../store/usage-repository.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+function row(id: string): UsageRow {
+  return {
+    request_id: id, key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', channel: 'c', provider: 'openai', upstream_model: 'm',
+    outcome: 'ok', stream: 0, input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
+    cost_usd: 0, latency_ms: 1, created_at: 0,
+  };
+}
+
+class FlakyRepository {
+  written: UsageRow[][] = [];
+  failNext = 0;
+  async insertMany(rows: UsageRow[]): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error('database down');
+    }
+    this.written.push(rows);
+  }
+}
+
+describe('UsageRecorder', () => {
+  const logger = pino({ level: 'silent' });
+
+  it('writes queued rows in one batch per flush', async () => {
+    const repo = new FlakyRepository();
+    const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger);
+    recorder.record(row('a'));
+    recorder.record(row('b'));
+    await recorder.flush();
+    expect(repo.written.map((batch) => batch.map((r) => r.request_id))).toEqual([['a', 'b']]);
+    expect(recorder.pending).toBe(0);
+  });
+
+  it('keeps rows when a write fails and writes them with the next flush, in order', async () => {
+    const repo = new FlakyRepository();
+    repo.failNext = 1;
+    const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger);
+    recorder.record(row('a'));
+    await recorder.flush();
+    expect(recorder.pending).toBe(1);
+    recorder.record(row('b'));
+    await recorder.close();
+    expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'b']);
+  });
+
+  it('close() writes rows recorded while a flush was running', async () => {
+    const repo = new FlakyRepository();
+    const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger);
+    recorder.record(row('a'));
+    const first = recorder.flush();
+    recorder.record(row('b'));
+    await first;
+    await recorder.close();
+    expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'b']);
+  });
+});

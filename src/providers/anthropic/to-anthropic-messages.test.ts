@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../core/chat.js';
+import { toAnthropicMessages } from './to-anthropic-messages.js';
+import type { Attempt, ChannelConfig } from '../types.js';
+
+function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
+  const base: ChannelConfig = { name: 'anthropic-test', provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-test', headers: {}, timeoutMs: 5_000, options: {} };
+  return { channel: { ...base, ...channel }, upstreamModel, signal: new AbortController().signal, requestId: 'req_test' };
+}
+
+function request(extra: Partial<ChatRequest> = {}): ChatRequest {
+  return { model: 'textmodel-a-sonnet-4-20250514', messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, ...extra };
+}
+
+describe('toAnthropicMessages', () => {
+  it('builds a minimal body with the upstream model and default max_tokens', () => {
+    expect(toAnthropicMessages(request(), testAttempt(), false)).toEqual({
+      model: 'claude-sonnet-4-20250514',
+      max_tokens: 4096,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+    });
+  });
+
+  it('uses the channel defaultMaxTokens when the client gave none, and the client value over it', () => {
+    const attempt = testAttempt({ options: { defaultMaxTokens: 1000 } });
+    expect(toAnthropicMessages(request(), attempt, false).max_tokens).toBe(1000);
+    expect(toAnthropicMessages(request({ maxTokens: 50 }), attempt, false).max_tokens).toBe(50);
+  });
+
+  it('maps every option', () => {
+    const body = toAnthropicMessages(
+      request({
+        system: [{ type: 'text', text: 'Be brief.', cacheControl: { type: 'ephemeral' } }],
+        maxTokens: 300,
+        temperature: 0.3,
+        topP: 0.8,
+        topK: 20,
+        stop: ['END', 'STOP'],
+        user: 'user-7',
+        tools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+        toolChoice: { type: 'required' },
+        parallelToolCalls: false,
+        seed: 5,
+        presencePenalty: 0.2,
+      }),
+      testAttempt(),
+      true,
+    );
+    expect(body).toEqual({
+      model: 'claude-sonnet-4-20250514',
+      max_tokens: 300,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+      system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
+      temperature: 0.3,
+      top_p: 0.8,
+      top_k: 20,
+      stop_sequences: ['END', 'STOP'],
+      tools: [{ name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      metadata: { user_id: 'user-7' },
+      stream: true,
+    });
+  });
+
+  it('clamps an OpenAI-range temperature to 1', () => {
+    expect(toAnthropicMessages(request({ temperature: 1.8 }), testAttempt(), false).temperature).toBe(1);
+  });
+
+  it.each([
+    [{ type: 'auto' } as const, undefined, { type: 'auto' }],
+    [{ type: 'none' } as const, undefined, { type: 'none' }],
+    [{ type: 'tool', name: 'f' } as const, false, { type: 'tool', name: 'f', disable_parallel_tool_use: true }],
+    [undefined, false, { type: 'auto', disable_parallel_tool_use: true }],
+    [undefined, true, undefined],
+  ])('maps tool choice %j with parallel %s to %j', (toolChoice, parallelToolCalls, expected) => {
+    const body = toAnthropicMessages(
+      request({ tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice, parallelToolCalls }),
+      testAttempt(),
+      false,
+    );
+    expect(body.tool_choice).toEqual(expected);
+  });
+
+  it('sends no tool_choice without tools, and gives a schema without type the object type', () => {
+    expect(toAnthropicMessages(request({ toolChoice: { type: 'required' } }), testAttempt(), false).tool_choice).toBeUndefined();
+    const body = toAnthropicMessages(request({ tools: [{ name: 'f', parameters: { properties: {} } }] }), testAttempt(), false);
+    expect(body.tools).toEqual([{ name: 'f', input_schema: { type: 'object', properties: {} } }]);
+  });
+
+  it('enables thinking with the budget, growing max_tokens past it and dropping incompatible sampling', () => {
+    const body = toAnthropicMessages(request({ thinkingBudget: 2048, maxTokens: 1000, temperature: 0.2, topK: 5, topP: 0.5 }), testAttempt(), false);
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(body.max_tokens).toBe(3048);
+    expect(body.temperature).toBeUndefined();
+    expect(body.top_k).toBeUndefined();
+    expect(body.top_p).toBeUndefined();
+  });
+
+  it('asks for JSON in the system prompt since Anthropic has no response_format', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const body = toAnthropicMessages(
+      request({ system: [{ type: 'text', text: 'You are helpful.' }], responseFormat: { type: 'json_schema', name: 'a', schema } }),
+      testAttempt(),
+      false,
+    );
+    expect(body.system).toEqual([
+      { type: 'text', text: 'You are helpful.' },
+      {
+        type: 'text',
+        text: `Respond with a single valid JSON object and nothing else (no prose, no code fences) that conforms to this JSON Schema:\n${JSON.stringify(schema)}`,
+      },
+    ]);
+    expect(toAnthropicMessages(request({ responseFormat: { type: 'json_object' } }), testAttempt(), false).system).toEqual([
+      { type: 'text', text: 'Respond with a single valid JSON object and nothing else: no prose, no code fences.' },
+    ]);
+    expect(toAnthropicMessages(request({ responseFormat: { type: 'text' } }), testAttempt(), false).system).toBeUndefined();
+  });
+});

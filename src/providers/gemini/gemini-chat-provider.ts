@@ -1,0 +1,39 @@
+/** The Gemini API as a ChatProvider: translated chat and streaming, and the same-dialect pass-through. */
+import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
+import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
+import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import type { Attempt, ChatProvider } from '../types.js';
+import { decodeGeminiStream } from './decode-gemini-stream.js';
+import { fromGeminiResponse } from './from-gemini-response.js';
+import { geminiPassthrough } from './gemini-passthrough.js';
+import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
+import { mapGeminiError } from './map-gemini-error.js';
+import { toGeminiRequest } from './to-gemini-request.js';
+
+async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
+  const response = await sendUpstream({
+    url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
+    headers: geminiHeaders(attempt),
+    body: JSON.stringify(toGeminiRequest(request)),
+    signal: attempt.signal,
+    timeoutMs: attempt.channel.timeoutMs,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    throw mapGeminiError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return response;
+}
+
+export function createGeminiChatProvider(): ChatProvider {
+  return {
+    async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
+      const response = await send(request, attempt, false);
+      return fromGeminiResponse(await readJson<GeminiGenerateContentResponse>(response.body), attempt.upstreamModel);
+    },
+    async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
+      const response = await send(request, attempt, true);
+      return decodeGeminiStream(response.body, attempt.upstreamModel);
+    },
+    passthrough: geminiPassthrough,
+  };
+}

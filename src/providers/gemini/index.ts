@@ -1,0 +1,12 @@
+import type { Provider } from '../types.js';
+import { createGeminiChatProvider } from './gemini-chat-provider.js';
+
+/** The Gemini API upstream (`https://generativelanguage.googleapis.com` by default; channel option `apiVersion`, default `v1beta`). */
+export function createGeminiProvider(): Provider {
+  return {
+    name: 'gemini',
+    dialect: 'gemini',
+    operations: new Set(['chat']),
+    chat: createGeminiChatProvider(),
+  };
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../core/chat.js';
+import { GatewayError } from '../../core/errors.js';
+import { toGeminiRequest } from './to-gemini-request.js';
+
+const base: ChatRequest = { model: 'textmodel-c-2.5-flash', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
+
+describe('toGeminiRequest', () => {
+  it('renders a plain request with only the fields given', () => {
+    expect(toGeminiRequest(base)).toEqual({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] });
+  });
+
+  it('renders a tool round trip: names found by id, results merged into one user turn, JSON objects kept', () => {
+    const body = toGeminiRequest({
+      ...base,
+      system: [{ type: 'text', text: 'You are terse.' }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris and Rome?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', text: 'two calls', signature: 'sig-from-elsewhere' },
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_call', id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}' },
+            { type: 'tool_call', id: 'call_2', name: 'weather', arguments: '{"city":"Rome"}' },
+          ],
+        },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: '{"temp":21}' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_2', content: 'sunny, 25 degrees' }] },
+        { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
+      ],
+      tools: [{ name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      toolChoice: { type: 'auto' },
+    });
+    expect(body).toEqual({
+      systemInstruction: { parts: [{ text: 'You are terse.' }] },
+      contents: [
+        { role: 'user', parts: [{ text: 'Weather in Paris and Rome?' }] },
+        {
+          role: 'model',
+          parts: [
+            { text: 'Checking.' },
+            { functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'skip_thought_signature_validator' },
+            { functionCall: { name: 'weather', args: { city: 'Rome' } } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [
+            { functionResponse: { name: 'weather', response: { temp: 21 } } },
+            { functionResponse: { name: 'weather', response: { content: 'sunny, 25 degrees' } } },
+            { text: 'And tomorrow?' },
+          ],
+        },
+      ],
+      tools: [
+        {
+          functionDeclarations: [
+            { name: 'weather', description: 'Weather by city', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+          ],
+        },
+      ],
+      toolConfig: { functionCallingConfig: { mode: 'AUTO' } },
+    });
+  });
+
+  it('uses the result name when given and wraps errors', () => {
+    const body = toGeminiRequest({
+      ...base,
+      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'x', name: 'lookup', content: [{ type: 'text', text: 'not found' }], isError: true }] }],
+    });
+    expect(body.contents).toEqual([{ role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { error: 'not found' } } }] }]);
+  });
+
+  it('rejects a tool result that answers no known call and has no name', () => {
+    let error: unknown;
+    try {
+      toGeminiRequest({ ...base, messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'ghost', content: 'x' }] }] });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).kind).toBe('invalid_request');
+  });
+
+  it('renders media: base64 and data URLs inline, other URLs as file data, text documents as text', () => {
+    const body = toGeminiRequest({
+      ...base,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'iVBOR' } },
+            { type: 'image', source: { kind: 'url', url: 'data:image/jpeg;base64,/9j/4AAQ' } },
+            { type: 'image', source: { kind: 'url', url: 'https://example.com/cat.webp?size=big' } },
+            { type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' } },
+            { type: 'document', source: { kind: 'url', url: 'https://example.com/report' } },
+            { type: 'document', source: { kind: 'text', text: 'Plain notes.' } },
+          ],
+        },
+      ],
+    });
+    expect(body.contents[0].parts).toEqual([
+      { inlineData: { mimeType: 'image/png', data: 'iVBOR' } },
+      { inlineData: { mimeType: 'image/jpeg', data: '/9j/4AAQ' } },
+      { fileData: { mimeType: 'image/webp', fileUri: 'https://example.com/cat.webp?size=big' } },
+      { inlineData: { mimeType: 'application/pdf', data: 'JVBERi0=' } },
+      { fileData: { mimeType: 'application/pdf', fileUri: 'https://example.com/report' } },
+      { text: 'Plain notes.' },
+    ]);
+  });
+
+  it('maps generation options, JSON schema output and thinking', () => {
+    const body = toGeminiRequest({
+      ...base,
+      temperature: 0.2,
+      topP: 0.8,
+      topK: 20,
+      maxTokens: 500,
+      stop: ['###'],
+      seed: 3,
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.2,
+      responseFormat: { type: 'json_schema', name: 'out', schema: { type: 'object', properties: { a: { type: 'string' } } } },
+      thinkingBudget: 2048,
+    });
+    expect(body.generationConfig).toEqual({
+      temperature: 0.2,
+      topP: 0.8,
+      topK: 20,
+      maxOutputTokens: 500,
+      stopSequences: ['###'],
+      seed: 3,
+      presencePenalty: 0.1,
+      frequencyPenalty: 0.2,
+      responseMimeType: 'application/json',
+      responseJsonSchema: { type: 'object', properties: { a: { type: 'string' } } },
+      thinkingConfig: { thinkingBudget: 2048, includeThoughts: true },
+    });
+    expect(toGeminiRequest({ ...base, responseFormat: { type: 'json_object' }, thinkingBudget: 0 }).generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      thinkingConfig: { thinkingBudget: 0 },
+    });
+  });
+
+  it.each([
+    [{ type: 'none' as const }, { mode: 'NONE' }],
+    [{ type: 'required' as const }, { mode: 'ANY' }],
+    [{ type: 'tool' as const, name: 'f' }, { mode: 'ANY', allowedFunctionNames: ['f'] }],
+  ])('maps tool choice %j', (toolChoice, functionCallingConfig) => {
+    const body = toGeminiRequest({ ...base, tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice });
+    expect(body.toolConfig).toEqual({ functionCallingConfig });
+  });
+});

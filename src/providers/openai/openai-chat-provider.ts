@@ -1,0 +1,51 @@
+/** The chat operation over the OpenAI dialect, for OpenAI itself and OpenAI-compatible servers. */
+import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
+import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
+import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import type { Attempt, ChatProvider, Provider } from '../types.js';
+import { decodeOpenAIChatStream } from './decode-openai-chat-stream.js';
+import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
+import { mapOpenAIError } from './map-openai-error.js';
+import { openAIPassthrough } from './openai-passthrough.js';
+import { chatCompletionsUrl, openAIHeaders, wantsStreamUsage } from './openai-upstream.js';
+import { toOpenAIChatRequest } from './to-openai-chat-request.js';
+
+export type OpenAIProviderName = 'openai' | 'openai-compatible';
+
+export function createOpenAIProvider(name: OpenAIProviderName): Provider {
+  const maxTokensField = name === 'openai' ? 'max_completion_tokens' : 'max_tokens';
+
+  const send = async (request: ChatRequest, attempt: Attempt): Promise<UpstreamResponse> => {
+    const { channel } = attempt;
+    const body = toOpenAIChatRequest(request, {
+      model: attempt.upstreamModel,
+      maxTokensField,
+      streamUsage: wantsStreamUsage(channel),
+    });
+    const response = await sendUpstream({
+      url: chatCompletionsUrl(channel),
+      headers: openAIHeaders(channel),
+      body: JSON.stringify(body),
+      signal: attempt.signal,
+      timeoutMs: channel.timeoutMs,
+    });
+    if (response.status < 200 || response.status >= 300) {
+      throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
+    }
+    return response;
+  };
+
+  const chat: ChatProvider = {
+    async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
+      const response = await send({ ...request, stream: false }, attempt);
+      return fromOpenAIChatResponse(await readJson<OpenAIChatCompletion>(response.body));
+    },
+    async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
+      const response = await send({ ...request, stream: true }, attempt);
+      return decodeOpenAIChatStream(response.body, { model: attempt.upstreamModel });
+    },
+    passthrough: openAIPassthrough,
+  };
+
+  return { name, dialect: 'openai', operations: new Set(['chat']), chat };
+}

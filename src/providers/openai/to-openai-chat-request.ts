@@ -1,0 +1,154 @@
+/** Canonical ChatRequest → the OpenAI Chat Completions body sent to an upstream. */
+import type { ChatMessage, ChatRequest, DocumentPart, ImagePart, ResponseFormat, TextPart, ToolResultPart } from '../../core/chat.js';
+import { invalidRequest } from '../../core/errors.js';
+import type {
+  OpenAIChatRequestBody,
+  OpenAIMessage,
+  OpenAIResponseFormat,
+  OpenAITextPart,
+  OpenAIToolCall,
+  OpenAIToolChoice,
+  OpenAIUserContentPart,
+} from '../../core/wire/openai-chat-types.js';
+import { toDataUrl } from '../../core/wire/openai-data-url.js';
+
+export interface OpenAIRequestOptions {
+  /** The model name the upstream knows. */
+  model: string;
+  /** OpenAI wants `max_completion_tokens`; vLLM, Ollama, llama.cpp and LM Studio read `max_tokens`. */
+  maxTokensField: 'max_completion_tokens' | 'max_tokens';
+  /** Ask for the usage chunk when streaming (some compatible servers reject `stream_options`). */
+  streamUsage: boolean;
+}
+
+export function toOpenAIChatRequest(request: ChatRequest, options: OpenAIRequestOptions): OpenAIChatRequestBody {
+  const messages: OpenAIMessage[] = [];
+  if (request.system && request.system.length > 0) {
+    // One string: many local chat templates accept a single leading system message only.
+    messages.push({ role: 'system', content: joinText(request.system) });
+  }
+  request.messages.forEach((message, i) => appendMessage(messages, message, i));
+
+  const body: OpenAIChatRequestBody = { model: options.model, messages };
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.topP !== undefined) body.top_p = request.topP;
+  if (request.stop && request.stop.length > 0) body.stop = request.stop;
+  if (request.maxTokens !== undefined) body[options.maxTokensField] = request.maxTokens;
+  if (request.presencePenalty !== undefined) body.presence_penalty = request.presencePenalty;
+  if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
+  if (request.seed !== undefined) body.seed = request.seed;
+  if (request.user !== undefined) body.user = request.user;
+  if (request.responseFormat) body.response_format = toResponseFormat(request.responseFormat);
+  if (request.tools && request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => {
+      const fn: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean } = {
+        name: tool.name,
+        parameters: tool.parameters,
+      };
+      if (tool.description !== undefined) fn.description = tool.description;
+      if (tool.strict !== undefined) fn.strict = tool.strict;
+      return { type: 'function', function: fn };
+    });
+    // OpenAI refuses parallel_tool_calls without tools.
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+  }
+  if (request.toolChoice) body.tool_choice = toToolChoice(request.toolChoice);
+  if (request.stream) {
+    body.stream = true;
+    if (options.streamUsage) body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+function appendMessage(out: OpenAIMessage[], message: ChatMessage, i: number): void {
+  const toolResults: ToolResultPart[] = [];
+  const userParts: OpenAIUserContentPart[] = [];
+  let text = '';
+  let hasText = false;
+  const toolCalls: OpenAIToolCall[] = [];
+  message.content.forEach((part, j) => {
+    switch (part.type) {
+      case 'text':
+        if (message.role === 'assistant') {
+          text += part.text;
+          hasText = true;
+        } else userParts.push({ type: 'text', text: part.text });
+        break;
+      case 'image':
+        userParts.push(toImagePart(part));
+        break;
+      case 'document':
+        userParts.push(toDocumentPart(part, `messages[${i}].content[${j}]`));
+        break;
+      case 'tool_call':
+        toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+        break;
+      case 'tool_result':
+        toolResults.push(part);
+        break;
+      case 'thinking':
+        // OpenAI takes no reasoning back in the input; it is not sent.
+        break;
+    }
+  });
+  for (const result of toolResults) out.push({ role: 'tool', tool_call_id: result.toolCallId, content: toolResultContent(result) });
+  if (message.role === 'assistant') {
+    if (!hasText && toolCalls.length === 0) return;
+    const assistant: OpenAIMessage = { role: 'assistant', content: hasText ? text : null };
+    if (toolCalls.length > 0) assistant.tool_calls = toolCalls;
+    if (message.name !== undefined) assistant.name = message.name;
+    out.push(assistant);
+    return;
+  }
+  if (userParts.length === 0) return;
+  const user: OpenAIMessage = { role: 'user', content: onlyText(userParts) ?? userParts };
+  if (message.name !== undefined) user.name = message.name;
+  out.push(user);
+}
+
+/** A single text part goes as a plain string: the form every compatible server accepts. */
+function onlyText(parts: OpenAIUserContentPart[]): string | undefined {
+  return parts.length === 1 && parts[0].type === 'text' ? parts[0].text : undefined;
+}
+
+function toImagePart(part: ImagePart): OpenAIUserContentPart {
+  const source = part.source;
+  if (source.kind === 'text') return { type: 'text', text: source.text };
+  const url = source.kind === 'base64' ? toDataUrl(source.mediaType, source.data) : source.url;
+  const imageUrl: { url: string; detail?: string } = { url };
+  if (part.detail !== undefined) imageUrl.detail = part.detail;
+  return { type: 'image_url', image_url: imageUrl };
+}
+
+function toDocumentPart(part: DocumentPart, param: string): OpenAIUserContentPart {
+  const source = part.source;
+  if (source.kind === 'text') return { type: 'text', text: source.text };
+  if (source.kind === 'url') {
+    throw invalidRequest(`${param}: documents given by URL cannot be sent to an OpenAI upstream; send them inline as base64`, param);
+  }
+  if (source.mediaType.startsWith('text/')) return { type: 'text', text: Buffer.from(source.data, 'base64').toString('utf8') };
+  const filename = part.filename ?? part.title ?? (source.mediaType === 'application/pdf' ? 'document.pdf' : 'document');
+  return { type: 'file', file: { filename, file_data: toDataUrl(source.mediaType, source.data) } };
+}
+
+/** Tool messages take text only; images in a result are named rather than dropped silently. */
+function toolResultContent(result: ToolResultPart): string | OpenAITextPart[] {
+  if (typeof result.content === 'string') return result.content;
+  const texts = result.content.map((part) => (part.type === 'text' ? part.text : '[image]'));
+  return texts.length === 1 ? texts[0] : texts.map((text) => ({ type: 'text', text }));
+}
+
+function joinText(parts: TextPart[]): string {
+  return parts.map((part) => part.text).join('\n\n');
+}
+
+function toResponseFormat(format: ResponseFormat): OpenAIResponseFormat {
+  if (format.type !== 'json_schema') return { type: format.type };
+  const spec: { name: string; schema: Record<string, unknown>; strict?: boolean } = { name: format.name ?? 'response', schema: format.schema };
+  if (format.strict !== undefined) spec.strict = format.strict;
+  return { type: 'json_schema', json_schema: spec };
+}
+
+function toToolChoice(choice: NonNullable<ChatRequest['toolChoice']>): OpenAIToolChoice {
+  return choice.type === 'tool' ? { type: 'function', function: { name: choice.name } } : choice.type;
+}

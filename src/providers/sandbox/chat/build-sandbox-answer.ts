@@ -1,0 +1,63 @@
+import type { ChatRequest, FinishReason, ToolCallPart } from '../../../core/chat.js';
+import type { Usage } from '../../../core/usage.js';
+import type { HashSeed } from '../shared/hash-seed.js';
+import { createPrng } from '../shared/prng.js';
+import { countTextTokens } from '../shared/tokenizer.js';
+import { chooseToolsToCall } from './choose-tools-to-call.js';
+import { composeAnswerText } from './compose-answer-text.js';
+import { countPromptTokens } from './count-prompt-tokens.js';
+import { generateFromSchema } from './generate-from-schema.js';
+import { inspectLastTurn } from './inspect-last-turn.js';
+import { limitOutputText } from './limit-output-text.js';
+
+/** Everything the simulated model "produced", shared by the plain and the streamed answer. */
+export interface SandboxAnswer {
+  id: string;
+  /** The answer text (empty when it calls tools or was cut to nothing). */
+  text: string;
+  /** The tokens of `text`, streamed one by one. */
+  textTokens: number[];
+  toolCalls: ToolCallPart[];
+  finishReason: FinishReason;
+  stopSequence: string | null;
+  usage: Usage;
+}
+
+function toolArguments(parameters: unknown, rng: ReturnType<typeof createPrng>): string {
+  const value = generateFromSchema(parameters ?? { type: 'object' }, rng);
+  // Arguments are always an object, even for an odd schema whose root is not one.
+  return JSON.stringify(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+}
+
+/**
+ * The deterministic answer to a request: tool calls whose arguments satisfy the tools'
+ * schemas, or the marked simulated text bounded by `maxTokens` and `stop`. Tool-call
+ * arguments are never cut (cut JSON would break clients); their tokens are counted as output.
+ */
+export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed): SandboxAnswer {
+  const rng = createPrng(seed.seed);
+  const turn = inspectLastTurn(request);
+  const inputTokens = countPromptTokens(request);
+  const id = `sandbox-${seed.hex.slice(0, 24)}`;
+  const tools = chooseToolsToCall(request, turn, rng);
+  if (tools.length > 0) {
+    const toolCalls: ToolCallPart[] = tools.map((tool) => ({
+      type: 'tool_call',
+      id: `call_${rng.hex(24)}`,
+      name: tool.name,
+      arguments: toolArguments(tool.parameters, rng),
+    }));
+    const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
+    return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
+  }
+  const limited = limitOutputText(composeAnswerText(request.model, turn, rng), request.maxTokens, request.stop);
+  return {
+    id,
+    text: limited.text,
+    textTokens: limited.tokens,
+    toolCalls: [],
+    finishReason: limited.finishReason,
+    stopSequence: limited.stopSequence,
+    usage: { inputTokens, outputTokens: limited.tokens.length },
+  };
+}

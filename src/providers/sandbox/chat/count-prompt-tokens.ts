@@ -1,0 +1,59 @@
+import type { ChatRequest, ContentPart, ImagePart, TextPart } from '../../../core/chat.js';
+import { countTextTokens } from '../shared/tokenizer.js';
+
+/** Flat input cost of one image (the size of a low-detail image in OpenAI's accounting). */
+export const IMAGE_INPUT_TOKENS = 85;
+/** Flat input cost of one binary or linked document (about one page). */
+export const DOCUMENT_INPUT_TOKENS = 258;
+
+interface Tally {
+  segments: string[];
+  flat: number;
+}
+
+function addMixed(tally: Tally, content: string | Array<TextPart | ImagePart>): void {
+  if (typeof content === 'string') {
+    tally.segments.push(content);
+    return;
+  }
+  for (const part of content) {
+    if (part.type === 'text') tally.segments.push(part.text);
+    else tally.flat += IMAGE_INPUT_TOKENS;
+  }
+}
+
+function addPart(tally: Tally, part: ContentPart): void {
+  switch (part.type) {
+    case 'text':
+    case 'thinking':
+      tally.segments.push(part.text);
+      break;
+    case 'image':
+      tally.flat += IMAGE_INPUT_TOKENS;
+      break;
+    case 'document':
+      if (part.source.kind === 'text') tally.segments.push(part.source.text);
+      else tally.flat += DOCUMENT_INPUT_TOKENS;
+      break;
+    case 'tool_call':
+      tally.segments.push(part.name, part.arguments);
+      break;
+    case 'tool_result':
+      addMixed(tally, part.content);
+      break;
+  }
+}
+
+/**
+ * Input tokens of a chat request: the tokenizer's count over the system text, every text,
+ * thinking, tool-call (name, arguments) and tool-result text, in order, then the tools'
+ * definitions as JSON, all joined by newlines and counted once; plus a flat cost per image
+ * and per non-text document.
+ */
+export function countPromptTokens(request: ChatRequest): number {
+  const tally: Tally = { segments: [], flat: 0 };
+  if (request.system) for (const part of request.system) tally.segments.push(part.text);
+  for (const message of request.messages) for (const part of message.content) addPart(tally, part);
+  if (request.tools && request.tools.length > 0) tally.segments.push(JSON.stringify(request.tools));
+  return countTextTokens(tally.segments.join('\n')) + tally.flat;
+}

@@ -1,0 +1,332 @@
+/**
+ * Builds a value that satisfies a JSON Schema, deterministically from a Prng: the arguments
+ * of simulated tool calls. Covers the keywords tool schemas use in practice (types, object
+ * and array shapes, enum/const, bounds, lengths, formats, simple patterns, combinators and
+ * local `$ref`s); unknown keywords are ignored.
+ */
+import type { Prng } from '../shared/prng.js';
+import { SANDBOX_WORDS } from '../shared/sandbox-words.js';
+import { generateFromPattern } from './generate-from-pattern.js';
+import { generateStringFormat } from './generate-string-format.js';
+
+type Schema = Record<string, unknown>;
+
+interface Context {
+  root: unknown;
+  rng: Prng;
+}
+
+/** Past this depth optional properties and array items are left out, so recursion ends. */
+const SHALLOW_DEPTH = 3;
+/** Past this depth only null is produced: a schema whose required recursion never ends. */
+const MAX_DEPTH = 24;
+const OPTIONAL_PROPERTY_CHANCE = 0.6;
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
+
+function lookupRef(ref: string, root: unknown): Schema {
+  if (ref === '#') return isSchema(root) ? root : {};
+  if (!ref.startsWith('#/')) return {};
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isSchema(node) && !Array.isArray(node)) return {};
+    node = (node as Record<string, unknown>)[key];
+  }
+  return isSchema(node) ? node : node === false ? { not: {} } : {};
+}
+
+function union(a: unknown, b: unknown): string[] | undefined {
+  const left = Array.isArray(a) ? a : [];
+  const right = Array.isArray(b) ? b : [];
+  if (left.length === 0 && right.length === 0) return undefined;
+  return [...new Set([...left, ...right].filter((k): k is string => typeof k === 'string'))];
+}
+
+function tighter(a: unknown, b: unknown, pick: (x: number, y: number) => number): number | undefined {
+  if (typeof a === 'number' && typeof b === 'number') return pick(a, b);
+  return typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
+}
+
+/** Combines two schemas that must both hold (allOf members, `$ref` siblings, a oneOf branch and its parent). */
+function merge(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a, ...b };
+  if (isSchema(a.properties) && isSchema(b.properties)) {
+    const properties: Schema = { ...a.properties };
+    for (const [key, sub] of Object.entries(b.properties)) {
+      properties[key] = key in properties ? { allOf: [properties[key], sub] } : sub;
+    }
+    out.properties = properties;
+  }
+  const required = union(a.required, b.required);
+  if (required) out.required = required;
+  for (const key of ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties']) {
+    const value = tighter(a[key], b[key], Math.max);
+    if (value !== undefined) out[key] = value;
+  }
+  for (const key of ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties']) {
+    const value = tighter(a[key], b[key], Math.min);
+    if (value !== undefined) out[key] = value;
+  }
+  if (Array.isArray(a.enum) && Array.isArray(b.enum)) {
+    const right = new Set(b.enum.map((v) => JSON.stringify(v)));
+    const both = a.enum.filter((v) => right.has(JSON.stringify(v)));
+    if (both.length > 0) out.enum = both;
+  }
+  if (a.type !== undefined && b.type !== undefined) {
+    const left = Array.isArray(a.type) ? a.type : [a.type];
+    const right = new Set(Array.isArray(b.type) ? b.type : [b.type]);
+    // `integer` is a `number`, so it survives an intersection with `number`.
+    const both = left.filter((t) => right.has(t) || (t === 'integer' && right.has('number')));
+    if (right.has('integer') && left.includes('number') && !both.includes('integer')) both.push('integer');
+    if (both.length > 0) out.type = both.length === 1 ? both[0] : both;
+  }
+  if (a.additionalProperties === false || b.additionalProperties === false) out.additionalProperties = false;
+  return out;
+}
+
+/** Follows `$ref`s and folds `allOf` so the result is one plain schema. */
+function resolve(schema: Schema, ctx: Context, hops = 0): Schema {
+  let current = schema;
+  while (typeof current.$ref === 'string' && hops < 32) {
+    const { $ref, ...siblings } = current;
+    current = merge(lookupRef($ref as string, ctx.root), siblings);
+    hops++;
+  }
+  if (Array.isArray(current.allOf) && hops < 32) {
+    const { allOf, ...rest } = current;
+    let merged = resolve(rest, ctx, hops + 1);
+    for (const member of allOf) if (isSchema(member)) merged = merge(merged, resolve(member, ctx, hops + 1));
+    current = merged;
+  }
+  return current;
+}
+
+function isNullOnly(schema: unknown): boolean {
+  return isSchema(schema) && (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null'));
+}
+
+function chooseType(schema: Schema, rng: Prng): string {
+  const type = schema.type;
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type) && type.length > 0) {
+    // Nullable fields are filled: that is what a model usually does and what clients test.
+    const concrete = type.filter((t) => t !== 'null');
+    return String(concrete.length > 0 ? rng.pick(concrete) : 'null');
+  }
+  if ('properties' in schema || 'required' in schema || 'additionalProperties' in schema || 'minProperties' in schema) return 'object';
+  if ('items' in schema || 'prefixItems' in schema || 'minItems' in schema || 'maxItems' in schema) return 'array';
+  if ('minimum' in schema || 'maximum' in schema || 'exclusiveMinimum' in schema || 'exclusiveMaximum' in schema || 'multipleOf' in schema) return 'number';
+  return 'string';
+}
+
+function words(rng: Prng, min: number, max: number): string {
+  let text = rng.pick(SANDBOX_WORDS);
+  const wanted = rng.int(1, 3);
+  for (let i = 1; i < wanted; i++) text += ` ${rng.pick(SANDBOX_WORDS)}`;
+  const target = Math.min(Math.max(text.length, min), max);
+  while (text.length < target) text += ` ${rng.pick(SANDBOX_WORDS)}`;
+  text = text.slice(0, target);
+  return text.endsWith(' ') ? `${text.slice(0, -1)}x` : text;
+}
+
+function generateString(schema: Schema, rng: Prng): string {
+  const min = count(schema.minLength, 0);
+  const max = count(schema.maxLength, Infinity);
+  const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
+  if (typeof schema.format === 'string') {
+    const formatted = generateStringFormat(schema.format, rng);
+    if (formatted !== undefined && formatted.length >= min && formatted.length <= max && (!pattern || safeTest(pattern, formatted))) {
+      return formatted;
+    }
+  }
+  if (pattern) {
+    const matched = generateFromPattern(pattern, rng, { min, max });
+    if (matched !== undefined) return matched;
+  }
+  return words(rng, min, max);
+}
+
+function safeTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return false;
+  }
+}
+
+function decimals(step: number): number {
+  const text = String(step);
+  const exp = /e-(\d+)$/.exec(text);
+  if (exp) return Math.min(20, Number(exp[1]) + (text.split('e')[0].split('.')[1]?.length ?? 0));
+  return Math.min(20, text.split('.')[1]?.length ?? 0);
+}
+
+/** The smallest multiple of `step` that is an integer (for integers with a fractional multipleOf). */
+function integerStep(step: number): number {
+  for (let k = 1; k <= 1000; k++) {
+    const candidate = Number((step * k).toFixed(decimals(step)));
+    if (Number.isInteger(candidate)) return candidate;
+  }
+  return 1;
+}
+
+interface Bounds {
+  lo: number;
+  hi: number;
+  loExclusive: boolean;
+  hiExclusive: boolean;
+}
+
+function numberBounds(schema: Schema): Bounds {
+  const b: Bounds = {
+    lo: typeof schema.minimum === 'number' ? schema.minimum : -Infinity,
+    hi: typeof schema.maximum === 'number' ? schema.maximum : Infinity,
+    loExclusive: schema.exclusiveMinimum === true, // draft-04 boolean form
+    hiExclusive: schema.exclusiveMaximum === true,
+  };
+  if (typeof schema.exclusiveMinimum === 'number' && schema.exclusiveMinimum >= b.lo) [b.lo, b.loExclusive] = [schema.exclusiveMinimum, true];
+  if (typeof schema.exclusiveMaximum === 'number' && schema.exclusiveMaximum <= b.hi) [b.hi, b.hiExclusive] = [schema.exclusiveMaximum, true];
+  return b;
+}
+
+function within(value: number, b: Bounds): boolean {
+  return Number.isFinite(value) && (b.loExclusive ? value > b.lo : value >= b.lo) && (b.hiExclusive ? value < b.hi : value <= b.hi);
+}
+
+/** A modest window of the allowed range to draw from: within [0, 100] when it overlaps, else 100 wide at the bound nearest 0. */
+function window(b: Bounds): Bounds {
+  if (b.lo <= 0 && b.hi > 0) {
+    return { lo: Math.max(0, b.lo), hi: Math.min(100, b.hi), loExclusive: b.lo === 0 && b.loExclusive, hiExclusive: b.hi <= 100 && b.hiExclusive };
+  }
+  if (b.hi - b.lo <= 100) return b;
+  if (b.hi <= 0) return { lo: b.hi - 100, hi: b.hi, loExclusive: false, hiExclusive: b.hiExclusive };
+  return { lo: b.lo, hi: b.lo + 100, loExclusive: b.loExclusive, hiExclusive: false };
+}
+
+function generateNumber(schema: Schema, integer: boolean, rng: Prng): number {
+  const bounds = numberBounds(schema);
+  const { lo, hi, loExclusive, hiExclusive } = window(bounds);
+  const multipleOf = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
+  let value: number;
+  if (integer || multipleOf !== undefined) {
+    const step = integer ? (multipleOf === undefined ? 1 : integerStep(multipleOf)) : (multipleOf as number);
+    let kLo = Math.ceil(lo / step);
+    if (loExclusive && kLo * step <= lo) kLo++;
+    let kHi = Math.floor(hi / step);
+    if (hiExclusive && kHi * step >= hi) kHi--;
+    value = Number(((kLo <= kHi ? rng.int(kLo, kHi) : kLo) * step).toFixed(decimals(step)));
+  } else {
+    value = Number((lo + rng.next() * (hi - lo)).toFixed(2));
+  }
+  if (within(value, bounds)) return value;
+  // Only for ranges float arithmetic cannot step through (tiny, or at enormous magnitudes).
+  const middle = bounds.lo / 2 + bounds.hi / 2;
+  return integer && Number.isFinite(middle) ? Math.round(middle) : middle;
+}
+
+function generateArray(schema: Schema, ctx: Context, depth: number): unknown[] {
+  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
+  const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
+  const min = count(schema.minItems, 0);
+  const max = count(schema.maxItems, Infinity);
+  const natural = depth >= SHALLOW_DEPTH ? 0 : ctx.rng.int(1, 3);
+  const length = Math.min(Math.max(natural, min), max, rest === false ? prefix.length : Infinity);
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < length; i++) {
+    const itemSchema = i < prefix.length ? prefix[i] : rest;
+    let value = generate(itemSchema, ctx, depth + 1);
+    if (schema.uniqueItems === true) {
+      for (let retry = 0; retry < 10 && seen.has(JSON.stringify(value)); retry++) value = generate(itemSchema, ctx, depth + 1);
+      seen.add(JSON.stringify(value));
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+function generateObject(schema: Schema, ctx: Context, depth: number): Record<string, unknown> {
+  const { rng } = ctx;
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
+  const additional = schema.additionalProperties;
+  const extraSchema = isSchema(additional) ? additional : {};
+  // A null prototype keeps a property named `__proto__` an ordinary key.
+  const out: Record<string, unknown> = Object.create(null);
+  let size = 0;
+  const put = (key: string, value: unknown): void => {
+    if (!(key in out)) size++;
+    out[key] = value;
+  };
+  const optionalChance = depth >= SHALLOW_DEPTH ? 0 : OPTIONAL_PROPERTY_CHANCE;
+  for (const [key, sub] of Object.entries(properties)) {
+    if (required.has(key) || rng.chance(optionalChance)) put(key, generate(sub, ctx, depth + 1));
+  }
+  for (const key of required) if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1));
+  const minProperties = count(schema.minProperties, 0);
+  const maxProperties = count(schema.maxProperties, Infinity);
+  const isMap = Object.keys(properties).length === 0 && isSchema(additional);
+  const wanted = Math.max(minProperties, isMap && depth < SHALLOW_DEPTH ? rng.int(1, 2) : 0);
+  for (const key of Object.keys(properties)) {
+    if (size >= wanted) break;
+    if (!(key in out)) put(key, generate(properties[key], ctx, depth + 1));
+  }
+  for (let n = 0; size < wanted && additional !== false && n < wanted + 8; n++) {
+    const key = `${rng.pick(SANDBOX_WORDS)}_${n}`;
+    if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1));
+  }
+  for (const key of Object.keys(out)) {
+    if (size <= maxProperties) break;
+    if (!required.has(key)) {
+      delete out[key];
+      size--;
+    }
+  }
+  return out;
+}
+
+function generate(input: unknown, ctx: Context, depth: number): unknown {
+  if (depth > MAX_DEPTH) return null;
+  if (input === false) return null;
+  const schema = resolve(isSchema(input) ? input : {}, ctx);
+  const { rng } = ctx;
+  if ('const' in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return rng.pick(schema.enum);
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
+  if (branches && branches.length > 0) {
+    const { oneOf: _oneOf, anyOf: _anyOf, ...parent } = schema;
+    const concrete = branches.filter((b) => !isNullOnly(b));
+    const branch = rng.pick(concrete.length > 0 ? concrete : branches);
+    return generate(merge(parent, resolve(isSchema(branch) ? branch : {}, ctx)), ctx, depth + 1);
+  }
+  if ('default' in schema) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  switch (chooseType(schema, rng)) {
+    case 'object':
+      return generateObject(schema, ctx, depth);
+    case 'array':
+      return generateArray(schema, ctx, depth);
+    case 'integer':
+      return generateNumber(schema, true, rng);
+    case 'number':
+      return generateNumber(schema, false, rng);
+    case 'boolean':
+      return rng.chance(0.5);
+    case 'null':
+      return null;
+    default:
+      return generateString(schema, rng);
+  }
+}
+
+/** A value satisfying `schema`; the same Prng state always gives the same value. */
+export function generateFromSchema(schema: unknown, rng: Prng): unknown {
+  return generate(schema, { root: schema, rng }, 0);
+}

@@ -1,0 +1,39 @@
+import type { ChatEvent, ChatRequest } from '../../../core/chat.js';
+import { nowSeconds } from '../../../core/ids.js';
+import type { Attempt, ChatProvider } from '../../types.js';
+import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
+import { throwIfInjectedFailure } from '../shared/injected-failure.js';
+import { sleep } from '../shared/sleep.js';
+import { buildSandboxAnswer, type SandboxAnswer } from './build-sandbox-answer.js';
+import { seedChatRequest } from './seed-chat-request.js';
+import { streamSandboxAnswer } from './stream-sandbox-answer.js';
+import { toSandboxResponse } from './to-sandbox-response.js';
+
+/** Fails as configured, else builds the answer: all of it before the first byte. */
+function answerOrFail(request: ChatRequest, attempt: Attempt, settings: SandboxRuntimeSettings): SandboxAnswer {
+  const seed = seedChatRequest(request);
+  throwIfInjectedFailure(settings, seed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);
+  return buildSandboxAnswer(request, seed);
+}
+
+/** The sandbox's chat: deterministic simulated answers, plain or streamed at the configured pace. */
+export function createSandboxChat(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings): ChatProvider {
+  return {
+    async chat(request, attempt) {
+      const settings = settingsFor(attempt);
+      const answer = answerOrFail(request, attempt, settings);
+      await sleep(settings.firstTokenDelayMs, attempt.signal);
+      return toSandboxResponse(answer, request.model, nowSeconds());
+    },
+    async chatStream(request, attempt): Promise<AsyncIterable<ChatEvent>> {
+      const settings = settingsFor(attempt);
+      const answer = answerOrFail(request, attempt, settings);
+      return streamSandboxAnswer(answer, request.model, nowSeconds(), {
+        tokensPerSecond: settings.tokensPerSecond,
+        firstTokenDelayMs: settings.firstTokenDelayMs,
+        failMidStream: settings.failMidStream,
+        signal: attempt.signal,
+      });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * The built-in sandbox provider: serves operations offline with simulated, deterministic,
+ * realistically shaped answers, for demos, tests and benchmarks. Each operation lives in
+ * its own folder (`chat/`, later `embed/`, `images/`, `video/`); `shared/` holds what they share.
+ */
+import type { SandboxSettings } from '../../config/types.js';
+import type { Operation } from '../../core/operation.js';
+import type { Attempt, Provider } from '../types.js';
+import { createSandboxChat } from './chat/sandbox-chat.js';
+import { createSettingsResolver } from './sandbox-settings.js';
+
+const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['chat']);
+
+/** `settings` are the gateway-wide defaults; a channel's `options` (same keys) override them. */
+export function createSandboxProvider(settings?: Partial<SandboxSettings>): Provider {
+  const resolve = createSettingsResolver(settings);
+  const settingsFor = (attempt: Attempt) => resolve(attempt.channel.options);
+  return {
+    name: 'sandbox',
+    simulated: true,
+    operations: OPERATIONS,
+    chat: createSandboxChat(settingsFor),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * The sandbox's effective settings for one channel: the gateway-wide `sandbox` settings,
+ * overridden by the channel's `options` (same keys), plus the channel-only failure drills.
+ */
+import { DEFAULT_CONFIG } from '../../config/defaults.js';
+import type { SandboxSettings } from '../../config/types.js';
+
+export interface SandboxRuntimeSettings {
+  /** Streaming pace; 0 (or not finite) streams as fast as the client reads. */
+  tokensPerSecond: number;
+  /** Wait before the first simulated token; 0 means none. */
+  firstTokenDelayMs: number;
+  /** Share (0–1) of requests that fail before the first byte, chosen by request hash. */
+  failureRate: number;
+  /** Model ids (public or upstream) whose requests always fail before the first byte. */
+  failModels: ReadonlySet<string>;
+  /** Streams end with an `error` event after some output. */
+  failMidStream: boolean;
+}
+
+type Pacing = Pick<SandboxSettings, 'tokensPerSecond' | 'firstTokenDelayMs' | 'failureRate'>;
+
+function nonNegative(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+function rate(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : fallback;
+}
+
+export function resolveSandboxSettings(base: Pacing, options: Record<string, unknown>): SandboxRuntimeSettings {
+  const failModels = Array.isArray(options.failModels)
+    ? options.failModels.filter((m): m is string => typeof m === 'string')
+    : [];
+  return {
+    tokensPerSecond: nonNegative(options.tokensPerSecond, base.tokensPerSecond),
+    firstTokenDelayMs: nonNegative(options.firstTokenDelayMs, base.firstTokenDelayMs),
+    failureRate: rate(options.failureRate, base.failureRate),
+    failModels: new Set(failModels),
+    failMidStream: options.failMidStream === true,
+  };
+}
+
+/** Fills settings the caller left out with the gateway defaults. */
+export function completeSandboxSettings(settings: Partial<SandboxSettings> | undefined): Pacing {
+  const defaults = DEFAULT_CONFIG.sandbox;
+  return {
+    tokensPerSecond: nonNegative(settings?.tokensPerSecond, defaults.tokensPerSecond),
+    firstTokenDelayMs: nonNegative(settings?.firstTokenDelayMs, defaults.firstTokenDelayMs),
+    failureRate: rate(settings?.failureRate, defaults.failureRate),
+  };
+}
+
+/**
+ * Resolves per channel options object once: channels keep their `options` object for their
+ * lifetime, so the hot path does not rebuild the settings on every request.
+ */
+export function createSettingsResolver(settings: Partial<SandboxSettings> | undefined): (options: Record<string, unknown>) => SandboxRuntimeSettings {
+  const base = completeSandboxSettings(settings);
+  const cache = new WeakMap<Record<string, unknown>, SandboxRuntimeSettings>();
+  return (options) => {
+    let resolved = cache.get(options);
+    if (!resolved) {
+      resolved = resolveSandboxSettings(base, options ?? {});
+      if (options) cache.set(options, resolved);
+    }
+    return resolved;
+  };
+}

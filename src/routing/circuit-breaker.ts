@@ -1,0 +1,48 @@
+/**
+ * Keeps failing channels out of rotation for a while. After `failureThreshold` consecutive
+ * failures a channel's circuit opens for `cooldownMs`; then one trial request is let through
+ * (half-open): success closes the circuit, failure opens it again.
+ */
+interface CircuitState {
+  failures: number;
+  openUntil: number;
+  trialInFlight: boolean;
+}
+
+export class CircuitBreaker {
+  private readonly states = new Map<string, CircuitState>();
+
+  constructor(
+    private readonly failureThreshold: number,
+    private readonly cooldownMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether the channel is being kept out right now (open, or its one trial is in flight). */
+  isOpen(channel: string): boolean {
+    const state = this.states.get(channel);
+    if (!state || state.openUntil === 0) return false;
+    return this.now() < state.openUntil || state.trialInFlight;
+  }
+
+  /** Notes that a request goes to the channel; past the cooldown that request is the trial. */
+  beginAttempt(channel: string): void {
+    const state = this.states.get(channel);
+    if (state && state.openUntil !== 0 && this.now() >= state.openUntil) state.trialInFlight = true;
+  }
+
+  success(channel: string): void {
+    this.states.delete(channel);
+  }
+
+  failure(channel: string): void {
+    let state = this.states.get(channel);
+    if (!state) {
+      state = { failures: 0, openUntil: 0, trialInFlight: false };
+      this.states.set(channel, state);
+    }
+    state.failures++;
+    state.trialInFlight = false;
+    if (state.failures >= this.failureThreshold) state.openUntil = this.now() + this.cooldownMs;
+  }
+}

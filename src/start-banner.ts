@@ -1,0 +1,36 @@
+import type { GatewayConfig } from './config/types.js';
+import type { ChannelRegistry } from './routing/channel-registry.js';
+
+/** What a person starting the gateway needs to see: where it listens, what serves, and a first request. */
+export function printStartBanner(config: GatewayConfig, registry: ChannelRegistry, address: string, firstKey: string | undefined): void {
+  const base = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+  const lines = [
+    '',
+    `gengate listening on ${base}`,
+    `  database: ${config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+    `  config:   ${config.sources.join(' + ')}`,
+    '  channels:',
+  ];
+  for (const channel of registry.channels) {
+    const note = channel.fallbackOnly ? ' (simulated answers for models no other channel serves)' : '';
+    lines.push(`    - ${channel.name} [${channel.config.provider}]${channel.enabled ? '' : ' disabled'}${note}`);
+  }
+  if (firstKey) {
+    lines.push(
+      '',
+      'Created your first API key. It is shown ONCE; store it now:',
+      '',
+      `  ${firstKey}`,
+      '',
+      'Try it:',
+      '',
+      `  curl ${base}/v1/chat/completions \\`,
+      `    -H "Authorization: Bearer ${firstKey}" -H "Content-Type: application/json" \\`,
+      `    -d '{"model":"textmodel-b-4o-mini","messages":[{"role":"user","content":"Hello!"}]}'`,
+    );
+  } else if (config.masterKey) {
+    lines.push('', 'Master key from GENGATE_MASTER_KEY is active.');
+  }
+  lines.push('');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

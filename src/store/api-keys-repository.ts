@@ -1,0 +1,73 @@
+/** API keys in the store: only their hashes are kept. */
+import type { Kysely } from 'kysely';
+import type { ApiKeysTable, Database } from './schema.js';
+
+export interface StoredApiKey {
+  id: string;
+  name: string;
+  keyHash: string;
+  keyHint: string;
+  models: string[] | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+function fromRow(row: ApiKeysTable): StoredApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    keyHash: row.key_hash,
+    keyHint: row.key_hint,
+    models: row.models === null ? null : (JSON.parse(row.models) as string[]),
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    createdAt: row.created_at,
+  };
+}
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(key: StoredApiKey): Promise<void> {
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id: key.id,
+        name: key.name,
+        key_hash: key.keyHash,
+        key_hint: key.keyHint,
+        models: key.models === null ? null : JSON.stringify(key.models),
+        expires_at: key.expiresAt,
+        revoked_at: key.revokedAt,
+        created_at: key.createdAt,
+      })
+      .execute();
+  }
+
+  async findById(id: string): Promise<StoredApiKey | undefined> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  async list(): Promise<StoredApiKey[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
+    return rows.map(fromRow);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Marks a key revoked; true when a live key was revoked. */
+  async revoke(id: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: at })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+}

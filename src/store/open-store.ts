@@ -1,0 +1,64 @@
+/**
+ * Opens the store named by a database URL: `sqlite:<path>` (embedded default; the file's
+ * folder is created) or `postgres://…`. Migrations run on open.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { initialMigration } from './migrations/001-initial.js';
+
+export type StoreDialect = 'sqlite' | 'postgres';
+
+export interface OpenedStore {
+  db: Kysely<Database>;
+  dialect: StoreDialect;
+  close(): Promise<void>;
+}
+
+function migrationsFor(dialect: StoreDialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return { '001-initial': initialMigration(dialect) };
+    },
+  };
+}
+
+const INT8_OID = 20;
+
+export function dialectOf(url: string): StoreDialect {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  throw new Error(`unsupported database URL "${url}": use sqlite:<path> or postgres://…`);
+}
+
+export async function openStore(url: string): Promise<OpenedStore> {
+  const dialect = dialectOf(url);
+  let db: Kysely<Database>;
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      // Counters and times are bigint columns; they fit in a double.
+      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) } as pg.CustomTypesConfig,
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const path = url.slice('sqlite:'.length) || './data/gengate.db';
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SqliteDatabase(path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const migrator = new Migrator({ db, provider: migrationsFor(dialect) });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return { db, dialect, close: () => db.destroy() };
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { estimateInputTokens } from './estimate-input-tokens.js';
+
+describe('estimateInputTokens', () => {
+  it('counts text with the BPE plus per-message framing', () => {
+    // "Hello world" is two o200k tokens, "Be brief." three; each message adds 3.
+    expect(estimateInputTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello world' }] }] })).toBe(5);
+    expect(
+      estimateInputTokens({
+        model: 'm',
+        stream: false,
+        system: [{ type: 'text', text: 'Be brief.' }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello world' }] }],
+      }),
+    ).toBe(8);
+  });
+
+  it('adds a fixed amount per image and counts tool definitions', () => {
+    const withImage = estimateInputTokens({
+      model: 'm',
+      stream: false,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello world' }, { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }] }],
+    });
+    expect(withImage).toBe(5 + 1600);
+    const withTool = estimateInputTokens({
+      model: 'm',
+      stream: false,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello world' }] }],
+      tools: [{ name: 'get_weather', parameters: { type: 'object' } }],
+    });
+    expect(withTool).toBeGreaterThan(5);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The Anthropic surface's routes: `POST /v1/messages` and `POST /v1/messages/count_tokens`,
+ * in their own encapsulated context so errors render in Anthropic's shape.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RawChatRequest } from '../../providers/types.js';
+import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
+import type { GatewayServices } from '../types.js';
+import { estimateInputTokens } from './estimate-input-tokens.js';
+import { parseAnthropicMessagesRequest } from './parse-messages-request.js';
+import { renderAnthropicError } from './render-error.js';
+import { renderAnthropicMessagesResponse } from './render-messages-response.js';
+import { renderAnthropicMessagesStream } from './render-messages-stream.js';
+
+/** The 0.x SDKs send `x-api-key`; the 1.x SDKs send `Authorization: Bearer`. */
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  const apiKey = Array.isArray(header) ? header[0] : header;
+  return apiKey && apiKey.length > 0 ? apiKey : bearerToken(request);
+}
+
+/** The client's Anthropic headers worth forwarding on pass-through. */
+function dialectHeaders(request: FastifyRequest): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ['anthropic-version', 'anthropic-beta']) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+    else if (Array.isArray(value)) headers[name] = value.join(',');
+  }
+  return headers;
+}
+
+async function createMessage(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const requestId = String(request.id);
+  reply.header('request-id', requestId);
+  const key = await services.authenticate(presentedKey(request));
+  const chatRequest = parseAnthropicMessagesRequest(request.body);
+  const raw: RawChatRequest = {
+    dialect: 'anthropic',
+    body: request.body as Record<string, unknown>,
+    stream: chatRequest.stream,
+    headers: dialectHeaders(request),
+  };
+  const outcome = await services.chat({
+    key,
+    surface: 'anthropic',
+    requestId,
+    request: chatRequest,
+    raw,
+    signal: clientSignal(request, reply),
+  });
+  setRouteHeaders(reply, outcome.route);
+  switch (outcome.kind) {
+    case 'response':
+      return reply.send(renderAnthropicMessagesResponse(outcome.response));
+    case 'stream':
+      return sendSse(reply, renderAnthropicMessagesStream(outcome.events, chatRequest.model));
+    case 'passthrough': {
+      // The gateway's request id stays authoritative; the upstream's is kept beside it.
+      const { 'request-id': upstreamId, ...headers } = outcome.response.headers;
+      if (upstreamId) headers['x-gengate-upstream-request-id'] = upstreamId;
+      headers['request-id'] = requestId;
+      return sendPassthrough(reply, { ...outcome.response, headers });
+    }
+  }
+}
+
+async function countTokens(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  reply.header('request-id', String(request.id));
+  await services.authenticate(presentedKey(request));
+  const chatRequest = parseAnthropicMessagesRequest(request.body, { countOnly: true });
+  return reply.send({ input_tokens: estimateInputTokens(chatRequest) });
+}
+
+export function registerAnthropicRoutes(app: FastifyInstance, services: GatewayServices): void {
+  useErrorRenderer(app, renderAnthropicError);
+  app.post('/v1/messages', (request, reply) => createMessage(services, request, reply));
+  app.post('/v1/messages/count_tokens', (request, reply) => countTokens(services, request, reply));
+}

@@ -1,0 +1,29 @@
+import { countTokens } from 'gpt-tokenizer';
+import { describe, expect, it } from 'vitest';
+import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+
+describe('estimatePromptTokens', () => {
+  it('counts text with the o200k tokenizer and 258 per image', () => {
+    const total = estimatePromptTokens({
+      model: 'm',
+      stream: false,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Describe this image please.' },
+            { type: 'image', source: { kind: 'base64', mediaType: 'image/png', data: 'AAAA' } },
+          ],
+        },
+      ],
+    });
+    // The tokenizer is the reference for text; the estimate adds the fixed image cost.
+    expect(total).toBe(countTokens('Be brief.') + countTokens('Describe this image please.') + 258);
+  });
+
+  it('does not throw on special-token text sent by a client', () => {
+    const total = estimatePromptTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: '<|endoftext|>' }] }] });
+    expect(total).toBeGreaterThan(0);
+  });
+});

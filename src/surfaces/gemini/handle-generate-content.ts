@@ -1,0 +1,67 @@
+/**
+ * `:generateContent` and `:streamGenerateContent`. The raw body goes along for pass-through
+ * except for a stream without `alt=sse`: a Gemini upstream is always asked for SSE, so that
+ * framing (a JSON array) is rendered here from canonical events instead.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../core/errors.js';
+import { sseData } from '../../core/sse.js';
+import { clientSignal, sendPassthrough, sendSse, setRouteHeaders } from '../../http/reply-helpers.js';
+import type { RawChatRequest } from '../../providers/types.js';
+import type { GeminiActionContext } from './gemini-action.js';
+import { parseGeminiGenerateRequest } from './parse-generate-request.js';
+import { renderGeminiGenerateResponse } from './render-generate-response.js';
+import { renderGeminiJsonArrayStream, renderGeminiSseStream } from './render-generate-stream.js';
+
+export function handleGenerateContent(context: GeminiActionContext): Promise<unknown> {
+  return generate(context, false);
+}
+
+export function handleStreamGenerateContent(context: GeminiActionContext): Promise<unknown> {
+  return generate(context, true);
+}
+
+function wantsSse(request: FastifyRequest): boolean {
+  return (request.query as Record<string, unknown> | undefined)?.alt === 'sse';
+}
+
+async function generate({ request, reply, services, key, model }: GeminiActionContext, stream: boolean): Promise<unknown> {
+  const body = request.body;
+  const chatRequest = parseGeminiGenerateRequest(body, model, stream);
+  const sse = stream && wantsSse(request);
+  const raw: RawChatRequest | undefined =
+    !stream || sse ? { dialect: 'gemini', body: body as Record<string, unknown>, stream } : undefined;
+  const outcome = await services.chat({
+    key,
+    surface: 'gemini',
+    requestId: String(request.id),
+    request: chatRequest,
+    raw,
+    signal: clientSignal(request, reply),
+  });
+  setRouteHeaders(reply, outcome.route);
+  switch (outcome.kind) {
+    case 'passthrough':
+      return sendPassthrough(reply, outcome.response);
+    case 'response': {
+      const rendered = renderGeminiGenerateResponse(outcome.response);
+      if (!stream) return reply.send(rendered);
+      // A whole answer to a stream request is a stream of one chunk.
+      const json = JSON.stringify(rendered);
+      if (sse) return sendSse(reply, Readable.from([sseData(json)]));
+      return sendJsonArray(reply, Readable.from([`[${json}]`]));
+    }
+    case 'stream':
+      if (!stream) throw new GatewayError('internal', 'a stream was produced for a non-streaming request');
+      if (sse) return sendSse(reply, renderGeminiSseStream(outcome.events));
+      return sendJsonArray(reply, Readable.from(renderGeminiJsonArrayStream(outcome.events)));
+  }
+}
+
+function sendJsonArray(reply: FastifyReply, body: Readable): FastifyReply {
+  reply.header('content-type', 'application/json; charset=UTF-8');
+  reply.header('cache-control', 'no-cache');
+  reply.header('x-accel-buffering', 'no');
+  return reply.send(body);
+}

@@ -1,0 +1,15 @@
+/** The `gemini` surface: Google's Generative Language API dialect. */
+import type { Surface } from '../types.js';
+import { useErrorRenderer } from '../../http/reply-helpers.js';
+import { renderGeminiError } from './render-error.js';
+import { registerGeminiRoutes } from './routes.js';
+
+export const geminiSurface: Surface = {
+  name: 'gemini',
+  async register(app, services) {
+    await app.register(async (scope) => {
+      useErrorRenderer(scope, renderGeminiError);
+      registerGeminiRoutes(scope, services);
+    });
+  },
+};

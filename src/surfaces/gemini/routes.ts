@@ -1,0 +1,42 @@
+/**
+ * The Gemini surface's routes: `POST /v1beta/models/{model}:{action}` (and `/v1/…`, which
+ * newer SDKs default to) dispatched through `geminiActions`, plus the model list and get.
+ */
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../../core/errors.js';
+import type { GatewayServices } from '../types.js';
+import { geminiActions } from './gemini-actions.js';
+import { geminiApiKey } from './gemini-api-key.js';
+import { isGeminiServable, renderGeminiModel, renderGeminiModelList } from './render-model-list.js';
+import { splitModelAction } from './split-model-action.js';
+
+const API_VERSIONS = ['v1beta', 'v1'] as const;
+
+export function registerGeminiRoutes(app: FastifyInstance, services: GatewayServices): void {
+  for (const version of API_VERSIONS) {
+    app.post<{ Params: { modelAction: string } }>(`/${version}/models/:modelAction`, async (request, reply) => {
+      const target = splitModelAction(request.params.modelAction);
+      const handler = target === undefined || !Object.hasOwn(geminiActions, target.action) ? undefined : geminiActions[target.action];
+      if (target === undefined || handler === undefined) {
+        throw new GatewayError('not_found', `${request.params.modelAction} is not a supported method of the ${version} API`, {
+          code: 'method_not_found',
+        });
+      }
+      const key = await services.authenticate(geminiApiKey(request));
+      return handler({ request, reply, services, key, model: target.model });
+    });
+  }
+
+  app.get('/v1beta/models', async (request) => {
+    const key = await services.authenticate(geminiApiKey(request));
+    return renderGeminiModelList(services.listModels(key));
+  });
+
+  app.get<{ Params: { model: string } }>('/v1beta/models/:model', async (request) => {
+    const key = await services.authenticate(geminiApiKey(request));
+    const id = request.params.model;
+    const model = services.listModels(key).find((m) => m.id === id && isGeminiServable(m));
+    if (!model) throw new GatewayError('not_found', `models/${id} is not found`, { code: 'model_not_found' });
+    return renderGeminiModel(model);
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * An OpenAI Chat Completions request body → the canonical ChatRequest. Every rejection is an
+ * `invalid_request` naming the offending param; unknown fields are ignored, as OpenAI's own
+ * clients send newer fields than a gateway may know.
+ */
+import type { ChatRequest } from '../../core/chat.js';
+import { invalidRequest } from '../../core/errors.js';
+import {
+  oneOf,
+  optionalBoolean,
+  optionalInteger,
+  optionalNumber,
+  optionalString,
+  optionalStringList,
+  requireObject,
+  requireString,
+} from '../../core/validate.js';
+import { parseOpenAIMessages } from './parse-chat-messages.js';
+import { parseOpenAIResponseFormat } from './parse-response-format.js';
+import { parseOpenAITools, parseOpenAIToolChoice } from './parse-tools.js';
+
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+
+/** Thinking budgets (tokens) that stand in for `reasoning_effort` on upstreams that take budgets. */
+const THINKING_BUDGET: Record<(typeof REASONING_EFFORTS)[number], number | undefined> = {
+  none: undefined,
+  minimal: undefined,
+  low: 1024,
+  medium: 4096,
+  high: 16384,
+};
+
+export function parseOpenAIChatRequest(body: unknown): ChatRequest {
+  const json = requireObject(body, 'body');
+  const model = requireString(json.model, 'model');
+  if (model.length === 0) throw invalidRequest('model: must not be empty', 'model');
+  const { system, messages } = parseOpenAIMessages(json.messages);
+  const stream = optionalBoolean(json.stream, 'stream') ?? false;
+  const request: ChatRequest = { model, messages, stream };
+  if (system.length > 0) request.system = system;
+
+  const n = optionalInteger(json.n, 'n');
+  if (n !== undefined && n !== 1) throw invalidRequest(`n: only n=1 is supported, got ${n}`, 'n');
+
+  assign(request, 'temperature', optionalNumber(json.temperature, 'temperature', 0, 2));
+  assign(request, 'topP', optionalNumber(json.top_p, 'top_p', 0, 1));
+  assign(request, 'stop', optionalStringList(json.stop, 'stop', 4));
+  const maxCompletionTokens = optionalInteger(json.max_completion_tokens, 'max_completion_tokens', 1);
+  const maxTokens = optionalInteger(json.max_tokens, 'max_tokens', 1);
+  assign(request, 'maxTokens', maxCompletionTokens ?? maxTokens);
+  assign(request, 'presencePenalty', optionalNumber(json.presence_penalty, 'presence_penalty', -2, 2));
+  assign(request, 'frequencyPenalty', optionalNumber(json.frequency_penalty, 'frequency_penalty', -2, 2));
+  assign(request, 'seed', optionalInteger(json.seed, 'seed'));
+  assign(request, 'user', optionalString(json.user, 'user'));
+  assign(request, 'responseFormat', parseOpenAIResponseFormat(json.response_format));
+
+  const tools = parseOpenAITools(json.tools);
+  if (tools && tools.length > 0) request.tools = tools;
+  assign(request, 'toolChoice', parseOpenAIToolChoice(json.tool_choice, tools));
+  assign(request, 'parallelToolCalls', optionalBoolean(json.parallel_tool_calls, 'parallel_tool_calls'));
+
+  if (json.stream_options !== undefined && json.stream_options !== null) {
+    const options = requireObject(json.stream_options, 'stream_options');
+    const includeUsage = optionalBoolean(options.include_usage, 'stream_options.include_usage');
+    if (stream && includeUsage) request.includeUsage = true;
+  }
+  if (json.reasoning_effort !== undefined && json.reasoning_effort !== null) {
+    assign(request, 'thinkingBudget', THINKING_BUDGET[oneOf(json.reasoning_effort, 'reasoning_effort', REASONING_EFFORTS)]);
+  }
+  return request;
+}
+
+function assign<K extends keyof ChatRequest>(request: ChatRequest, key: K, value: ChatRequest[K] | undefined): void {
+  if (value !== undefined) request[key] = value;
+}

@@ -1,0 +1,96 @@
+/** One part of a user message's content array (text, image_url, file; audio is refused). */
+import type { DocumentPart, ImagePart, MediaSource, TextPart } from '../../core/chat.js';
+import { invalidRequest } from '../../core/errors.js';
+import { oneOf, optionalString, requireObject, requireString } from '../../core/validate.js';
+import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
+
+export type UserContentPart = TextPart | ImagePart | DocumentPart;
+
+const IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
+
+export function parseTextPart(value: unknown, param: string): TextPart {
+  const part = requireObject(value, param);
+  if (part.type !== 'text') throw invalidRequest(`${param}.type: only "text" parts are allowed here, got ${JSON.stringify(part.type)}`, `${param}.type`);
+  return { type: 'text', text: requireString(part.text, `${param}.text`) };
+}
+
+export function parseUserContentPart(value: unknown, param: string): UserContentPart {
+  const part = requireObject(value, param);
+  const type = requireString(part.type, `${param}.type`);
+  switch (type) {
+    case 'text':
+      return { type: 'text', text: requireString(part.text, `${param}.text`) };
+    case 'image_url':
+      return parseImageUrlPart(part.image_url, `${param}.image_url`);
+    case 'file':
+      return parseFilePart(part.file, `${param}.file`);
+    case 'input_audio':
+      throw invalidRequest(`${param}.type: input_audio content is not supported`, `${param}.type`);
+    default:
+      throw invalidRequest(`${param}.type: must be one of "text", "image_url", "file", got ${JSON.stringify(type)}`, `${param}.type`);
+  }
+}
+
+function parseImageUrlPart(value: unknown, param: string): ImagePart {
+  const imageUrl = requireObject(value, param);
+  const url = requireString(imageUrl.url, `${param}.url`);
+  const image: ImagePart = { type: 'image', source: imageSource(url, `${param}.url`) };
+  if (imageUrl.detail !== undefined && imageUrl.detail !== null) image.detail = oneOf(imageUrl.detail, `${param}.detail`, IMAGE_DETAILS);
+  return image;
+}
+
+function imageSource(url: string, param: string): MediaSource {
+  if (url.startsWith('data:')) {
+    const parsed = parseBase64DataUrl(url);
+    if (!parsed) throw invalidRequest(`${param}: a data URL must be base64-encoded, like data:image/png;base64,…`, param);
+    return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
+  }
+  if (/^https?:\/\//i.test(url)) return { kind: 'url', url };
+  throw invalidRequest(`${param}: expected an http(s) URL or a base64 data URL`, param);
+}
+
+function parseFilePart(value: unknown, param: string): DocumentPart {
+  const file = requireObject(value, param);
+  if (file.file_id !== undefined && file.file_id !== null) {
+    throw invalidRequest(`${param}.file_id: file_id is not supported; send the file inline as file_data`, `${param}.file_id`);
+  }
+  const filename = optionalString(file.filename, `${param}.filename`);
+  const fileData = file.file_data;
+  if (fileData === undefined || fileData === null) throw invalidRequest(`${param}.file_data: is required`, `${param}.file_data`);
+  const raw = requireString(fileData, `${param}.file_data`);
+  const document: DocumentPart = { type: 'document', source: fileSource(raw, filename, `${param}.file_data`) };
+  if (filename !== undefined) document.filename = filename;
+  return document;
+}
+
+function fileSource(fileData: string, filename: string | undefined, param: string): MediaSource {
+  if (fileData.startsWith('data:')) {
+    const parsed = parseBase64DataUrl(fileData);
+    if (!parsed) throw invalidRequest(`${param}: a data URL must be base64-encoded, like data:application/pdf;base64,…`, param);
+    return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
+  }
+  if (fileData.length === 0 || !/^[A-Za-z0-9+/=\r\n_-]+$/.test(fileData.slice(0, 4096))) {
+    throw invalidRequest(`${param}: expected a base64 data URL or base64 data`, param);
+  }
+  return { kind: 'base64', mediaType: mediaTypeForFilename(filename), data: fileData };
+}
+
+/** Plain base64 file data carries no media type: infer it from the filename, PDF by default. */
+function mediaTypeForFilename(filename: string | undefined): string {
+  const extension = filename?.toLowerCase().split('.').pop();
+  switch (extension) {
+    case 'txt':
+      return 'text/plain';
+    case 'md':
+      return 'text/markdown';
+    case 'csv':
+      return 'text/csv';
+    case 'html':
+    case 'htm':
+      return 'text/html';
+    case 'json':
+      return 'application/json';
+    default:
+      return 'application/pdf';
+  }
+}

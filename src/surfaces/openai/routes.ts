@@ -1,0 +1,38 @@
+/** The OpenAI surface's routes: `POST /v1/chat/completions` with a Bearer key. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
+import type { GatewayServices } from '../types.js';
+import { parseOpenAIChatRequest } from './parse-chat-request.js';
+import { renderOpenAIChatResponse } from './render-chat-response.js';
+import { renderOpenAIChatStream } from './render-chat-stream.js';
+import { renderOpenAIError } from './render-error.js';
+
+export async function registerOpenAIRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
+  useErrorRenderer(app, renderOpenAIError);
+  app.post('/v1/chat/completions', (request, reply) => chatCompletions(services, request, reply));
+}
+
+async function chatCompletions(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const key = await services.authenticate(bearerToken(request));
+  const chatRequest = parseOpenAIChatRequest(request.body);
+  const requestId = String(request.id);
+  const outcome = await services.chat({
+    key,
+    surface: 'openai',
+    requestId,
+    request: chatRequest,
+    raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: chatRequest.stream },
+    signal: clientSignal(request, reply),
+  });
+  setRouteHeaders(reply, outcome.route);
+  switch (outcome.kind) {
+    case 'passthrough':
+      return sendPassthrough(reply, outcome.response);
+    case 'response':
+      reply.header('x-request-id', requestId);
+      return reply.send(renderOpenAIChatResponse(outcome.response));
+    case 'stream':
+      reply.header('x-request-id', requestId);
+      return sendSse(reply, renderOpenAIChatStream(outcome.events, { model: chatRequest.model, includeUsage: chatRequest.includeUsage ?? false }));
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `gengate start` as a user runs it: first start creates and prints a key with a curl example,
+ * the key works, SIGTERM stops the process cleanly, and a restart keeps the key and the data.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, GENGATE_DATABASE_URL: `sqlite:${join(dir, 'data', 'gengate.db')}`, GENGATE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function startAndWait(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = run(['start'], { GENGATE_PORT: String(port) });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('gengate listening on')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+describe('gengate start', () => {
+  it('creates a first key once, serves with it, stops cleanly, and keeps it across restarts', async () => {
+    const port = await freePort();
+    const first = await startAndWait(port);
+    const key = /\b(gg-[A-Za-z0-9]{42})\b/.exec(first.output())?.[1];
+    expect(key).toBeDefined();
+    expect(first.output()).toContain(`curl http://127.0.0.1:${port}/v1/chat/completions`);
+
+    const chat = async () =>
+      fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] }),
+      });
+    const answer = await chat();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-gengate-simulated')).toBe('true');
+    expect(await stop(first.child)).toBe(0);
+
+    const second = await startAndWait(port);
+    expect(second.output()).not.toMatch(/gg-[A-Za-z0-9]{42}/);
+    expect((await chat()).status).toBe(200);
+    expect(await stop(second.child)).toBe(0);
+
+    // Both requests were recorded: each shutdown flushed the usage queue.
+    const db = new Database(join(dir, 'data', 'gengate.db'), { readonly: true });
+    const rows = db.prepare('select model, outcome, output_tokens from usage_records').all() as Array<{ model: string; outcome: string; output_tokens: number }>;
+    db.close();
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.model === 'textmodel-b-4o-mini' && r.outcome === 'ok' && r.output_tokens > 0)).toBe(true);
+
+    const list = run(['keys', 'list'], {});
+    let listed = '';
+    list.stdout!.on('data', (chunk) => (listed += chunk));
+    await new Promise((resolve) => list.once('exit', resolve));
+    expect(listed).toContain('first key');
+    expect(listed).toContain('active');
+  }, 90_000);
+
+  it('keys create prints a key restricted as asked, and revoke takes it away', async () => {
+    const create = run(['keys', 'create', '--name', 'ci', '--models', 'textmodel-b-*', '--expires', '2999-01-01'], {});
+    let out = '';
+    create.stdout!.on('data', (chunk) => (out += chunk));
+    expect(await new Promise((resolve) => create.once('exit', resolve))).toBe(0);
+    expect(out).toContain('models:  textmodel-b-*');
+    expect(out).toContain('2999-01-01');
+    const id = /created key (\w+)/.exec(out)![1];
+    const revoke = run(['keys', 'revoke', id], {});
+    let revoked = '';
+    revoke.stdout!.on('data', (chunk) => (revoked += chunk));
+    expect(await new Promise((resolve) => revoke.once('exit', resolve))).toBe(0);
+    expect(revoked).toContain(`revoked ${id}`);
+  }, 60_000);
+});

@@ -1,0 +1,342 @@
+/**
+ * A fake OpenAI Chat Completions upstream on a real `node:http` server, following the
+ * published wire format: JSON and SSE answers (with `stream_options.include_usage` honoured
+ * as OpenAI does), tool calls when tools are offered, Bearer key checks, and error scenarios
+ * chosen by the request. Deterministic: ids count up, `created` is fixed per request, token
+ * counts are word counts.
+ *
+ * Scenarios (model name, `x-fake-scenario` header, or `setNext`):
+ *   fail-400, fail-401, fail-404, fail-429, fail-quota, fail-500, fail-503, fail-html-502,
+ *   mid-stream-error (streams some text, then an error chunk), truncated-stream (no finish,
+ *   no [DONE]), parallel-tools (two tool calls), slow-stream (a pause before each chunk).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChannelConfig } from '../../src/providers/types.js';
+
+export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
+export const FAKE_CREATED = 1_700_000_000;
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: Record<string, unknown> | undefined;
+}
+
+export interface FakeOpenAIUpstreamOptions {
+  /** The key the fake accepts; null accepts any request, with or without a key. */
+  apiKey?: string | null;
+  /** Pause before each streamed chunk in the `slow-stream` scenario. */
+  slowChunkDelayMs?: number;
+}
+
+export interface FakeOpenAIUpstream {
+  /** Base URL including `/v1`, as a channel's baseUrl. */
+  url: string;
+  requests: RecordedRequest[];
+  /** Forces the scenario of the next request only. */
+  setNext(scenario: string): void;
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+interface Plan {
+  text?: string;
+  toolCalls?: Array<{ id: string; name: string; arguments: string }>;
+  finishReason: 'stop' | 'length' | 'tool_calls';
+  usage: Json;
+}
+
+export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions = {}): Promise<FakeOpenAIUpstream> {
+  const apiKey = options.apiKey === undefined ? FAKE_OPENAI_API_KEY : options.apiKey;
+  const requests: RecordedRequest[] = [];
+  let next: string | undefined;
+  let counter = 0;
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendError(res, 500, String(error), 'server_error', null, null);
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const text = await readBody(req);
+    let body: Json | undefined;
+    try {
+      body = text.length > 0 ? (JSON.parse(text) as Json) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const path = (req.url ?? '/').split('?')[0];
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    const n = ++counter;
+    res.setHeader('x-request-id', `req_fake${n}`);
+
+    if (apiKey !== null && req.headers.authorization !== `Bearer ${apiKey}`) {
+      const presented = /^Bearer (.*)$/.exec(req.headers.authorization ?? '')?.[1];
+      const message = presented
+        ? `Incorrect API key provided: ${presented.slice(0, 3)}****${presented.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`
+        : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+      return sendError(res, 401, message, 'invalid_request_error', null, 'invalid_api_key');
+    }
+    if (req.method === 'GET' && path === '/v1/models') {
+      return sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: FAKE_CREATED, owned_by: 'system' }] });
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null);
+    }
+    if (!body) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null, null);
+    if (typeof body.model !== 'string') return sendError(res, 400, "you must provide a model parameter", 'invalid_request_error', null, null);
+    if (!Array.isArray(body.messages) || body.messages.length === 0) {
+      return sendError(res, 400, "Invalid 'messages': empty array. Expected an array with minimum length 1.", 'invalid_request_error', 'messages', 'empty_array');
+    }
+
+    const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
+    next = undefined;
+    if (scenario && failWith(res, scenario, body.model)) return;
+
+    const plan = planAnswer(body, n, scenario);
+    const id = `chatcmpl-fake${n}`;
+    if (body.stream === true) return streamAnswer(res, body, plan, id, scenario, options.slowChunkDelayMs ?? 50);
+    const message: Json = { role: 'assistant', content: plan.text ?? null, refusal: null, annotations: [] };
+    if (plan.toolCalls) {
+      message.tool_calls = plan.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+    }
+    sendJson(res, 200, {
+      id,
+      object: 'chat.completion',
+      created: FAKE_CREATED,
+      model: body.model,
+      choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
+      usage: plan.usage,
+      service_tier: 'default',
+      system_fingerprint: 'fp_fake',
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    setNext(scenario) {
+      next = scenario;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A channel pointing at the fake, for provider and integration tests. */
+export function fakeOpenAIChannel(upstream: FakeOpenAIUpstream, overrides: Partial<ChannelConfig> = {}): ChannelConfig {
+  return {
+    name: 'fake-openai',
+    provider: 'openai',
+    baseUrl: upstream.url,
+    apiKey: FAKE_OPENAI_API_KEY,
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+    ...overrides,
+  };
+}
+
+/** The text the fake answers for a user's last message. */
+export function fakeEchoText(lastUserText: string): string {
+  return `You said: ${lastUserText}`;
+}
+
+/** The arguments the fake puts in a call to a tool with these JSON-schema parameters. */
+export function fakeToolArguments(parameters: unknown): Json {
+  const properties = (parameters as { properties?: Record<string, { type?: string; enum?: unknown[] }> } | undefined)?.properties ?? {};
+  const args: Json = {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (Array.isArray(schema.enum) && schema.enum.length > 0) args[name] = schema.enum[0];
+    else if (schema.type === 'number' || schema.type === 'integer') args[name] = 42;
+    else if (schema.type === 'boolean') args[name] = true;
+    else if (schema.type === 'array') args[name] = [];
+    else if (schema.type === 'object') args[name] = {};
+    else args[name] = `fake-${name}`;
+  }
+  return args;
+}
+
+function planAnswer(body: Json, n: number, scenario: string | undefined): Plan {
+  const messages = body.messages as Json[];
+  const promptTokens = messages.reduce((sum, message) => sum + 4 + countWords(messageText(message)), 0);
+  const tools = (Array.isArray(body.tools) ? body.tools : []) as Array<{ function?: { name?: string; parameters?: unknown } }>;
+  const toolChoice = body.tool_choice;
+  const lastRole = messages[messages.length - 1]?.role;
+  const cached = promptTokens >= 1024 ? Math.floor(promptTokens / 128) * 128 : 0;
+  const usageFor = (completion: number): Json => ({
+    prompt_tokens: promptTokens,
+    completion_tokens: completion,
+    total_tokens: promptTokens + completion,
+    prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  });
+
+  if (tools.length > 0 && toolChoice !== 'none' && lastRole !== 'tool') {
+    const forced = typeof toolChoice === 'object' && toolChoice !== null ? (toolChoice as { function?: { name?: string } }).function?.name : undefined;
+    const chosen = forced ? tools.filter((tool) => tool.function?.name === forced) : tools.slice(0, scenario === 'parallel-tools' ? 2 : 1);
+    const picked = scenario === 'parallel-tools' && chosen.length === 1 ? [chosen[0], chosen[0]] : chosen;
+    const toolCalls = picked.map((tool, i) => ({
+      id: `call_fake${n}_${i}`,
+      name: tool.function?.name ?? 'unknown',
+      arguments: JSON.stringify(fakeToolArguments(tool.function?.parameters)),
+    }));
+    return { toolCalls, finishReason: 'tool_calls', usage: usageFor(toolCalls.reduce((sum, call) => sum + 5 + countWords(call.arguments), 0)) };
+  }
+
+  const lastUser = [...messages].reverse().find((message) => message.role === 'user' || message.role === 'tool');
+  const source = lastUser ? messageText(lastUser) : '';
+  let words = fakeEchoText(lastUser?.role === 'tool' ? `the tool answered ${source}` : source).split(' ');
+  const limit = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
+  let finishReason: Plan['finishReason'] = 'stop';
+  if (typeof limit === 'number' && words.length > limit) {
+    words = words.slice(0, limit);
+    finishReason = 'length';
+  }
+  return { text: words.join(' '), finishReason, usage: usageFor(words.length) };
+}
+
+function streamAnswer(res: ServerResponse, body: Json, plan: Plan, id: string, scenario: string | undefined, delayMs: number): void {
+  const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const frames: string[] = [];
+  const chunk = (delta: Json, finishReason: string | null = null): void => {
+    const value: Json = {
+      id,
+      object: 'chat.completion.chunk',
+      created: FAKE_CREATED,
+      model: body.model,
+      service_tier: 'default',
+      system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    };
+    if (includeUsage) value.usage = null;
+    frames.push(`data: ${JSON.stringify(value)}\n\n`);
+  };
+
+  if (plan.toolCalls) {
+    plan.toolCalls.forEach((call, index) => {
+      const first = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+      chunk(index === 0 ? { role: 'assistant', content: null, tool_calls: [first], refusal: null } : { tool_calls: [first] });
+      for (const piece of splitInto(call.arguments, 3)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+    });
+  } else {
+    chunk({ role: 'assistant', content: '', refusal: null });
+    const words = (plan.text ?? '').split(' ');
+    words.forEach((word, i) => chunk({ content: i === 0 ? word : ` ${word}` }));
+  }
+  if (scenario === 'mid-stream-error') {
+    frames.splice(3);
+    frames.push(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } })}\n\n`);
+  } else if (scenario === 'truncated-stream') {
+    frames.splice(3);
+  } else {
+    chunk({}, plan.finishReason);
+    if (includeUsage) {
+      frames.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: FAKE_CREATED, model: body.model, service_tier: 'default', system_fingerprint: 'fp_fake', choices: [], usage: plan.usage })}\n\n`);
+    }
+    frames.push('data: [DONE]\n\n');
+  }
+
+  if (scenario !== 'slow-stream') {
+    // Several frames per write, split at odd places, as real TCP delivery does.
+    const all = frames.join('');
+    const cut = Math.floor(all.length / 3);
+    res.write(all.slice(0, cut));
+    res.write(all.slice(cut, cut * 2 + 7));
+    res.end(all.slice(cut * 2 + 7));
+    return;
+  }
+  let i = 0;
+  const tick = (): void => {
+    if (res.destroyed) return;
+    if (i >= frames.length) return void res.end();
+    res.write(frames[i++]);
+    setTimeout(tick, delayMs);
+  };
+  setTimeout(tick, delayMs);
+}
+
+function failWith(res: ServerResponse, scenario: string, model: string): boolean {
+  switch (scenario) {
+    case 'fail-400':
+      sendError(res, 400, "Invalid value for 'temperature': must be between 0 and 2.", 'invalid_request_error', 'temperature', 'invalid_value');
+      return true;
+    case 'fail-401':
+      sendError(res, 401, 'Incorrect API key provided: sk-****oops.', 'invalid_request_error', null, 'invalid_api_key');
+      return true;
+    case 'fail-404':
+      sendError(res, 404, `The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', null, 'model_not_found');
+      return true;
+    case 'fail-429':
+      res.setHeader('retry-after', '2');
+      sendError(res, 429, 'Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded');
+      return true;
+    case 'fail-quota':
+      sendError(res, 429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', null, 'insufficient_quota');
+      return true;
+    case 'fail-500':
+      sendError(res, 500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null, null);
+      return true;
+    case 'fail-503':
+      sendError(res, 503, 'The engine is currently overloaded, please try again later.', 'server_error', null, null);
+      return true;
+    case 'fail-html-502':
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return true;
+    default:
+      return false;
+  }
+}
+
+function headerScenario(req: IncomingMessage): string | undefined {
+  const value = req.headers['x-fake-scenario'];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function messageText(message: Json): string {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part: { type?: string; text?: string }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .filter((text) => text.length > 0)
+    .join(' ');
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word.length > 0).length;
+}
+
+function splitInto(text: string, pieces: number): string[] {
+  const size = Math.ceil(text.length / pieces);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null): void {
+  sendJson(res, status, { error: { message, type, param, code } });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

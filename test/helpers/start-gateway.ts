@@ -1,0 +1,63 @@
+/**
+ * Starts a real gateway on 127.0.0.1 (random port) for end-to-end tests, with an in-memory or
+ * temporary SQLite store, the given channels, and one fresh API key.
+ */
+import { pino } from 'pino';
+import { buildApp, type Gateway } from '../../src/app.js';
+import { createApiKey, type CreateKeyOptions } from '../../src/auth/key-admin.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import type { GatewayConfig, SandboxSettings } from '../../src/config/types.js';
+import { validateChannel } from '../../src/config/validate-config.js';
+
+export interface ChannelSpec {
+  name: string;
+  provider: string;
+  baseUrl?: string;
+  apiKey?: string;
+  models: string[];
+  modelRewrite?: Array<{ from: string; to: string }>;
+  modelMap?: Record<string, string>;
+  priority?: number;
+  weight?: number;
+  enabled?: boolean;
+  timeoutMs?: number;
+  options?: Record<string, unknown>;
+}
+
+export interface StartOptions {
+  channels?: ChannelSpec[];
+  sandbox?: Partial<SandboxSettings>;
+  masterKey?: string;
+  databaseUrl?: string;
+  bodyLimitBytes?: number;
+  router?: Partial<GatewayConfig['router']>;
+  key?: CreateKeyOptions;
+}
+
+export interface RunningGateway {
+  url: string;
+  /** A freshly created API key (unrestricted unless `key` said otherwise). */
+  key: string;
+  gateway: Gateway;
+  createKey(options: CreateKeyOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
+  const base = loadConfig({ env: {} });
+  const config: GatewayConfig = {
+    ...base,
+    server: { ...base.server, host: '127.0.0.1', port: 0, bodyLimitBytes: options.bodyLimitBytes ?? base.server.bodyLimitBytes },
+    databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
+    masterKey: options.masterKey,
+    accessLog: false,
+    router: { ...base.router, ...options.router },
+    sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
+    channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`)),
+  };
+  const gateway = await buildApp(config, { logger: pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });
+  const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });
+  const createKey = async (keyOptions: CreateKeyOptions) => (await createApiKey(gateway.keys, keyOptions)).key;
+  const key = await createKey(options.key ?? { name: 'test' });
+  return { url: address, key, gateway, createKey, close: () => gateway.close() };
+}
