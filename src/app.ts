@@ -2,7 +2,7 @@
  * Assembles the gateway: store, keys, ledger, providers, channels, router and the HTTP
  * surfaces. `buildApp` returns it ready to listen; `close` drains and flushes everything.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
@@ -66,7 +66,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Fastify's own per-request lines are off: the access log below writes one line without the query string (Gemini keys ride in `?key=`).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
     trustProxy: config.server.trustProxy,
     genReqId: () => `req_${randomId(20)}`,

@@ -12,6 +12,7 @@ import { gatewayErrorFromFastify } from './fastify-errors.js';
 export function setRouteHeaders(reply: FastifyReply, route: RouteInfo): void {
   reply.header('x-gengate-provider', route.provider);
   reply.header('x-gengate-channel', route.channel);
+  reply.header('x-gengate-route', route.passthrough ? 'passthrough' : 'translated');
   if (route.simulated) reply.header('x-gengate-simulated', 'true');
 }
 

@@ -54,6 +54,7 @@ export class ChatService {
         simulated: channel.provider.simulated === true,
         upstreamModel: channel.upstreamModel(model),
         attempts: i + 1,
+        passthrough: false,
       };
       try {
         const outcome = await this.attempt(call, channel, route, startedAt);
@@ -70,7 +71,7 @@ export class ChatService {
       }
     }
     const final = lastError ?? new GatewayError('overloaded', 'no channel could serve the request');
-    this.record(call, { channel: '-', provider: 'sandbox', simulated: false, upstreamModel: model, attempts: plan.length }, startedAt, undefined, final.kind);
+    this.record(call, { channel: '-', provider: 'sandbox', simulated: false, upstreamModel: model, attempts: plan.length, passthrough: false }, startedAt, undefined, final.kind);
     throw final;
   }
 
@@ -81,6 +82,7 @@ export class ChatService {
     const attempt: Attempt = { channel: channel.config, upstreamModel: route.upstreamModel, signal: call.signal, requestId: call.requestId };
 
     if (call.raw && chat.passthrough && channel.provider.dialect === call.raw.dialect) {
+      route.passthrough = true;
       const response = await chat.passthrough(call.raw, attempt);
       response.usage.then(
         (usage) => this.record(call, route, startedAt, usage, 'ok'),

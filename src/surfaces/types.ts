@@ -38,6 +38,8 @@ export interface RouteInfo {
   simulated: boolean;
   upstreamModel: string;
   attempts: number;
+  /** True when the upstream's bytes are relayed untranslated (same dialect on both sides). */
+  passthrough: boolean;
 }
 
 export type ChatOutcome =

@@ -14,7 +14,7 @@ import { anthropicSurface } from './index.js';
 
 const KEY = 'gk-test-key';
 const MODEL = 'textmodel-a-sonnet-4-20250514';
-const ROUTE: RouteInfo = { channel: 'claude-main', provider: 'anthropic', simulated: false, upstreamModel: 'claude-sonnet-4-20250514', attempts: 1 };
+const ROUTE: RouteInfo = { channel: 'claude-main', provider: 'anthropic', simulated: false, upstreamModel: 'claude-sonnet-4-20250514', attempts: 1, passthrough: false };
 const AUTH_KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false };
 
 let app: FastifyInstance;

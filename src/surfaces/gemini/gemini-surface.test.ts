@@ -16,7 +16,7 @@ import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, ModelInf
 import { geminiSurface } from './index.js';
 
 const CLIENT_KEY = 'gg-client-key';
-const route: RouteInfo = { channel: 'stub', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1 };
+const route: RouteInfo = { channel: 'stub', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
 const models: ModelInfo[] = [
   { id: 'textmodel-c-2.5-flash', operation: 'chat', ownedBy: 'google', created: 1_700_000_000, displayName: 'C 2.5 Flash', inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 },
   { id: 'textmodel-c-passthrough', operation: 'chat', ownedBy: 'google', created: 1_700_000_000, displayName: 'C passthrough' },

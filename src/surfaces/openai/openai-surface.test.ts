@@ -8,7 +8,7 @@ import type { ChatCall, ChatOutcome, GatewayServices, RouteInfo } from '../types
 import { openaiSurface } from './index.js';
 
 const KEY = 'sk-gw-test-key';
-const route: RouteInfo = { channel: 'stub-channel', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1 };
+const route: RouteInfo = { channel: 'stub-channel', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
 
 async function* toolCallStream(): AsyncGenerator<ChatEvent> {
   yield { type: 'start', id: 'chatcmpl-stream1', model: 'textmodel-b-4o', created: 1_700_000_500 };
