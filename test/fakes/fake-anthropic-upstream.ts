@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { schemaExample } from './schema-example.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 
@@ -140,31 +141,6 @@ function fragments(body: Json): Array<{ value: unknown; cached: boolean }> {
     else for (const block of message.content as unknown[]) push(block);
   }
   return list;
-}
-
-function schemaExample(schema: unknown): unknown {
-  const s = (schema ?? {}) as Json;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  switch (s.type) {
-    case 'string':
-      return 'example';
-    case 'integer':
-      return 1;
-    case 'number':
-      return 42;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [schemaExample(s.items)];
-    case 'object':
-    case undefined: {
-      const out: Json = {};
-      for (const [key, inner] of Object.entries((s.properties as Json) ?? {})) out[key] = schemaExample(inner);
-      return out;
-    }
-    default:
-      return null;
-  }
 }
 
 interface Answer {

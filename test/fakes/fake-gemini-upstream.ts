@@ -15,6 +15,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { schemaExample } from './schema-example.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */
@@ -237,31 +238,6 @@ function tokensOf(value: unknown): number {
     return sum;
   }
   return 0;
-}
-
-function schemaExample(schema: unknown): unknown {
-  const s = (schema ?? {}) as Json;
-  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
-  switch (typeof s.type === 'string' ? s.type.toLowerCase() : s.type) {
-    case 'string':
-      return 'example';
-    case 'integer':
-      return 1;
-    case 'number':
-      return 42;
-    case 'boolean':
-      return true;
-    case 'array':
-      return [schemaExample(s.items)];
-    case 'object':
-    case undefined: {
-      const out: Json = {};
-      for (const [key, inner] of Object.entries((s.properties as Json) ?? {})) out[key] = schemaExample(inner);
-      return out;
-    }
-    default:
-      return null;
-  }
 }
 
 interface Answer {

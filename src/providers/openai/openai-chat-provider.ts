@@ -1,13 +1,12 @@
 /** The chat operation over the OpenAI dialect, for OpenAI itself and OpenAI-compatible servers. */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
-import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
 import { decodeOpenAIChatStream } from './decode-openai-chat-stream.js';
 import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
-import { mapOpenAIError } from './map-openai-error.js';
 import { openAIPassthrough } from './openai-passthrough.js';
-import { chatCompletionsUrl, openAIHeaders, wantsStreamUsage } from './openai-upstream.js';
+import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 import { toOpenAIChatRequest } from './to-openai-chat-request.js';
 
 export type OpenAIProviderName = 'openai' | 'openai-compatible';
@@ -22,17 +21,7 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
       maxTokensField,
       streamUsage: wantsStreamUsage(channel),
     });
-    const response = await sendUpstream({
-      url: chatCompletionsUrl(channel),
-      headers: openAIHeaders(channel),
-      body: JSON.stringify(body),
-      signal: attempt.signal,
-      timeoutMs: channel.timeoutMs,
-    });
-    if (response.status < 200 || response.status >= 300) {
-      throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
-    }
-    return response;
+    return postChatCompletions(body, attempt);
   };
 
   const chat: ChatProvider = {

@@ -8,11 +8,10 @@ import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
-import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { headerValue } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
 import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
-import { mapOpenAIError } from './map-openai-error.js';
-import { chatCompletionsUrl, openAIHeaders, wantsStreamUsage } from './openai-upstream.js';
+import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
@@ -25,16 +24,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
     body.stream_options = { ...streamOptions, include_usage: true };
     injectedUsage = true;
   }
-  const response = await sendUpstream({
-    url: chatCompletionsUrl(channel),
-    headers: openAIHeaders(channel),
-    body: JSON.stringify(body),
-    signal: attempt.signal,
-    timeoutMs: channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
-  }
+  const response = await postChatCompletions(body, attempt);
   const headers: Record<string, string> = {};
   const contentType = headerValue(response.headers, 'content-type');
   if (contentType) headers['content-type'] = contentType;

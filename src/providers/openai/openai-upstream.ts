@@ -1,5 +1,7 @@
 /** Where and how an OpenAI-dialect channel is called. */
-import type { ChannelConfig } from '../types.js';
+import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import type { Attempt, ChannelConfig } from '../types.js';
+import { mapOpenAIError } from './map-openai-error.js';
 
 export function chatCompletionsUrl(channel: ChannelConfig): string {
   return `${channel.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -16,4 +18,20 @@ export function openAIHeaders(channel: ChannelConfig): Record<string, string> {
 /** Channel option `streamUsage: false` turns off `stream_options.include_usage` for servers that reject it. */
 export function wantsStreamUsage(channel: ChannelConfig): boolean {
   return channel.options.streamUsage !== false;
+}
+
+/** POSTs a chat completions body; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
+export async function postChatCompletions(body: object, attempt: Attempt): Promise<UpstreamResponse> {
+  const { channel } = attempt;
+  const response = await sendUpstream({
+    url: chatCompletionsUrl(channel),
+    headers: openAIHeaders(channel),
+    body: JSON.stringify(body),
+    signal: attempt.signal,
+    timeoutMs: channel.timeoutMs,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return response;
 }
