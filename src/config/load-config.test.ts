@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     expect(byName['openai-env']).toMatchObject({ provider: 'openai', apiKey: 'sk-1', baseUrl: 'https://api.openai.com/v1', modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] });
     expect(byName['openai-env'].models).toContain('textmodel-b-*');
     expect(byName['openai-env'].models).toContain('gpt-*');
-    expect(byName['anthropic-env']).toMatchObject({ baseUrl: 'http://127.0.0.1:9/', modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] });
+    expect(byName['anthropic-env']).toMatchObject({ baseUrl: 'http://127.0.0.1:9', modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] });
     expect(byName['gemini-env'].models).toContain('gemini-*');
   });
 

@@ -14,19 +14,51 @@ export { ConfigError };
 type Env = Record<string, string | undefined>;
 
 interface EnvFamily {
-  provider: 'openai' | 'anthropic' | 'gemini';
+  provider: 'openai' | 'anthropic' | 'gemini' | 'bfl' | 'replicate' | 'ideogram';
   keyVar: string;
   baseVar: string;
   rewriteVar: string;
-  publicPrefix: string;
-  upstreamPrefix: string;
+  /** The spec's ids of the family and the upstream names they stand for. */
+  rewrite: Array<{ from: string; to: string }>;
+  /** Exact public id → upstream name, for families whose names do not follow a prefix. */
+  modelMap?: Record<string, string>;
+  /** Upstream names served as they are. */
   extraModels: string[];
 }
 
 const ENV_FAMILIES: EnvFamily[] = [
-  { provider: 'openai', keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', rewriteVar: 'OPENAI_MODEL_REWRITE', publicPrefix: 'textmodel-b-', upstreamPrefix: 'gpt-', extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'chatgpt-*'] },
-  { provider: 'anthropic', keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', rewriteVar: 'ANTHROPIC_MODEL_REWRITE', publicPrefix: 'textmodel-a-', upstreamPrefix: 'claude-', extraModels: ['claude-*'] },
-  { provider: 'gemini', keyVar: 'GEMINI_API_KEY', baseVar: 'GEMINI_BASE_URL', rewriteVar: 'GEMINI_MODEL_REWRITE', publicPrefix: 'textmodel-c-', upstreamPrefix: 'gemini-', extraModels: ['gemini-*'] },
+  {
+    provider: 'openai', keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', rewriteVar: 'OPENAI_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+    extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'chatgpt-*', 'text-embedding-3-*', 'text-embedding-ada-*', 'dall-e-*'],
+  },
+  {
+    provider: 'anthropic', keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', rewriteVar: 'ANTHROPIC_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-a-', to: 'claude-' }], extraModels: ['claude-*'],
+  },
+  {
+    provider: 'gemini', keyVar: 'GEMINI_API_KEY', baseVar: 'GEMINI_BASE_URL', rewriteVar: 'GEMINI_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-c-', to: 'gemini-' }], extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
+  },
+  {
+    provider: 'bfl', keyVar: 'BFL_API_KEY', baseVar: 'BFL_BASE_URL', rewriteVar: 'BFL_MODEL_REWRITE', rewrite: [],
+    modelMap: { 'imagegen1-pro': 'flux-pro', 'imagegen1-dev': 'flux-dev', 'imagegen1-1.1-pro': 'flux-pro-1.1' },
+    extraModels: ['flux-*'],
+  },
+  {
+    provider: 'replicate', keyVar: 'REPLICATE_API_TOKEN', baseVar: 'REPLICATE_BASE_URL', rewriteVar: 'REPLICATE_MODEL_REWRITE', rewrite: [],
+    modelMap: {
+      'imagegen1-pro': 'black-forest-labs/flux-pro',
+      'imagegen1-dev': 'black-forest-labs/flux-dev',
+      'imagegen1-schnell': 'black-forest-labs/flux-schnell',
+      'imagegen1-1.1-pro': 'black-forest-labs/flux-1.1-pro',
+    },
+    extraModels: ['*/*'],
+  },
+  {
+    provider: 'ideogram', keyVar: 'IDEOGRAM_API_KEY', baseVar: 'IDEOGRAM_BASE_URL', rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
+    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3', 'V_2*'],
+  },
 ];
 
 /** `from=to` pairs separated by commas, e.g. `textmodel-b-=gpt-,mymodel=gpt-4o`. */
@@ -43,16 +75,16 @@ function channelsFromEnv(env: Env): ChannelDefinition[] {
   for (const family of ENV_FAMILIES) {
     const apiKey = env[family.keyVar];
     if (!apiKey) continue;
-    const rewrite = env[family.rewriteVar]
-      ? parseRewrite(env[family.rewriteVar]!, family.rewriteVar)
-      : [{ from: family.publicPrefix, to: family.upstreamPrefix }];
+    const rewrite = env[family.rewriteVar] ? parseRewrite(env[family.rewriteVar]!, family.rewriteVar) : family.rewrite;
+    const modelMap = family.modelMap ?? {};
     channels.push({
       ...channelDefaults(),
       name: `${family.provider}-env`,
       provider: family.provider,
-      baseUrl: env[family.baseVar] || DEFAULT_BASE_URLS[family.provider],
+      baseUrl: (env[family.baseVar] || DEFAULT_BASE_URLS[family.provider]).replace(/\/+$/, ''),
       apiKey,
-      models: [...rewrite.map((r) => `${r.from}*`), ...family.extraModels],
+      models: [...rewrite.map((r) => `${r.from}*`), ...Object.keys(modelMap), ...family.extraModels],
+      modelMap,
       modelRewrite: rewrite,
     });
   }
@@ -113,6 +145,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const server = asRecord(file.server, 'server');
   const router = asRecord(file.router, 'router');
   const sandbox = asRecord(file.sandbox, 'sandbox');
+  const media = asRecord(file.media, 'media');
+  const limits = asRecord(file.limits, 'limits');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -128,10 +162,15 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     accessLog: env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
     router: { ...DEFAULT_CONFIG.router, ...(router as Partial<GatewayConfig['router']>) },
     sandbox: { ...DEFAULT_CONFIG.sandbox, ...(sandbox as Partial<GatewayConfig['sandbox']>) },
+    media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },
+    limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
     channels: [],
     sources,
   };
   if (env.GENGATE_SANDBOX !== undefined) config.sandbox.enabled = env.GENGATE_SANDBOX !== 'false';
+  if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
+  if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
+  config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
 
   const fileChannels = file.channels ?? [];
   if (!Array.isArray(fileChannels)) throw new ConfigError('channels must be a list');

@@ -32,6 +32,26 @@ export interface SandboxSettings {
   failureRate: number;
 }
 
+export interface MediaSettings {
+  /** Folder of the local media store (default `<dataDir>/media`). */
+  dir?: string;
+  /** How long stored media (image results) stay downloadable. */
+  retentionHours: number;
+  /** Let client-supplied URLs reach private, loopback and link-local addresses (off: SSRF guard). */
+  allowPrivateUrls: boolean;
+  /** Largest image the gateway fetches or accepts, in bytes. */
+  maxImageBytes: number;
+  /** Time allowed for fetching one image URL. */
+  fetchTimeoutMs: number;
+  /** Public base URL for media links (e.g. behind a proxy); default: the URL the client reached. */
+  publicBaseUrl?: string;
+}
+
+export interface LimitSettings {
+  /** Largest decoded document (PDF) accepted in a chat request, in bytes. */
+  maxDocumentBytes: number;
+}
+
 export interface GatewayConfig {
   server: {
     host: string;
@@ -59,6 +79,8 @@ export interface GatewayConfig {
     cooldownMs: number;
   };
   sandbox: SandboxSettings;
+  media: MediaSettings;
+  limits: LimitSettings;
   channels: ChannelDefinition[];
   /** Where the configuration came from, for the start banner. */
   sources: string[];

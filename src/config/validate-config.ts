@@ -9,7 +9,7 @@ export class ConfigError extends Error {
   }
 }
 
-const PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'sandbox']);
+const PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'bfl', 'replicate', 'ideogram', 'sandbox']);
 
 function stringList(value: unknown, where: string): string[] {
   if (typeof value === 'string') return [value];

@@ -7,7 +7,7 @@ function row(id: string): UsageRow {
   return {
     request_id: id, key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', channel: 'c', provider: 'openai', upstream_model: 'm',
     outcome: 'ok', stream: 0, input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
-    cost_usd: 0, latency_ms: 1, created_at: 0,
+    units: 0, cost_usd: 0, latency_ms: 1, created_at: 0,
   };
 }
 

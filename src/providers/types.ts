@@ -4,9 +4,11 @@
  */
 import type { Readable } from 'node:stream';
 import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
+import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
+import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult } from '../core/image.js';
 import type { Dialect, Operation } from '../core/operation.js';
 
-export type ProviderName = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'sandbox';
+export type ProviderName = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bfl' | 'replicate' | 'ideogram' | 'sandbox';
 
 /** A configured provider instance, as the router hands it to a provider. */
 export interface ChannelConfig {
@@ -70,6 +72,24 @@ export interface ChatProvider {
   passthrough?(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse>;
 }
 
+export interface EmbedProvider {
+  /** The most inputs one upstream call takes; the gateway splits larger requests and reassembles them in order. */
+  maxBatchSize(channel: ChannelConfig): number;
+  /** Embeds at most `maxBatchSize` inputs; resolves vectors in input order. */
+  embed(request: EmbedRequest, attempt: Attempt): Promise<EmbedResponse>;
+}
+
+/**
+ * Image operations; a provider implements those its upstream offers. Each resolves once the
+ * images exist (providers whose upstream is asynchronous poll within the attempt's deadline).
+ */
+export interface ImageProvider {
+  generate?(request: ImageGenerateRequest, attempt: Attempt): Promise<ImageResult>;
+  edit?(request: ImageEditRequest, attempt: Attempt): Promise<ImageResult>;
+  remix?(request: ImageRemixRequest, attempt: Attempt): Promise<ImageResult>;
+  blend?(request: ImageBlendRequest, attempt: Attempt): Promise<ImageResult>;
+}
+
 export interface Provider {
   readonly name: ProviderName;
   /** The dialect this provider speaks natively, if it is one of the client dialects. */
@@ -78,4 +98,6 @@ export interface Provider {
   /** True for providers that simulate (every answer must say so). */
   readonly simulated?: boolean;
   readonly chat?: ChatProvider;
+  readonly embed?: EmbedProvider;
+  readonly images?: ImageProvider;
 }

@@ -1,5 +1,5 @@
 /**
- * The public model ids the gateway knows, the operation each serves, who makes it and its
+ * The public model ids the gateway knows, the operations each serves, who makes it and its
  * price. The spec's ids (neutral names) are listed here; upstream names reached through
  * configured channels are served too, but only catalog ids are listed and priced.
  */
@@ -7,25 +7,30 @@ import type { Operation } from '../core/operation.js';
 
 export interface CatalogEntry {
   id: string;
-  operation: Operation;
-  ownedBy: 'anthropic' | 'openai' | 'google' | 'gengate';
+  /** The operations the model serves; the first is the one lists show. */
+  operations: Operation[];
+  ownedBy: 'anthropic' | 'openai' | 'google' | 'black-forest-labs' | 'ideogram' | 'gengate';
   displayName: string;
   inputTokenLimit?: number;
   outputTokenLimit?: number;
-  /** USD per million tokens. */
-  price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  /** USD per million tokens, and per unit (image, second of video) where billed so. */
+  price?: { input: number; output: number; cacheRead?: number; cacheWrite?: number; perUnit?: number };
 }
 
 const CREATED = 1_735_689_600; // 2025-01-01, a fixed listing date
 
-function chatModel(
-  id: string,
-  ownedBy: CatalogEntry['ownedBy'],
-  displayName: string,
-  limits: [number, number],
-  price: CatalogEntry['price'],
-): CatalogEntry {
-  return { id, operation: 'chat', ownedBy, displayName, inputTokenLimit: limits[0], outputTokenLimit: limits[1], price };
+type Owner = CatalogEntry['ownedBy'];
+
+function chatModel(id: string, ownedBy: Owner, displayName: string, limits: [number, number], price: CatalogEntry['price']): CatalogEntry {
+  return { id, operations: ['chat'], ownedBy, displayName, inputTokenLimit: limits[0], outputTokenLimit: limits[1], price };
+}
+
+function embedModel(id: string, ownedBy: Owner, displayName: string, inputLimit: number, pricePerMillion: number): CatalogEntry {
+  return { id, operations: ['embed'], ownedBy, displayName, inputTokenLimit: inputLimit, price: { input: pricePerMillion, output: 0 } };
+}
+
+function imageModel(id: string, operations: Operation[], ownedBy: Owner, displayName: string, perImage: number): CatalogEntry {
+  return { id, operations, ownedBy, displayName, price: { input: 0, output: 0, perUnit: perImage } };
 }
 
 export const SPEC_CATALOG: readonly CatalogEntry[] = [
@@ -41,6 +46,16 @@ export const SPEC_CATALOG: readonly CatalogEntry[] = [
   chatModel('textmodel-c-2.5-pro', 'google', 'Text model C 2.5 Pro', [1_048_576, 65_536], { input: 1.25, output: 10, cacheRead: 0.31 }),
   chatModel('textmodel-c-2.5-flash', 'google', 'Text model C 2.5 Flash', [1_048_576, 65_536], { input: 0.3, output: 2.5, cacheRead: 0.075 }),
   chatModel('textmodel-c-3-pro-preview', 'google', 'Text model C 3 Pro Preview', [1_048_576, 65_536], { input: 2, output: 12, cacheRead: 0.2 }),
+  embedModel('text-embedding-004', 'google', 'Text embedding 004', 2_048, 0.1),
+  embedModel('gemini-embedding-001', 'google', 'Gemini embedding 001', 2_048, 0.15),
+  embedModel('text-embedding-3-small', 'openai', 'Text embedding 3 small', 8_191, 0.02),
+  embedModel('text-embedding-3-large', 'openai', 'Text embedding 3 large', 8_191, 0.13),
+  imageModel('imagegen1-pro', ['image.generate'], 'black-forest-labs', 'Image generation 1 Pro', 0.05),
+  imageModel('imagegen1-dev', ['image.generate'], 'black-forest-labs', 'Image generation 1 Dev', 0.025),
+  imageModel('imagegen1-schnell', ['image.generate'], 'black-forest-labs', 'Image generation 1 Schnell', 0.003),
+  imageModel('imagegen1-1.1-pro', ['image.generate'], 'black-forest-labs', 'Image generation 1 1.1 Pro', 0.04),
+  imageModel('textmodel-b-image-1', ['image.edit', 'image.generate'], 'openai', 'Text model B Image 1', 0.042),
+  imageModel('imagegen2-v3', ['image.remix', 'image.edit', 'image.blend', 'image.generate'], 'ideogram', 'Image generation 2 v3', 0.06),
 ];
 
 export class Catalog {
@@ -56,6 +71,13 @@ export class Catalog {
 
   all(): CatalogEntry[] {
     return [...this.byId.values()];
+  }
+
+  /** The catalog ids that serve an operation. */
+  servingOperation(operation: Operation): string[] {
+    return this.all()
+      .filter((entry) => entry.operations.includes(operation))
+      .map((entry) => entry.id);
   }
 
   listingDate(): number {

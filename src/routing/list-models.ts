@@ -10,10 +10,10 @@ import { keyMayUse } from './key-may-use.js';
 export function listModels(catalog: Catalog, registry: ChannelRegistry, key: AuthenticatedKey): ModelInfo[] {
   const listed: ModelInfo[] = catalog
     .all()
-    .filter((entry) => keyMayUse(key, entry.id) && registry.serves(entry.id, entry.operation))
+    .filter((entry) => keyMayUse(key, entry.id) && entry.operations.some((operation) => registry.serves(entry.id, operation)))
     .map((entry) => ({
       id: entry.id,
-      operation: entry.operation,
+      operation: entry.operations[0],
       ownedBy: entry.ownedBy,
       created: catalog.listingDate(),
       displayName: entry.displayName,

@@ -9,6 +9,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { initialMigration } from './migrations/001-initial.js';
+import { usageUnitsMigration } from './migrations/002-usage-units.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -21,7 +22,7 @@ export interface OpenedStore {
 function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001-initial': initialMigration(dialect) };
+      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration };
     },
   };
 }

@@ -32,6 +32,8 @@ export interface UsageRecordsTable {
   cache_read_tokens: number;
   cache_write_tokens: number;
   reasoning_tokens: number;
+  /** Non-token units the call produced (images, seconds of video), priced per unit. */
+  units: number;
   cost_usd: number;
   latency_ms: number;
   created_at: number;

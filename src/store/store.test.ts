@@ -24,6 +24,7 @@ function usageRow(overrides: Partial<UsageRow> = {}): UsageRow {
     cache_read_tokens: 40,
     cache_write_tokens: 0,
     reasoning_tokens: 0,
+    units: 0,
     cost_usd: 0.00125,
     latency_ms: 12,
     created_at: 1_700_000_000_000,

@@ -5,11 +5,20 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
+import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
+import type {
+  DeliveredImages,
+  ImageBlendRequest,
+  ImageEditRequest,
+  ImageGenerateRequest,
+  ImageInput,
+  ImageRemixRequest,
+} from '../core/image.js';
 import type { GatewayError } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, ProviderName, RawChatRequest } from '../providers/types.js';
 
-export type SurfaceName = 'openai' | 'anthropic' | 'gemini';
+export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2';
 
 export interface AuthenticatedKey {
   id: string;
@@ -59,6 +68,40 @@ export interface ModelInfo {
   outputTokenLimit?: number;
 }
 
+export interface EmbedCall {
+  key: AuthenticatedKey;
+  surface: SurfaceName;
+  requestId: string;
+  request: EmbedRequest;
+  signal: AbortSignal;
+}
+
+export interface EmbedOutcome {
+  /** Vectors in input order; `model` is the public id. */
+  response: EmbedResponse;
+  route: RouteInfo;
+}
+
+export type ImageCall = {
+  key: AuthenticatedKey;
+  surface: SurfaceName;
+  requestId: string;
+  signal: AbortSignal;
+  /** Base of the gateway URL the client reached (`http://host:port`), for `url` answers. */
+  publicBaseUrl: string;
+} & (
+  | { operation: 'image.generate'; request: ImageGenerateRequest }
+  | { operation: 'image.edit'; request: ImageEditRequest }
+  | { operation: 'image.remix'; request: ImageRemixRequest }
+  | { operation: 'image.blend'; request: ImageBlendRequest }
+);
+
+export interface ImagesOutcome {
+  /** Each image as the client asked: a gateway media URL or base64, with its size. */
+  result: DeliveredImages;
+  route: RouteInfo;
+}
+
 export interface GatewayServices {
   /** Resolves the key the client presented; throws GatewayError `authentication`. */
   authenticate(presented: string | undefined): Promise<AuthenticatedKey>;
@@ -69,6 +112,16 @@ export interface GatewayServices {
   chat(call: ChatCall): Promise<ChatOutcome>;
   /** The models this key may use, for list endpoints. */
   listModels(key: AuthenticatedKey): ModelInfo[];
+  /** Embeds texts; batches larger than an upstream's limit are split and reassembled in order. */
+  embed(call: EmbedCall): Promise<EmbedOutcome>;
+  /** Runs an image operation and delivers the images (stored in the media store for `url`). */
+  images(call: ImageCall): Promise<ImagesOutcome>;
+  /**
+   * Fetches an image a client gave by URL, with the gateway's guards: http(s) only, private,
+   * loopback and link-local targets refused unless configured, redirects re-checked, size and
+   * time caps, image content type. Throws `invalid_request` naming `param`.
+   */
+  fetchImage(url: string, param: string, signal: AbortSignal): Promise<ImageInput>;
 }
 
 /** A surface: registers its routes (in its own encapsulated plugin, with its own error rendering). */

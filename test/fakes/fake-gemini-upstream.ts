@@ -12,9 +12,11 @@
  *   midstream-error — stream some text, then an `{"error":…}` chunk;
  *   blocked — `promptFeedback.blockReason: SAFETY` and no candidates.
  * Deterministic: the answer depends only on the request and the number of requests served.
+ * Embeddings (`:embedContent`, `:batchEmbedContents`): see fake-gemini-embeddings.ts.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
@@ -383,6 +385,11 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
 
   function handle(method: string, path: string, query: Record<string, string>, headers: IncomingHttpHeaders, text: string, res: ServerResponse): void {
     checkKey(headers, query, apiKey);
+    const embed = /^\/(v1beta|v1)\/models\/([^/:]+):(embedContent|batchEmbedContents)$/.exec(path);
+    if (embed && method === 'POST') {
+      const answer = answerGeminiEmbedding(embed[3] as 'embedContent' | 'batchEmbedContents', embed[2], text);
+      return sendJson(res, answer.status, answer.body);
+    }
     const match = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     if (!match || method !== 'POST') throw new GoogleError(404, 'NOT_FOUND', 'Method not found.');
     const [, , model, action] = match;

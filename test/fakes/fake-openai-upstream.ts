@@ -3,7 +3,7 @@
  * published wire format: JSON and SSE answers (with `stream_options.include_usage` honoured
  * as OpenAI does), tool calls when tools are offered, Bearer key checks, and error scenarios
  * chosen by the request. Deterministic: ids count up, `created` is fixed per request, token
- * counts are word counts.
+ * counts are word counts. `POST /v1/embeddings`: see fake-openai-embeddings.ts.
  *
  * Scenarios (model name, `x-fake-scenario` header, or `setNext`):
  *   fail-400, fail-401, fail-404, fail-429, fail-quota, fail-500, fail-503, fail-html-502,
@@ -13,6 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChannelConfig } from '../../src/providers/types.js';
+import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -84,6 +85,10 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     }
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model', created: FAKE_CREATED, owned_by: 'system' }] });
+    }
+    if (req.method === 'POST' && path === '/v1/embeddings') {
+      const answer = answerOpenAIEmbeddings(body);
+      return sendJson(res, answer.status, answer.body);
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null);

@@ -2,11 +2,14 @@
  * Starts a real gateway on 127.0.0.1 (random port) for end-to-end tests, with an in-memory or
  * temporary SQLite store, the given channels, and one fresh API key.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildApp, type Gateway } from '../../src/app.js';
 import { createApiKey, type CreateKeyOptions } from '../../src/auth/key-admin.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import type { GatewayConfig, SandboxSettings } from '../../src/config/types.js';
+import type { GatewayConfig, LimitSettings, MediaSettings, SandboxSettings } from '../../src/config/types.js';
 import { validateChannel } from '../../src/config/validate-config.js';
 
 export interface ChannelSpec {
@@ -31,6 +34,8 @@ export interface StartOptions {
   databaseUrl?: string;
   bodyLimitBytes?: number;
   router?: Partial<GatewayConfig['router']>;
+  media?: Partial<MediaSettings>;
+  limits?: Partial<LimitSettings>;
   key?: CreateKeyOptions;
 }
 
@@ -53,6 +58,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     accessLog: false,
     router: { ...base.router, ...options.router },
     sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
+    media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
+    limits: { ...base.limits, ...options.limits },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`)),
   };
   const gateway = await buildApp(config, { logger: pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });

@@ -60,6 +60,30 @@ describe('to-anthropic-content', () => {
     expect(() => toDocumentBlock({ type: 'document', source: { kind: 'base64', mediaType: 'application/zip', data: 'UEsDBA==' } })).toThrow(GatewayError);
   });
 
+  it('sends JSON and CSV documents as text sources', () => {
+    const csv = Buffer.from('a,b\n1,2').toString('base64');
+    expect(toDocumentBlock({ type: 'document', source: { kind: 'base64', mediaType: 'text/csv', data: csv } })).toEqual({
+      type: 'document',
+      source: { type: 'text', media_type: 'text/plain', data: 'a,b\n1,2' },
+    });
+    expect(toDocumentBlock({ type: 'document', source: { kind: 'base64', mediaType: 'application/json', data: Buffer.from('[1]').toString('base64') } }).source).toEqual({
+      type: 'text',
+      media_type: 'text/plain',
+      data: '[1]',
+    });
+  });
+
+  it('refuses linked documents Anthropic cannot fetch: Gemini file URIs and non-http(s) URIs', () => {
+    for (const url of ['https://generativelanguage.googleapis.com/v1beta/files/abc123', 'gs://bucket/a.pdf']) {
+      expect(() => toDocumentBlock({ type: 'document', source: { kind: 'url', url, mediaType: 'application/pdf' } })).toThrow(
+        expect.objectContaining({
+          kind: 'invalid_request',
+          message: `the document ${url} cannot be fetched by this model; send it inline as base64 or give a public http(s) URL`,
+        }),
+      );
+    }
+  });
+
   it('parses tool arguments, falling back to {} for anything but a JSON object', () => {
     expect(toToolInput('{"a":[1,2]}')).toEqual({ a: [1, 2] });
     expect(toToolInput('{"a":')).toEqual({});

@@ -2,6 +2,7 @@
  * Canonical content parts → Anthropic content blocks (one part at a time).
  */
 import type { CacheControl, DocumentPart, ImagePart, TextPart, ThinkingPart, ToolCallPart, ToolResultPart } from '../../core/chat.js';
+import { decodeTextDocument, isPdfMediaType, isTextMediaType } from '../../core/document-bytes.js';
 import { GatewayError } from '../../core/errors.js';
 import type {
   AnthropicCacheControl,
@@ -54,15 +55,23 @@ function documentSource(part: DocumentPart): AnthropicDocumentBlock['source'] {
   let data: string;
   if (source.kind === 'url') {
     const inline = DATA_URL.exec(source.url);
-    if (!inline) return { type: 'url', url: source.url };
+    if (!inline) return linkedDocument(source.url);
     mediaType = inline[1] ?? mediaType;
     data = inline[2];
   } else {
     data = source.data;
   }
-  if (mediaType === 'application/pdf' || mediaType === undefined) return { type: 'base64', media_type: 'application/pdf', data };
-  if (mediaType.startsWith('text/')) return { type: 'text', media_type: 'text/plain', data: Buffer.from(data, 'base64').toString('utf8') };
+  if (mediaType === undefined || isPdfMediaType(mediaType)) return { type: 'base64', media_type: 'application/pdf', data };
+  if (isTextMediaType(mediaType)) return { type: 'text', media_type: 'text/plain', data: decodeTextDocument(data) };
   throw new GatewayError('invalid_request', `documents of type ${mediaType} are not supported by this model; use PDF or plain text`);
+}
+
+/** Anthropic fetches public http(s) documents itself; Gemini Files API and Cloud Storage URIs it cannot read. */
+function linkedDocument(url: string): AnthropicDocumentBlock['source'] {
+  if (!/^https?:\/\//i.test(url) || /^https:\/\/generativelanguage\.googleapis\.com\//i.test(url)) {
+    throw new GatewayError('invalid_request', `the document ${url} cannot be fetched by this model; send it inline as base64 or give a public http(s) URL`);
+  }
+  return { type: 'url', url };
 }
 
 export function toDocumentBlock(part: DocumentPart): AnthropicDocumentBlock {

@@ -10,6 +10,7 @@
  * `skip_thought_signature_validator`.
  */
 import type { ChatMessage, ContentPart, MediaSource, ToolResultPart } from '../../core/chat.js';
+import { decodeTextDocument, isTextMediaType } from '../../core/document-bytes.js';
 import { GatewayError } from '../../core/errors.js';
 import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
 import type { GeminiContent, GeminiPart } from '../../core/wire/gemini-types.js';
@@ -59,16 +60,22 @@ function toGeminiPart(part: ContentPart, callNames: Map<string, string>, at: str
 function mediaPart(source: MediaSource, kind: 'image' | 'document'): GeminiPart {
   switch (source.kind) {
     case 'base64':
-      return { inlineData: { mimeType: source.mediaType, data: source.data } };
+      return inlinePart(source.mediaType, source.data, kind);
     case 'text':
       return { text: source.text };
     case 'url': {
       const inline = parseBase64DataUrl(source.url);
-      if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
+      if (inline) return inlinePart(inline.mediaType, inline.data, kind);
       const mimeType = source.mediaType ?? guessMimeType(source.url, kind);
       return { fileData: mimeType ? { mimeType, fileUri: source.url } : { fileUri: source.url } };
     }
   }
+}
+
+/** Text documents (plain, CSV, JSON…) go as text, which every Gemini model reads; PDFs and media as inline data. */
+function inlinePart(mimeType: string, data: string, kind: 'image' | 'document'): GeminiPart {
+  if (kind === 'document' && isTextMediaType(mimeType)) return { text: decodeTextDocument(data) };
+  return { inlineData: { mimeType, data } };
 }
 
 const EXTENSION_TYPES: Record<string, string> = {

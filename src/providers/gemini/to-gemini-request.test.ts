@@ -110,6 +110,24 @@ describe('toGeminiRequest', () => {
     ]);
   });
 
+  it('renders base64 text documents (plain, CSV, data URLs) as text, but text images stay inline', () => {
+    const csv = Buffer.from('a,b\n1,2').toString('base64');
+    const body = toGeminiRequest({
+      ...base,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { kind: 'base64', mediaType: 'text/csv', data: csv } },
+            { type: 'document', source: { kind: 'url', url: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}` } },
+            { type: 'image', source: { kind: 'base64', mediaType: 'image/svg+xml', data: 'PHN2Zy8+' } },
+          ],
+        },
+      ],
+    });
+    expect(body.contents[0].parts).toEqual([{ text: 'a,b\n1,2' }, { text: 'hello' }, { inlineData: { mimeType: 'image/svg+xml', data: 'PHN2Zy8+' } }]);
+  });
+
   it('maps generation options, JSON schema output and thinking', () => {
     const body = toGeminiRequest({
       ...base,

@@ -69,7 +69,8 @@ describe('openai provider against the fake upstream', () => {
   it('declares the chat operation and the openai dialect', () => {
     expect(openai.name).toBe('openai');
     expect(openai.dialect).toBe('openai');
-    expect([...openai.operations]).toEqual(['chat']);
+    expect([...openai.operations]).toEqual(expect.arrayContaining(['chat', 'embed']));
+    expect(typeof openai.embed?.embed).toBe('function');
     expect(typeof openai.chat?.passthrough).toBe('function');
     expect(compatible.name).toBe('openai-compatible');
   });

@@ -5,6 +5,7 @@ import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
 import { decodeOpenAIChatStream } from './decode-openai-chat-stream.js';
 import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
+import { createOpenAIEmbed } from './openai-embed.js';
 import { openAIPassthrough } from './openai-passthrough.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 import { toOpenAIChatRequest } from './to-openai-chat-request.js';
@@ -36,5 +37,5 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
     passthrough: openAIPassthrough,
   };
 
-  return { name, dialect: 'openai', operations: new Set(['chat']), chat };
+  return { name, dialect: 'openai', operations: new Set(['chat', 'embed']), chat, embed: createOpenAIEmbed() };
 }

@@ -69,7 +69,7 @@ describe('toOpenAIChatRequest', () => {
             { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' } },
             { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
             { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
-            { type: 'file', file: { filename: 'Untitled', file_data: 'data:application/pdf;base64,JVBERi1=' } },
+            { type: 'file', file: { filename: 'Untitled.pdf', file_data: 'data:application/pdf;base64,JVBERi1=' } },
             { type: 'text', text: 'plain notes' },
           ],
         },
@@ -156,5 +156,52 @@ describe('toOpenAIChatRequest', () => {
       expect((error as GatewayError).kind).toBe('invalid_request');
       expect((error as GatewayError).param).toBe('messages[0].content[1]');
     }
+  });
+  it('sends JSON and other text documents as text, and a PDF data URL as a file part', () => {
+    const json = Buffer.from('{"a":1}').toString('base64');
+    const body = toOpenAIChatRequest(
+      {
+        model: 'm',
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'document', source: { kind: 'base64', mediaType: 'application/json', data: json } },
+              { type: 'document', source: { kind: 'url', url: 'data:application/pdf;base64,JVBERi0=' } },
+            ],
+          },
+        ],
+        stream: false,
+      },
+      openai,
+    );
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '{"a":1}' },
+          { type: 'file', file: { filename: 'document.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a document type Chat Completions does not take, naming the part', () => {
+    const call = () =>
+      toOpenAIChatRequest(
+        {
+          model: 'm',
+          messages: [{ role: 'user', content: [{ type: 'document', source: { kind: 'base64', mediaType: 'application/msword', data: 'AAAA' } }] }],
+          stream: false,
+        },
+        openai,
+      );
+    expect(call).toThrow(
+      expect.objectContaining({
+        kind: 'invalid_request',
+        param: 'messages[0].content[0]',
+        message: 'messages[0].content[0]: documents of type application/msword cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only',
+      }),
+    );
   });
 });

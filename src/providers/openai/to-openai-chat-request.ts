@@ -1,5 +1,6 @@
 /** Canonical ChatRequest → the OpenAI Chat Completions body sent to an upstream. */
 import type { ChatMessage, ChatRequest, DocumentPart, ImagePart, ResponseFormat, TextPart, ToolResultPart } from '../../core/chat.js';
+import { decodeTextDocument, isPdfMediaType, isTextMediaType, PDF_MEDIA_TYPE } from '../../core/document-bytes.js';
 import { invalidRequest } from '../../core/errors.js';
 import type {
   OpenAIChatRequestBody,
@@ -10,7 +11,7 @@ import type {
   OpenAIToolChoice,
   OpenAIUserContentPart,
 } from '../../core/wire/openai-chat-types.js';
-import { toDataUrl } from '../../core/wire/openai-data-url.js';
+import { parseBase64DataUrl, toDataUrl } from '../../core/wire/openai-data-url.js';
 
 export interface OpenAIRequestOptions {
   /** The model name the upstream knows. */
@@ -120,15 +121,32 @@ function toImagePart(part: ImagePart): OpenAIUserContentPart {
   return { type: 'image_url', image_url: imageUrl };
 }
 
+/** Chat Completions takes PDFs as `file` parts and nothing else; text documents go as text. */
 function toDocumentPart(part: DocumentPart, param: string): OpenAIUserContentPart {
   const source = part.source;
   if (source.kind === 'text') return { type: 'text', text: source.text };
+  let mediaType: string;
+  let data: string;
   if (source.kind === 'url') {
-    throw invalidRequest(`${param}: documents given by URL cannot be sent to an OpenAI upstream; send them inline as base64`, param);
+    const inline = parseBase64DataUrl(source.url);
+    if (!inline) throw invalidRequest(`${param}: documents given by URL cannot be sent to an OpenAI-dialect upstream; send them inline as base64`, param);
+    mediaType = inline.mediaType;
+    data = inline.data;
+  } else {
+    mediaType = source.mediaType;
+    data = source.data;
   }
-  if (source.mediaType.startsWith('text/')) return { type: 'text', text: Buffer.from(source.data, 'base64').toString('utf8') };
-  const filename = part.filename ?? part.title ?? (source.mediaType === 'application/pdf' ? 'document.pdf' : 'document');
-  return { type: 'file', file: { filename, file_data: toDataUrl(source.mediaType, source.data) } };
+  if (isTextMediaType(mediaType)) return { type: 'text', text: decodeTextDocument(data) };
+  if (!isPdfMediaType(mediaType)) {
+    throw invalidRequest(`${param}: documents of type ${mediaType} cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only`, param);
+  }
+  return { type: 'file', file: { filename: pdfFilename(part), file_data: toDataUrl(PDF_MEDIA_TYPE, data) } };
+}
+
+/** The filename OpenAI is given: the client's, else the title (an Anthropic document's), ending in `.pdf`. */
+function pdfFilename(part: DocumentPart): string {
+  const name = part.filename ?? part.title ?? 'document';
+  return /\.pdf$/i.test(name) ? name : `${name}.pdf`;
 }
 
 /** Tool messages take text only; images in a result are named rather than dropped silently. */

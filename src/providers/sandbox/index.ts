@@ -1,15 +1,17 @@
 /**
  * The built-in sandbox provider: serves operations offline with simulated, deterministic,
  * realistically shaped answers, for demos, tests and benchmarks. Each operation lives in
- * its own folder (`chat/`, later `embed/`, `images/`, `video/`); `shared/` holds what they share.
+ * its own folder (`chat/`, `embed/`, `images/`); `shared/` holds what they share.
  */
 import type { SandboxSettings } from '../../config/types.js';
 import type { Operation } from '../../core/operation.js';
 import type { Attempt, Provider } from '../types.js';
 import { createSandboxChat } from './chat/sandbox-chat.js';
+import { createSandboxEmbed } from './embed/sandbox-embed.js';
+import { createSandboxImages } from './images/sandbox-images.js';
 import { createSettingsResolver } from './sandbox-settings.js';
 
-const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['chat']);
+const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['chat', 'embed', 'image.generate', 'image.edit', 'image.remix', 'image.blend']);
 
 /** `settings` are the gateway-wide defaults; a channel's `options` (same keys) override them. */
 export function createSandboxProvider(settings?: Partial<SandboxSettings>): Provider {
@@ -20,5 +22,7 @@ export function createSandboxProvider(settings?: Partial<SandboxSettings>): Prov
     simulated: true,
     operations: OPERATIONS,
     chat: createSandboxChat(settingsFor),
+    embed: createSandboxEmbed(settingsFor),
+    images: createSandboxImages(settingsFor),
   };
 }

@@ -70,6 +70,7 @@ export async function readErrorText(body: UpstreamResponse['body'], limit = 64 *
   for await (const chunk of body) {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
     if (text.length > limit) {
+      body.on('error', () => undefined);
       body.destroy();
       return text.slice(0, limit);
     }

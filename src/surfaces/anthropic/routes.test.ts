@@ -11,6 +11,7 @@ import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, RouteInfo } from '../types.js';
 import { anthropicSurface } from './index.js';
+import { unusedServices } from '../../../test/helpers/unused-services.js';
 
 const KEY = 'gk-test-key';
 const MODEL = 'textmodel-a-sonnet-4-20250514';
@@ -24,6 +25,7 @@ const presented: Array<string | undefined> = [];
 let outcome: (call: ChatCall) => ChatOutcome | Promise<ChatOutcome>;
 
 const services: GatewayServices = {
+  ...unusedServices,
   async authenticate(key) {
     presented.push(key);
     if (key !== KEY) throw new GatewayError('authentication', 'invalid API key');

@@ -14,6 +14,7 @@ import { createGeminiProvider } from '../../providers/gemini/index.js';
 import type { Usage } from '../../core/usage.js';
 import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, ModelInfo, RouteInfo } from '../types.js';
 import { geminiSurface } from './index.js';
+import { unusedServices } from '../../../test/helpers/unused-services.js';
 
 const CLIENT_KEY = 'gg-client-key';
 const route: RouteInfo = { channel: 'stub', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
@@ -47,6 +48,7 @@ function answer(request: ChatRequest): { content: ChatResponse['content']; finis
 }
 
 const services: GatewayServices = {
+  ...unusedServices,
   async authenticate(presented) {
     if (presented !== CLIENT_KEY) throw new GatewayError('authentication', 'invalid API key', { code: 'invalid_api_key' });
     return { id: 'k1', name: 'test', models: null, isMaster: false } satisfies AuthenticatedKey;

@@ -6,6 +6,7 @@ import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import type { ChatCall, ChatOutcome, GatewayServices, RouteInfo } from '../types.js';
 import { openaiSurface } from './index.js';
+import { unusedServices } from '../../../test/helpers/unused-services.js';
 
 const KEY = 'sk-gw-test-key';
 const route: RouteInfo = { channel: 'stub-channel', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
@@ -30,6 +31,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
   const calls: ChatCall[] = [];
 
   const services: GatewayServices = {
+  ...unusedServices,
     async authenticate(presented) {
       if (presented !== KEY) throw new GatewayError('authentication', 'Incorrect API key provided');
       return { id: 'key-1', name: 'test', models: null, isMaster: false };

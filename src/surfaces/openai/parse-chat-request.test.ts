@@ -118,6 +118,22 @@ describe('parseOpenAIChatRequest', () => {
     });
   });
 
+  it('reads the type of a file sent as application/octet-stream from its filename', () => {
+    const request = parseOpenAIChatRequest({
+      model: 'm',
+      messages: [
+        user([
+          { type: 'file', file: { filename: 'scan.PDF', file_data: 'data:application/octet-stream;base64,JVBERi0xLjQ=' } },
+          { type: 'file', file: { filename: 'notes.md', file_data: 'data:application/octet-stream;base64,aGVsbG8=' } },
+        ]),
+      ],
+    });
+    expect(request.messages[0].content).toEqual([
+      { type: 'document', filename: 'scan.PDF', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0xLjQ=' } },
+      { type: 'document', filename: 'notes.md', source: { kind: 'base64', mediaType: 'text/markdown', data: 'aGVsbG8=' } },
+    ]);
+  });
+
   it('takes max_tokens alone, a single stop string, and plain base64 file data', () => {
     const request = parseOpenAIChatRequest({
       ...base,

@@ -67,7 +67,9 @@ function fileSource(fileData: string, filename: string | undefined, param: strin
   if (fileData.startsWith('data:')) {
     const parsed = parseBase64DataUrl(fileData);
     if (!parsed) throw invalidRequest(`${param}: a data URL must be base64-encoded, like data:application/pdf;base64,…`, param);
-    return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
+    // A generic type says nothing: the filename does (`report.pdf` sent as application/octet-stream).
+    const mediaType = parsed.mediaType === 'application/octet-stream' ? mediaTypeForFilename(filename) : parsed.mediaType;
+    return { kind: 'base64', mediaType, data: parsed.data };
   }
   if (fileData.length === 0 || !/^[A-Za-z0-9+/=\r\n_-]+$/.test(fileData.slice(0, 4096))) {
     throw invalidRequest(`${param}: expected a base64 data URL or base64 data`, param);

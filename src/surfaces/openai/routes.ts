@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../types.js';
+import { createEmbeddings } from './create-embeddings.js';
 import { parseOpenAIChatRequest } from './parse-chat-request.js';
 import { renderOpenAIChatResponse } from './render-chat-response.js';
 import { renderOpenAIChatStream } from './render-chat-stream.js';
@@ -10,6 +11,7 @@ import { renderOpenAIError } from './render-error.js';
 export async function registerOpenAIRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
   useErrorRenderer(app, renderOpenAIError);
   app.post('/v1/chat/completions', (request, reply) => chatCompletions(services, request, reply));
+  app.post('/v1/embeddings', (request, reply) => createEmbeddings(services, request, reply));
 }
 
 async function chatCompletions(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

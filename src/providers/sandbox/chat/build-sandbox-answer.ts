@@ -9,6 +9,7 @@ import { countPromptTokens } from './count-prompt-tokens.js';
 import { generateFromSchema } from './generate-from-schema.js';
 import { inspectLastTurn } from './inspect-last-turn.js';
 import { limitOutputText } from './limit-output-text.js';
+import type { DocumentReadings } from './read-documents.js';
 
 /** Everything the simulated model "produced", shared by the plain and the streamed answer. */
 export interface SandboxAnswer {
@@ -30,14 +31,15 @@ function toolArguments(parameters: unknown, rng: ReturnType<typeof createPrng>):
 }
 
 /**
- * The deterministic answer to a request: tool calls whose arguments satisfy the tools'
- * schemas, or the marked simulated text bounded by `maxTokens` and `stop`. Tool-call
- * arguments are never cut (cut JSON would break clients); their tokens are counted as output.
+ * The deterministic answer to a request, given what was read of its documents: tool calls
+ * whose arguments satisfy the tools' schemas, or the marked simulated text bounded by
+ * `maxTokens` and `stop`. Tool-call arguments are never cut (cut JSON would break clients);
+ * their tokens are counted as output.
  */
-export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed): SandboxAnswer {
+export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, readings: DocumentReadings = new Map()): SandboxAnswer {
   const rng = createPrng(seed.seed);
   const turn = inspectLastTurn(request);
-  const inputTokens = countPromptTokens(request);
+  const inputTokens = countPromptTokens(request, readings);
   const id = `sandbox-${seed.hex.slice(0, 24)}`;
   const tools = chooseToolsToCall(request, turn, rng);
   if (tools.length > 0) {
@@ -50,7 +52,7 @@ export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed): Sandbo
     const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
     return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
   }
-  const limited = limitOutputText(composeAnswerText(request.model, turn, rng), request.maxTokens, request.stop);
+  const limited = limitOutputText(composeAnswerText(request.model, turn, rng, readings), request.maxTokens, request.stop);
   return {
     id,
     text: limited.text,

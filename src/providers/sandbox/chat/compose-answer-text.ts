@@ -1,7 +1,9 @@
 import type { ToolResultPart } from '../../../core/chat.js';
 import type { Prng } from '../shared/prng.js';
 import { SANDBOX_LINKS, SANDBOX_WORDS } from '../shared/sandbox-words.js';
+import { describeDocuments } from './describe-documents.js';
 import type { LastTurn } from './inspect-last-turn.js';
+import type { DocumentReadings } from './read-documents.js';
 
 /** Every simulated text answer starts with this, so nobody mistakes it for a model's words. */
 export const SIMULATED_MARKER = '[gengate sandbox — simulated response, no model was called]';
@@ -13,10 +15,10 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-function attachmentsSentence(turn: LastTurn): string | undefined {
+function attachmentsSentence(turn: LastTurn, readings: DocumentReadings): string | undefined {
   const parts: string[] = [];
   if (turn.images > 0) parts.push(plural(turn.images, 'image'));
-  if (turn.documents > 0) parts.push(plural(turn.documents, 'document'));
+  parts.push(...describeDocuments(turn.documents, readings));
   return parts.length === 0 ? undefined : `It received ${parts.join(' and ')}.`;
 }
 
@@ -45,14 +47,15 @@ function prose(rng: Prng, words: number): string {
 }
 
 /**
- * The simulated answer text: the marker, what the sandbox received (model id, attachments
- * or tool results), then 20–80 words of deterministic filler prose.
+ * The simulated answer text: the marker, what the sandbox received (model id, attachments —
+ * with what it read of documents — or tool results), then 20–80 words of deterministic
+ * filler prose.
  */
-export function composeAnswerText(model: string, turn: LastTurn, rng: Prng): string {
+export function composeAnswerText(model: string, turn: LastTurn, rng: Prng, readings: DocumentReadings = new Map()): string {
   const lines = [SIMULATED_MARKER];
   if (turn.toolResults.length > 0) lines.push(toolResultsSentence(turn.toolResults));
   else lines.push(`Simulated answer for model ${model}.`);
-  const attachments = attachmentsSentence(turn);
+  const attachments = attachmentsSentence(turn, readings);
   if (attachments && turn.toolResults.length === 0) lines.push(attachments);
   lines.push(prose(rng, rng.int(MIN_PROSE_WORDS, MAX_PROSE_WORDS)));
   return lines.join(' ');

@@ -1,10 +1,13 @@
-import type { ChatRequest, ContentPart, ImagePart, TextPart } from '../../../core/chat.js';
+import type { ChatRequest, ContentPart, DocumentPart, ImagePart, TextPart } from '../../../core/chat.js';
 import { countTextTokens } from '../shared/tokenizer.js';
+import type { DocumentReadings } from './read-documents.js';
 
 /** Flat input cost of one image (the size of a low-detail image in OpenAI's accounting). */
 export const IMAGE_INPUT_TOKENS = 85;
-/** Flat input cost of one binary or linked document (about one page). */
+/** Flat input cost of a document the sandbox could not read (linked, unreadable or of another type; about one page). */
 export const DOCUMENT_INPUT_TOKENS = 258;
+
+const NOTHING_READ: DocumentReadings = new Map();
 
 interface Tally {
   segments: string[];
@@ -22,7 +25,15 @@ function addMixed(tally: Tally, content: string | Array<TextPart | ImagePart>): 
   }
 }
 
-function addPart(tally: Tally, part: ContentPart): void {
+/** A document counts its text (a PDF's extracted text) when there is one, else the flat cost. */
+function addDocument(tally: Tally, part: DocumentPart, readings: DocumentReadings): void {
+  const reading = readings.get(part);
+  if (reading?.kind === 'pdf' || reading?.kind === 'text') tally.segments.push(reading.text);
+  else if (reading === undefined && part.source.kind === 'text') tally.segments.push(part.source.text);
+  else tally.flat += DOCUMENT_INPUT_TOKENS;
+}
+
+function addPart(tally: Tally, part: ContentPart, readings: DocumentReadings): void {
   switch (part.type) {
     case 'text':
     case 'thinking':
@@ -32,8 +43,7 @@ function addPart(tally: Tally, part: ContentPart): void {
       tally.flat += IMAGE_INPUT_TOKENS;
       break;
     case 'document':
-      if (part.source.kind === 'text') tally.segments.push(part.source.text);
-      else tally.flat += DOCUMENT_INPUT_TOKENS;
+      addDocument(tally, part, readings);
       break;
     case 'tool_call':
       tally.segments.push(part.name, part.arguments);
@@ -46,14 +56,14 @@ function addPart(tally: Tally, part: ContentPart): void {
 
 /**
  * Input tokens of a chat request: the tokenizer's count over the system text, every text,
- * thinking, tool-call (name, arguments) and tool-result text, in order, then the tools'
- * definitions as JSON, all joined by newlines and counted once; plus a flat cost per image
- * and per non-text document.
+ * thinking, document text (extracted from PDFs that were read), tool-call (name, arguments)
+ * and tool-result text, in order, then the tools' definitions as JSON, all joined by newlines
+ * and counted once; plus a flat cost per image and per document without text.
  */
-export function countPromptTokens(request: ChatRequest): number {
+export function countPromptTokens(request: ChatRequest, readings: DocumentReadings = NOTHING_READ): number {
   const tally: Tally = { segments: [], flat: 0 };
   if (request.system) for (const part of request.system) tally.segments.push(part.text);
-  for (const message of request.messages) for (const part of message.content) addPart(tally, part);
+  for (const message of request.messages) for (const part of message.content) addPart(tally, part, readings);
   if (request.tools && request.tools.length > 0) tally.segments.push(JSON.stringify(request.tools));
   return countTextTokens(tally.segments.join('\n')) + tally.flat;
 }

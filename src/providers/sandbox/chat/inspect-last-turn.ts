@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatRequest, ToolResultPart } from '../../../core/chat.js';
+import type { ChatMessage, ChatRequest, DocumentPart, ToolResultPart } from '../../../core/chat.js';
 
 export interface LastTurn {
   /** The text of the last user message (empty when there is none). */
@@ -9,7 +9,7 @@ export interface LastTurn {
   toolResults: ToolResultPart[];
   /** Attachments of the last user message. */
   images: number;
-  documents: number;
+  documents: DocumentPart[];
 }
 
 function lastUserMessage(messages: readonly ChatMessage[]): ChatMessage | undefined {
@@ -32,12 +32,12 @@ export function inspectLastTurn(request: ChatRequest): LastTurn {
   const user = lastUserMessage(messages);
   let userText = '';
   let images = 0;
-  let documents = 0;
+  const documents: DocumentPart[] = [];
   if (user) {
     for (const part of user.content) {
       if (part.type === 'text') userText = userText ? `${userText}\n${part.text}` : part.text;
       else if (part.type === 'image') images++;
-      else if (part.type === 'document') documents++;
+      else if (part.type === 'document') documents.push(part);
     }
   }
   return {

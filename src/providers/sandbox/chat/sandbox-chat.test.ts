@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatRequest, ChatResponse, ToolDefinition } from '../../../core/chat.js';
 import { GatewayError } from '../../../core/errors.js';
 import type { Attempt } from '../../types.js';
+import { buildTestPdf } from '../../../../test/helpers/build-test-pdf.js';
 import { createSandboxProvider } from '../index.js';
+import { DOCUMENT_INPUT_TOKENS } from './count-prompt-tokens.js';
 
 const MARKER = '[gengate sandbox — simulated response, no model was called]';
 
@@ -53,7 +55,7 @@ describe('sandbox provider', () => {
     expect(fast.name).toBe('sandbox');
     expect(fast.simulated).toBe(true);
     expect(fast.dialect).toBeUndefined();
-    expect([...fast.operations]).toEqual(['chat']);
+    expect([...fast.operations]).toEqual(['chat', 'embed', 'image.generate', 'image.edit', 'image.remix', 'image.blend']);
     expect(chat.passthrough).toBeUndefined();
   });
 });
@@ -106,7 +108,63 @@ describe('sandbox chat answers', () => {
       stream: false,
     };
     const text = textOf(await chat.chat(request, attempt()));
-    expect(text.startsWith(`${MARKER} Simulated answer for model textmodel-c-2.5-pro. It received 2 images and 1 document. `)).toBe(true);
+    expect(text.startsWith(`${MARKER} Simulated answer for model textmodel-c-2.5-pro. It received 2 images and 1 PDF document it could not read (Invalid PDF structure). `)).toBe(true);
+  });
+
+  it('reads PDFs for real: pages and characters of text, whose tokens count as input', async () => {
+    const lines = [['Quarterly report', 'Revenue grew by twelve percent.'], ['Outlook: steady.'], ['Appendix']];
+    const pdf = buildTestPdf(lines).toString('base64');
+    const extracted = lines.flat().join('\n');
+    const request: ChatRequest = {
+      model: 'textmodel-a-sonnet-4-20250514',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: pdf } },
+            { type: 'text', text: 'Summarise it.' },
+          ],
+        },
+      ],
+      stream: false,
+    };
+    const response = await chat.chat(request, attempt());
+    expect(textOf(response).startsWith(`${MARKER} Simulated answer for model textmodel-a-sonnet-4-20250514. It received 1 PDF document: 3 pages, ${extracted.length} characters of text. `)).toBe(true);
+    // 16 + 31 + 16 + 8 characters of lines and 3 newlines.
+    expect(extracted.length).toBe(74);
+    expect(response.usage.inputTokens).toBe(countTokens(`${extracted}\nSummarise it.`));
+    const streamed = await collect(await chat.chatStream({ ...request, stream: true }, attempt()));
+    expect(streamed[0]).toMatchObject({ type: 'start', usage: { inputTokens: response.usage.inputTokens } });
+  });
+
+  it('describes several documents of each kind, with thousands separators', async () => {
+    const long = buildTestPdf([Array.from({ length: 40 }, (_, i) => `Line ${String(i).padStart(2, '0')} of a longer page.`)]).toString('base64');
+    const short = buildTestPdf([['One'], ['Two']]).toString('base64');
+    const request: ChatRequest = {
+      model: 'textmodel-b-4o',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: long } },
+            { type: 'document', source: { kind: 'url', url: `data:application/pdf;base64,${short}` } },
+            { type: 'document', source: { kind: 'base64', mediaType: 'text/csv', data: Buffer.from('a,b\n1,2').toString('base64') } },
+            { type: 'document', source: { kind: 'url', url: 'https://example.com/a.pdf' } },
+            { type: 'document', source: { kind: 'base64', mediaType: 'application/msword', data: 'AAAA' } },
+            { type: 'text', text: 'Compare.' },
+          ],
+        },
+      ],
+      stream: false,
+    };
+    const response = await chat.chat(request, attempt());
+    // 40 lines of 25 characters and 39 newlines.
+    expect(40 * 25 + 39).toBe(1039);
+    expect(textOf(response)).toContain(
+      'It received 2 PDF documents: 1 page, 1,039 characters of text; 2 pages, 7 characters of text and 1 text document: 7 characters and 1 linked document it did not fetch and 1 document of a type it does not read (application/msword). ',
+    );
+    const longText = Array.from({ length: 40 }, (_, i) => `Line ${String(i).padStart(2, '0')} of a longer page.`).join('\n');
+    expect(response.usage.inputTokens).toBe(countTokens([longText, 'One\nTwo', 'a,b\n1,2', 'Compare.'].join('\n')) + 2 * DOCUMENT_INPUT_TOKENS);
   });
 
   it('counts usage with the real tokenizer', async () => {

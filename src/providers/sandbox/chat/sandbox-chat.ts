@@ -5,15 +5,16 @@ import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { throwIfInjectedFailure } from '../shared/injected-failure.js';
 import { sleep } from '../shared/sleep.js';
 import { buildSandboxAnswer, type SandboxAnswer } from './build-sandbox-answer.js';
+import { readDocuments } from './read-documents.js';
 import { seedChatRequest } from './seed-chat-request.js';
 import { streamSandboxAnswer } from './stream-sandbox-answer.js';
 import { toSandboxResponse } from './to-sandbox-response.js';
 
-/** Fails as configured, else builds the answer: all of it before the first byte. */
-function answerOrFail(request: ChatRequest, attempt: Attempt, settings: SandboxRuntimeSettings): SandboxAnswer {
+/** Fails as configured, else reads the documents and builds the answer: all of it before the first byte. */
+async function answerOrFail(request: ChatRequest, attempt: Attempt, settings: SandboxRuntimeSettings): Promise<SandboxAnswer> {
   const seed = seedChatRequest(request);
   throwIfInjectedFailure(settings, seed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);
-  return buildSandboxAnswer(request, seed);
+  return buildSandboxAnswer(request, seed, await readDocuments(request, attempt.signal));
 }
 
 /** The sandbox's chat: deterministic simulated answers, plain or streamed at the configured pace. */
@@ -21,13 +22,13 @@ export function createSandboxChat(settingsFor: (attempt: Attempt) => SandboxRunt
   return {
     async chat(request, attempt) {
       const settings = settingsFor(attempt);
-      const answer = answerOrFail(request, attempt, settings);
+      const answer = await answerOrFail(request, attempt, settings);
       await sleep(settings.firstTokenDelayMs, attempt.signal);
       return toSandboxResponse(answer, request.model, nowSeconds());
     },
     async chatStream(request, attempt): Promise<AsyncIterable<ChatEvent>> {
       const settings = settingsFor(attempt);
-      const answer = answerOrFail(request, attempt, settings);
+      const answer = await answerOrFail(request, attempt, settings);
       return streamSandboxAnswer(answer, request.model, nowSeconds(), {
         tokensPerSecond: settings.tokensPerSecond,
         firstTokenDelayMs: settings.firstTokenDelayMs,

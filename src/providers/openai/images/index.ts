@@ -1,0 +1,1 @@
+export { createOpenAIImages } from './openai-images.js';

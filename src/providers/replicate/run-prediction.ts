@@ -1,0 +1,141 @@
+/**
+ * One Replicate prediction: created with `Prefer: wait` (the upstream holds the answer up to
+ * that many seconds), then polled until it ends, within the attempt's deadline. A prediction
+ * left behind (deadline, client gone, poll failure) is canceled, best effort, so that it stops
+ * costing money.
+ */
+import { GatewayError, isGatewayError } from '../../core/errors.js';
+import { readErrorText, readJson, sendUpstream } from '../shared/upstream-http.js';
+import type { Attempt, ChannelConfig } from '../types.js';
+import type { AttemptDeadline } from './attempt-deadline.js';
+import { mapReplicateError, predictionError } from './map-replicate-error.js';
+import { apiBase, pollIntervalMs, predictionTarget, replicateHeaders } from './replicate-request.js';
+
+export interface Prediction {
+  id: string;
+  status: string;
+  output?: unknown;
+  error?: unknown;
+  logs?: unknown;
+  urls?: { get?: unknown; cancel?: unknown };
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
+/** Replicate holds a blocking answer for at most 60 s. */
+const MAX_WAIT_SECONDS = 60;
+/** Asked-for waits (whole seconds) end at least this much before the deadline, so the held answer still arrives in time. */
+const WAIT_MARGIN_MS = 1_000;
+const CANCEL_TIMEOUT_MS = 5_000;
+
+/** Resolves with a succeeded prediction; throws for any other ending. */
+export async function runPrediction(input: Record<string, unknown>, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<Prediction> {
+  let prediction = await create(input, attempt, signal, deadline);
+  const interval = pollIntervalMs(attempt.channel);
+  try {
+    while (!TERMINAL.has(prediction.status)) {
+      await deadline.sleep(interval, signal);
+      if (deadline.expired()) throw deadline.timeoutError('Replicate prediction');
+      prediction = (await fetchPrediction(prediction, attempt, signal, deadline)) ?? prediction;
+    }
+  } catch (error) {
+    await cancelPrediction(prediction, attempt.channel);
+    throw error;
+  }
+  if (prediction.status !== 'succeeded') throw predictionError(prediction.status, prediction.error);
+  return prediction;
+}
+
+async function create(input: Record<string, unknown>, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<Prediction> {
+  const { channel } = attempt;
+  const target = predictionTarget(channel, attempt.upstreamModel);
+  const waitSeconds = Math.min(MAX_WAIT_SECONDS, Math.floor((deadline.remainingMs() - WAIT_MARGIN_MS) / 1000));
+  const response = await withDeadline(deadline, () =>
+    sendUpstream({
+      url: target.url,
+      headers: replicateHeaders(channel, waitSeconds >= 1 ? waitSeconds : undefined),
+      body: JSON.stringify({ ...target.extraBody, input }),
+      signal,
+      timeoutMs: deadline.remainingMs() || 1,
+    }),
+  );
+  if (response.status < 200 || response.status >= 300) {
+    throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return checked(await readJson<Partial<Prediction>>(response.body));
+}
+
+/** The prediction's current state; undefined when the poll itself was rate limited (poll again later). */
+async function fetchPrediction(prediction: Prediction, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<Prediction | undefined> {
+  const { channel } = attempt;
+  const response = await withDeadline(deadline, () =>
+    sendUpstream({
+      url: predictionUrl(channel, prediction, 'get'),
+      method: 'GET',
+      headers: replicateHeaders(channel),
+      signal,
+      timeoutMs: deadline.remainingMs() || 1,
+    }),
+  );
+  if (response.status === 429) {
+    await response.body.text();
+    return undefined;
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return checked(await readJson<Partial<Prediction>>(response.body));
+}
+
+/** Best effort: the attempt is failing anyway, a failed cancel changes nothing for the client. */
+export async function cancelPrediction(prediction: Prediction, channel: ChannelConfig): Promise<void> {
+  if (TERMINAL.has(prediction.status)) return;
+  try {
+    const response = await sendUpstream({
+      url: predictionUrl(channel, prediction, 'cancel'),
+      headers: replicateHeaders(channel),
+      signal: new AbortController().signal,
+      timeoutMs: Math.min(CANCEL_TIMEOUT_MS, channel.timeoutMs),
+    });
+    await response.body.text();
+  } catch {
+    // Nothing more to do: the prediction ends on its own.
+  }
+}
+
+/**
+ * The prediction's own `urls.get` / `urls.cancel` when they point at the channel's upstream;
+ * otherwise (a proxy in front of Replicate, or a URL elsewhere, which must not receive the
+ * channel's token) the same path under the channel's base URL.
+ */
+function predictionUrl(channel: ChannelConfig, prediction: Prediction, which: 'get' | 'cancel'): string {
+  const base = apiBase(channel);
+  const given = prediction.urls?.[which];
+  if (typeof given === 'string' && sameOrigin(given, base)) return given;
+  const path = `${base}/v1/predictions/${encodeURIComponent(prediction.id)}`;
+  return which === 'get' ? path : `${path}/cancel`;
+}
+
+function sameOrigin(url: string, base: string): boolean {
+  try {
+    return new URL(url).origin === new URL(base).origin;
+  } catch {
+    return false;
+  }
+}
+
+function checked(body: Partial<Prediction>): Prediction {
+  if (typeof body.id !== 'string' || typeof body.status !== 'string') {
+    throw new GatewayError('upstream', 'Replicate answered without a prediction id or status', { retryable: true });
+  }
+  return body as Prediction;
+}
+
+/** An upstream call cut by the deadline is the attempt's timeout. */
+async function withDeadline<T>(deadline: AttemptDeadline, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isGatewayError(error) && error.kind === 'timeout') throw deadline.timeoutError('Replicate prediction');
+    throw error;
+  }
+}

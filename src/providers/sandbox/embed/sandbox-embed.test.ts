@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../core/errors.js';
+import type { Attempt, ChannelConfig } from '../../types.js';
+import { resolveSandboxSettings, type SandboxRuntimeSettings } from '../sandbox-settings.js';
+import { hashVectorise } from './hash-vectorise.js';
+import { createSandboxEmbed } from './sandbox-embed.js';
+
+const pacing = { tokensPerSecond: 0, firstTokenDelayMs: 0, failureRate: 0 };
+
+function attempt(options: Record<string, unknown> = {}): Attempt {
+  const channel: ChannelConfig = { name: 'sandbox', provider: 'sandbox', baseUrl: '', apiKey: '', headers: {}, timeoutMs: 1000, options };
+  return { channel, upstreamModel: 'text-embedding-004', signal: new AbortController().signal, requestId: 'r1' };
+}
+
+const settingsFor = (a: Attempt): SandboxRuntimeSettings => resolveSandboxSettings(pacing, a.channel.options);
+
+describe('createSandboxEmbed', () => {
+  const embed = createSandboxEmbed(settingsFor);
+
+  it('embeds each input in order with 768 values by default, counting tokens', async () => {
+    const response = await embed.embed({ model: 'text-embedding-004', inputs: ['hello world', 'the cat'] }, attempt());
+    expect(response.model).toBe('text-embedding-004');
+    expect(response.embeddings).toEqual([hashVectorise('hello world', 768), hashVectorise('the cat', 768)]);
+    // o200k_base: "hello", " world" and "the", " cat" are two tokens each.
+    expect(response.usage).toEqual({ inputTokens: 4 });
+  });
+
+  it('takes the dimensions of the request, else of the channel', async () => {
+    const asked = await embed.embed({ model: 'm', inputs: ['x'], dimensions: 32 }, attempt({ embedDimensions: 64 }));
+    expect(asked.embeddings[0]).toHaveLength(32);
+    const channel = await embed.embed({ model: 'm', inputs: ['x'] }, attempt({ embedDimensions: 64 }));
+    expect(channel.embeddings[0]).toHaveLength(64);
+  });
+
+  it('refuses absurd dimensions', async () => {
+    const error = await embed.embed({ model: 'm', inputs: ['x'], dimensions: 100_000 }, attempt()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).status).toBe(400);
+    expect((error as GatewayError).param).toBe('dimensions');
+  });
+
+  it('batches 2048 inputs unless the channel says otherwise', () => {
+    expect(embed.maxBatchSize(attempt().channel)).toBe(2048);
+    expect(embed.maxBatchSize(attempt({ embedBatchSize: 10 }).channel)).toBe(10);
+  });
+
+  it('fails as a drill asks', async () => {
+    const error = await embed.embed({ model: 'text-embedding-004', inputs: ['x'] }, attempt({ failModels: ['text-embedding-004'] })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect((error as GatewayError).retryable).toBe(true);
+  });
+});

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { chooseOutputSize, sizeForAspectRatio } from './choose-output-size.js';
+
+describe('chooseOutputSize', () => {
+  it('prefers the requested size, then the aspect ratio, then the fallback', () => {
+    expect(chooseOutputSize({ size: { width: 300, height: 200 }, aspectRatio: '16:9' })).toEqual({ width: 300, height: 200 });
+    expect(chooseOutputSize({ aspectRatio: '1:1' })).toEqual({ width: 1024, height: 1024 });
+    expect(chooseOutputSize({}, { width: 640, height: 480 })).toEqual({ width: 640, height: 480 });
+    expect(chooseOutputSize({})).toEqual({ width: 1024, height: 1024 });
+  });
+
+  it('derives about a megapixel in multiples of 64 from a ratio', () => {
+    // 16:9 → width √(1048576·16/9) ≈ 1365.3 → 1344; height 1365.3·9/16 ≈ 768
+    expect(sizeForAspectRatio('16:9')).toEqual({ width: 1344, height: 768 });
+    // 9:16 mirrors it
+    expect(sizeForAspectRatio('9:16')).toEqual({ width: 768, height: 1344 });
+    expect(sizeForAspectRatio('3x2')).toEqual({ width: 1280, height: 832 });
+    expect(sizeForAspectRatio('wide')).toBeUndefined();
+    expect(sizeForAspectRatio('0:1')).toBeUndefined();
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The sandbox's image operations: real PNGs made with sharp, deterministic for the same
+ * request, each picture labelled as simulated. `n` pictures use `n` different seeds.
+ */
+import type { ImageResult, ProducedImage } from '../../../core/image.js';
+import { nowSeconds } from '../../../core/ids.js';
+import type { Attempt, ImageProvider } from '../../types.js';
+import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
+import { throwIfInjectedFailure } from '../shared/injected-failure.js';
+import { abortedError, sleep } from '../shared/sleep.js';
+import { blendPicture, editPicture, generatePicture, remixPicture, type Picture } from './sandbox-picture-ops.js';
+import { seedForIndex, seedImageRequest } from './seed-image-request.js';
+
+interface SandboxImageRequest {
+  model: string;
+  n: number;
+  prompt?: string;
+  seed?: number;
+  responseFormat?: unknown;
+}
+
+type Draw<R> = (request: R, seed: number) => Promise<Picture>;
+
+export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings): ImageProvider {
+  function run<R extends SandboxImageRequest>(draw: Draw<R>, promptUsed: (request: R) => string): (request: R, attempt: Attempt) => Promise<ImageResult> {
+    return async (request, attempt) => {
+      const settings = settingsFor(attempt);
+      const requestSeed = seedImageRequest(request);
+      throwIfInjectedFailure(settings, requestSeed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);
+      await sleep(settings.firstTokenDelayMs, attempt.signal);
+      const count = Math.max(1, request.n);
+      const images = await Promise.all(
+        Array.from({ length: count }, async (_, index): Promise<ProducedImage> => {
+          // The client's seed is part of the request hash; the one reported back is the client's, counted up per picture.
+          const drawSeed = seedForIndex(requestSeed, index);
+          const seed = request.seed !== undefined ? request.seed + index : drawSeed & 0x7fffffff;
+          const picture = await draw(request, drawSeed);
+          return {
+            data: picture.png,
+            mediaType: 'image/png',
+            revisedPrompt: promptUsed(request),
+            seed,
+            resolution: `${picture.size.width}x${picture.size.height}`,
+            isImageSafe: true,
+            styleType: 'GENERAL',
+          };
+        }),
+      );
+      if (attempt.signal.aborted) throw abortedError(attempt.signal);
+      return { created: nowSeconds(), images };
+    };
+  }
+
+  const prompt = (request: { prompt?: string }) => request.prompt ?? '';
+  return {
+    generate: run(generatePicture, prompt),
+    edit: run(editPicture, prompt),
+    remix: run(remixPicture, prompt),
+    blend: run(blendPicture, (request) => request.prompt ?? `a blend of ${request.images.length} images`),
+  };
+}

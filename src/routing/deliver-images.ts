@@ -1,0 +1,52 @@
+/**
+ * Takes over what an image provider produced: downloads images left at upstream URLs (they
+ * expire), reads each image's real type and size, and hands it to the client as asked — a link
+ * into the gateway's media store, or base64.
+ */
+import sharp, { type Metadata } from 'sharp';
+import { GatewayError } from '../core/errors.js';
+import type { DeliveredImage, DeliveredImages, ImageResponseFormat, ImageResult } from '../core/image.js';
+import type { MediaStore } from '../media/media-store.js';
+import { fetchUpstreamMedia } from '../providers/shared/fetch-upstream-media.js';
+
+const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+
+export interface DeliveryContext {
+  media: MediaStore;
+  responseFormat: ImageResponseFormat;
+  publicBaseUrl: string;
+  signal: AbortSignal;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export async function deliverImages(result: ImageResult, context: DeliveryContext): Promise<DeliveredImages> {
+  if (result.images.length === 0) throw new GatewayError('upstream', 'the upstream produced no image', { retryable: true });
+  const images = await Promise.all(result.images.map((image) => deliverOne(image, context)));
+  return { created: result.created, images };
+}
+
+async function deliverOne(image: ImageResult['images'][number], context: DeliveryContext): Promise<DeliveredImage> {
+  const { data: _data, url: _url, ...described } = image;
+  let data = image.data;
+  if (!data) {
+    if (!image.url) throw new GatewayError('upstream', 'the upstream answered an image with neither bytes nor a URL', { retryable: true });
+    data = (await fetchUpstreamMedia(image.url, context.signal, context.maxBytes, context.timeoutMs)).data;
+  }
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(data).metadata();
+  } catch {
+    throw new GatewayError('upstream', 'the upstream answered bytes that are not an image', { retryable: true });
+  }
+  const mediaType = FORMAT_TYPES[metadata.format ?? ''] ?? image.mediaType ?? 'image/png';
+  const delivered: DeliveredImage = { ...described, mediaType, width: metadata.width, height: metadata.height };
+  if (!delivered.resolution && metadata.width && metadata.height) delivered.resolution = `${metadata.width}x${metadata.height}`;
+  if (context.responseFormat === 'b64_json') {
+    delivered.b64Json = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+  } else {
+    const name = await context.media.put(data, mediaType);
+    delivered.url = `${context.publicBaseUrl}/media/${name}`;
+  }
+  return delivered;
+}

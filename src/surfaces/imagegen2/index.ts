@@ -1,0 +1,14 @@
+/** The imagegen2 surface (the spec's Ideogram family): remix, edit and remix-image. */
+import type { Surface } from '../types.js';
+import { registerImagegen2Routes } from './routes.js';
+
+export const imagegen2Surface: Surface = {
+  name: 'imagegen2',
+  register(app, services) {
+    // Its own encapsulated context, so the `{detail}` error shape applies to these routes only.
+    app.register(async (scope) => registerImagegen2Routes(scope, services));
+  },
+};
+
+export { renderImagegen2Error } from './render-error.js';
+export { renderImagegen2Response } from './render-images-response.js';

@@ -1,0 +1,14 @@
+import type { GatewayServices } from '../../src/surfaces/types.js';
+
+function unused(name: string): () => never {
+  return () => {
+    throw new Error(`${name} is not used by this test`);
+  };
+}
+
+/** Stand-ins for the services a surface test does not exercise; spread them into a stub. */
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage'> = {
+  embed: unused('embed'),
+  images: unused('images'),
+  fetchImage: unused('fetchImage'),
+};
