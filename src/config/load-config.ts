@@ -57,7 +57,7 @@ const ENV_FAMILIES: EnvFamily[] = [
   },
   {
     provider: 'ideogram', keyVar: 'IDEOGRAM_API_KEY', baseVar: 'IDEOGRAM_BASE_URL', rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
-    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3', 'V_2*'],
+    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3'],
   },
 ];
 

@@ -1,8 +1,10 @@
 /** The chat operation over the OpenAI dialect, for OpenAI itself and OpenAI-compatible servers. */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
+import type { Operation } from '../../core/operation.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
 import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
+import { createOpenAIImages } from './images/index.js';
 import { decodeOpenAIChatStream } from './decode-openai-chat-stream.js';
 import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
 import { createOpenAIEmbed } from './openai-embed.js';
@@ -37,5 +39,7 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
     passthrough: openAIPassthrough,
   };
 
-  return { name, dialect: 'openai', operations: new Set(['chat', 'embed']), chat, embed: createOpenAIEmbed() };
+  // OpenAI-compatible servers rarely serve images; a channel that does can use provider `openai`.
+  const operations: Operation[] = name === 'openai' ? ['chat', 'embed', 'image.generate', 'image.edit'] : ['chat', 'embed'];
+  return { name, dialect: 'openai', operations: new Set(operations), chat, embed: createOpenAIEmbed(), images: name === 'openai' ? createOpenAIImages() : undefined };
 }

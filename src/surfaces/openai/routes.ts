@@ -1,8 +1,9 @@
-/** The OpenAI surface's routes: `POST /v1/chat/completions` with a Bearer key. */
+/** The OpenAI surface's routes (Bearer key): chat completions, embeddings, image generations and edits. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../types.js';
 import { createEmbeddings } from './create-embeddings.js';
+import { registerOpenAIImageRoutes } from './images/index.js';
 import { parseOpenAIChatRequest } from './parse-chat-request.js';
 import { renderOpenAIChatResponse } from './render-chat-response.js';
 import { renderOpenAIChatStream } from './render-chat-stream.js';
@@ -12,6 +13,7 @@ export async function registerOpenAIRoutes(app: FastifyInstance, services: Gatew
   useErrorRenderer(app, renderOpenAIError);
   app.post('/v1/chat/completions', (request, reply) => chatCompletions(services, request, reply));
   app.post('/v1/embeddings', (request, reply) => createEmbeddings(services, request, reply));
+  await registerOpenAIImageRoutes(app, services);
 }
 
 async function chatCompletions(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
