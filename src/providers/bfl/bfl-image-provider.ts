@@ -1,9 +1,9 @@
 /** Image generation through BFL: one task per image, submitted concurrently and polled to completion. */
 import type { ImageGenerateRequest, ImageResult } from '../../core/image.js';
 import type { Attempt, ImageProvider } from '../types.js';
-import { AttemptDeadline } from './attempt-deadline.js';
+import { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { bflOutputFormat, toBflBody } from './bfl-request.js';
-import { runAllOrAbort } from './run-all-or-abort.js';
+import { runAllOrAbort } from '../shared/run-all-or-abort.js';
 import { runBflTask } from './run-bfl-task.js';
 
 export function createBflImageProvider(): ImageProvider {

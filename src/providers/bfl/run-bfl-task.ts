@@ -5,7 +5,7 @@
 import { GatewayError, isGatewayError } from '../../core/errors.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt } from '../types.js';
-import type { AttemptDeadline } from './attempt-deadline.js';
+import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { bflHeaders, bflSubmitUrl, pollIntervalMs } from './bfl-request.js';
 import { bflTaskError, mapBflError } from './map-bfl-error.js';
 

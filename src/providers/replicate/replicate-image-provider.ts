@@ -4,10 +4,10 @@
  */
 import type { ImageGenerateRequest, ImageResult, ProducedImage } from '../../core/image.js';
 import type { Attempt, ImageProvider } from '../types.js';
-import { AttemptDeadline } from './attempt-deadline.js';
+import { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { makesOneImage, MAX_OUTPUTS_PER_PREDICTION, replicateOutputFormat, toReplicateInput } from './replicate-request.js';
 import { toProducedImages } from './replicate-output.js';
-import { runAllOrAbort } from './run-all-or-abort.js';
+import { runAllOrAbort } from '../shared/run-all-or-abort.js';
 import { runPrediction } from './run-prediction.js';
 
 export function createReplicateImageProvider(): ImageProvider {

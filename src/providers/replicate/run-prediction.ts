@@ -7,7 +7,7 @@
 import { GatewayError, isGatewayError } from '../../core/errors.js';
 import { readErrorText, readJson, sendUpstream } from '../shared/upstream-http.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import type { AttemptDeadline } from './attempt-deadline.js';
+import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { mapReplicateError, predictionError } from './map-replicate-error.js';
 import { apiBase, pollIntervalMs, predictionTarget, replicateHeaders } from './replicate-request.js';
 
