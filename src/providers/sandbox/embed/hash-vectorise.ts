@@ -6,19 +6,12 @@
  * the vector is then scaled to unit length. Deterministic, and texts that share words have a
  * measurably higher cosine similarity than texts that do not.
  */
+import { fnv1a } from '../shared/fnv1a.js';
 
 const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.3;
 const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 /** MurmurHash3's finaliser: spreads the bits of `hash` so its lowest bit is a fair coin. */
 function mix(hash: number): number {

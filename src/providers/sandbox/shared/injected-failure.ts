@@ -1,15 +1,8 @@
 import { GatewayError } from '../../../core/errors.js';
 import { createPrng } from './prng.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
+import { fnv1a } from './fnv1a.js';
 
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
 
 function injected(reason: string): GatewayError {
   return new GatewayError('overloaded', `sandbox: injected failure (${reason})`, {

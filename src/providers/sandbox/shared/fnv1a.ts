@@ -1,0 +1,9 @@
+/** 32-bit FNV-1a hash of a string's UTF-16 code units: fast, deterministic, well spread. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
