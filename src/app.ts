@@ -7,7 +7,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
-import { randomId } from './core/ids.js';
+import { requestIds } from './http/request-ids.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
@@ -84,7 +84,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
     trustProxy: config.server.trustProxy,
-    genReqId: () => `req_${randomId(20)}`,
+    genReqId: requestIds(),
     requestIdHeader: false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -17,24 +17,31 @@ export class SseDecoder {
   private event: string | undefined;
   private data: string[] = [];
   private id: string | undefined;
+  private sawCarriageReturn = false;
 
   /** Decodes one chunk; returns the events it completed (often none or one). */
   push(chunk: Uint8Array | string): SseEvent[] {
     this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
     const events: SseEvent[] = [];
-    let start = 0;
     const text = this.buffer;
-    for (let i = 0; i < text.length; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch !== 10 && ch !== 13) continue;
-      // A lone \r at the very end may be the first half of \r\n: wait for more.
-      if (ch === 13 && i === text.length - 1) break;
-      const line = text.slice(start, i);
-      if (ch === 13 && text.charCodeAt(i + 1) === 10) i++;
-      start = i + 1;
+    let start = 0;
+    // Jump from line end to line end; most upstreams use \n only, so look for \r only once one was seen.
+    if (!this.sawCarriageReturn && text.includes('\r')) this.sawCarriageReturn = true;
+    const lookForCr = this.sawCarriageReturn;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      const cr = lookForCr ? text.indexOf('\r', start) : -1;
+      if (cr !== -1 && (end === -1 || cr < end)) {
+        // A lone \r at the very end may be the first half of \r\n: wait for more.
+        if (cr === text.length - 1) break;
+        end = cr;
+      }
+      if (end === -1) break;
+      const line = text.slice(start, end);
+      start = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
       this.line(line, events);
     }
-    this.buffer = text.slice(start);
+    this.buffer = start === 0 ? text : text.slice(start);
     return events;
   }
 

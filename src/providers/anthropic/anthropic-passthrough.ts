@@ -6,7 +6,7 @@ import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
-import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
 import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
 import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
@@ -58,6 +58,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
     if (value !== undefined) headers[name] = value;
   }
   const isSse = (headers['content-type'] ?? '').includes('text/event-stream');
+  if (!isSse) relayContentLength(response.headers, headers);
   const tapped = isSse ? tapSse(response.body, anthropicSseUsageReader()) : tapJson(response.body, jsonUsage);
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }

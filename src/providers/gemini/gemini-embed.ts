@@ -10,6 +10,7 @@ import { fromGeminiBatchEmbedResponse } from './from-gemini-batch-embed-response
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { toGeminiBatchEmbedRequest } from './to-gemini-batch-embed-request.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
 
 /** 100, or less when the channel option `embedBatchSize` says so. */
 export function geminiEmbedBatchSize(channel: ChannelConfig): number {
@@ -22,6 +23,7 @@ export function createGeminiEmbed(): EmbedProvider {
   return {
     maxBatchSize: geminiEmbedBatchSize,
     async embed(request: EmbedRequest, attempt: Attempt): Promise<EmbedResponse> {
+      await loadTokenizer();
       const response = await sendUpstream({
         url: geminiModelUrl(attempt, 'batchEmbedContents'),
         headers: geminiHeaders(attempt),

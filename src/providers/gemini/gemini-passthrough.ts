@@ -7,7 +7,7 @@ import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
-import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
 import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
@@ -43,6 +43,7 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   }
   const contentType = headerValue(response.headers, 'content-type');
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
+  if (!request.stream) relayContentLength(response.headers, headers);
   const tapped = request.stream ? tapSse(response.body, sseUsage) : tapJson(response.body, jsonUsage);
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import type { OpenAIEmbeddingsResponse } from '../../core/wire/openai-embeddings-types.js';
 import { fromOpenAIEmbeddingsResponse } from './from-openai-embeddings-response.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
+
+beforeAll(() => loadTokenizer());
 
 const request = { model: 'public-id', inputs: ['hello world', 'b'] };
 

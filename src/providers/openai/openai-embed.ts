@@ -11,6 +11,7 @@ import { fromOpenAIEmbeddingsResponse } from './from-openai-embeddings-response.
 import { mapOpenAIError } from './map-openai-error.js';
 import { openAIHeaders } from './openai-upstream.js';
 import { toOpenAIEmbeddingsRequest } from './to-openai-embeddings-request.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
 
 export function embeddingsUrl(channel: ChannelConfig): string {
   return `${channel.baseUrl.replace(/\/+$/, '')}/embeddings`;
@@ -25,6 +26,7 @@ export function createOpenAIEmbed(): EmbedProvider {
   return {
     maxBatchSize: openAIEmbedBatchSize,
     async embed(request: EmbedRequest, attempt: Attempt): Promise<EmbedResponse> {
+      await loadTokenizer();
       const { channel } = attempt;
       const response = await sendUpstream({
         url: embeddingsUrl(channel),

@@ -8,7 +8,7 @@ import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
-import { headerValue } from '../shared/upstream-http.js';
+import { headerValue, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
 import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
@@ -32,6 +32,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
   if (upstreamRequestId) headers['x-request-id'] = upstreamRequestId;
 
   const isSse = raw.stream && (contentType === undefined || contentType.includes('text/event-stream'));
+  if (!isSse) relayContentLength(response.headers, headers);
   const tapped = isSse ? tapStream(response.body, injectedUsage) : tapJson(response.body, usageOfDocument);
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }

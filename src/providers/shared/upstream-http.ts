@@ -10,11 +10,11 @@ import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
 const agent = new Agent({
   keepAliveTimeout: 30_000,
   keepAliveMaxTimeout: 600_000,
-  connections: 256,
+  // Each open stream holds a connection: a low cap would queue long streams behind each other.
+  connections: 8192,
   pipelining: 1,
-  // Long generations may pause between tokens; the attempt's own deadline bounds waiting for headers.
+  // Long generations may pause between tokens; each request bounds its wait for headers itself.
   bodyTimeout: 0,
-  headersTimeout: 0,
 });
 
 export interface UpstreamRequest {
@@ -36,31 +36,28 @@ export interface UpstreamResponse {
 
 /** Sends a request upstream; resolves with whatever status came back. Throws only when no answer came. */
 export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  // The deadline covers waiting for the response headers only: once they are in, a long
-  // stream may take as long as it takes (the client's own disconnect still aborts it).
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), req.timeoutMs);
-  const signal = AbortSignal.any([req.signal, deadline.signal]);
   try {
     const res = await request(req.url, {
       method: req.method ?? 'POST',
       headers: req.headers,
       body: req.body,
-      signal,
+      signal: req.signal,
       dispatcher: agent,
+      // The deadline covers waiting for the response headers only: once they are in, a long
+      // stream may take as long as it takes (the client's own disconnect still aborts it).
+      headersTimeout: req.timeoutMs,
     });
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } catch (error) {
-    if (deadline.signal.aborted && !req.signal.aborted) {
-      throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
-    }
     if (req.signal.aborted) {
       throw new GatewayError('upstream', 'request aborted by the client', { retryable: false, cause: error, code: 'client_closed' });
     }
+    const code = (error as { code?: string }).code;
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
+    }
     const message = error instanceof Error ? error.message : String(error);
     throw new GatewayError('upstream', `upstream unreachable: ${message}`, { retryable: true, cause: error, code: 'upstream_unreachable' });
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -104,4 +101,13 @@ export function upstreamError(status: number, message: string, headers: Upstream
 export function headerValue(headers: UpstreamResponse['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Copies the upstream's content-length onto relayed headers, for bodies relayed byte for byte,
+ * so the client gets a sized response instead of a chunked one.
+ */
+export function relayContentLength(from: UpstreamResponse['headers'], to: Record<string, string>): void {
+  const length = headerValue(from, 'content-length');
+  if (length !== undefined && /^\d+$/.test(length)) to['content-length'] = length;
 }

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { estimateInputTokens } from './estimate-input-tokens.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
+
+beforeAll(() => loadTokenizer());
 
 describe('estimateInputTokens', () => {
   it('counts text with the BPE plus per-message framing', () => {

@@ -3,7 +3,7 @@
  * not public, so text is counted with an OpenAI BPE (close for English prose); media count
  * as fixed amounts in the range Anthropic documents for a typical image or PDF page.
  */
-import { countTokens } from 'gpt-tokenizer';
+import { countTextTokens as countTokens } from '../../core/tokenizer.js';
 import type { ChatRequest, ContentPart, MediaSource } from '../../core/chat.js';
 
 const IMAGE_TOKENS = 1_600;

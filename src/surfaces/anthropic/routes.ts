@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawChatRequest } from '../../providers/types.js';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../types.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { parseAnthropicMessagesRequest } from './parse-messages-request.js';
 import { renderAnthropicError } from './render-error.js';
@@ -69,6 +70,7 @@ async function countTokens(services: GatewayServices, request: FastifyRequest, r
   reply.header('request-id', String(request.id));
   await services.authenticate(presentedKey(request));
   const chatRequest = parseAnthropicMessagesRequest(request.body, { countOnly: true });
+  await loadTokenizer();
   return reply.send({ input_tokens: estimateInputTokens(chatRequest) });
 }
 

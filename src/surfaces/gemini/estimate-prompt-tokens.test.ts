@@ -1,6 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
+
+beforeAll(() => loadTokenizer());
 
 describe('estimatePromptTokens', () => {
   it('counts text with the o200k tokenizer and 258 per image', () => {

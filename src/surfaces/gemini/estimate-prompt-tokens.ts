@@ -3,12 +3,11 @@
  * public, so text is counted with the o200k tokenizer of `gpt-tokenizer`; each image or
  * binary document counts 258 tokens, what Gemini charges for an image up to 384×384.
  */
-import { countTokens } from 'gpt-tokenizer';
+import { countTextTokens } from '../../core/tokenizer.js';
 import type { ChatRequest, ContentPart } from '../../core/chat.js';
 
 const MEDIA_TOKENS = 258;
 // Client text may contain `<|endoftext|>` and friends: count them as plain text, never throw.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 export function estimatePromptTokens(request: ChatRequest): number {
   let total = 0;
@@ -38,5 +37,5 @@ function partTokens(part: ContentPart): number {
 }
 
 function textTokens(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text, PLAIN_TEXT);
+  return countTextTokens(text);
 }

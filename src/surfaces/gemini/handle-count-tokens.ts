@@ -5,6 +5,7 @@
 import type { ChatRequest } from '../../core/chat.js';
 import { GatewayError, isGatewayError } from '../../core/errors.js';
 import type { GeminiActionContext } from './gemini-action.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import { parseGeminiGenerateRequest } from './parse-generate-request.js';
 import { protoField, protoKey } from './proto-field.js';
@@ -29,6 +30,7 @@ export async function handleCountTokens({ request, services, key, model }: Gemin
   } else {
     chat = parseGeminiGenerateRequest({ contents: countRequest.contents }, model, false);
   }
+  await loadTokenizer();
   return { totalTokens: estimatePromptTokens(chat) };
 }
 

@@ -1,7 +1,10 @@
 import { countTokens } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../../core/chat.js';
 import { countPromptTokens, DOCUMENT_INPUT_TOKENS, IMAGE_INPUT_TOKENS } from './count-prompt-tokens.js';
+import { loadTokenizer } from '../../../core/tokenizer.js';
+
+beforeAll(() => loadTokenizer());
 
 describe('countPromptTokens', () => {
   it('counts system and message text with the o200k tokenizer', () => {

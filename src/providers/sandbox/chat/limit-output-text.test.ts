@@ -1,6 +1,9 @@
 import { countTokens } from 'gpt-tokenizer';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { limitOutputText } from './limit-output-text.js';
+import { loadTokenizer } from '../../../core/tokenizer.js';
+
+beforeAll(() => loadTokenizer());
 
 const TEXT = 'one two three four five six seven';
 

@@ -9,9 +9,11 @@ import { readDocuments } from './read-documents.js';
 import { seedChatRequest } from './seed-chat-request.js';
 import { streamSandboxAnswer } from './stream-sandbox-answer.js';
 import { toSandboxResponse } from './to-sandbox-response.js';
+import { loadTokenizer } from '../shared/tokenizer.js';
 
 /** Fails as configured, else reads the documents and builds the answer: all of it before the first byte. */
 async function answerOrFail(request: ChatRequest, attempt: Attempt, settings: SandboxRuntimeSettings): Promise<SandboxAnswer> {
+  await loadTokenizer();
   const seed = seedChatRequest(request);
   throwIfInjectedFailure(settings, seed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);
   return buildSandboxAnswer(request, seed, await readDocuments(request, attempt.signal));

@@ -12,6 +12,7 @@ import { throwIfInjectedFailure } from '../shared/injected-failure.js';
 import { sleep } from '../shared/sleep.js';
 import { countTextTokens } from '../shared/tokenizer.js';
 import { hashVectorise } from './hash-vectorise.js';
+import { loadTokenizer } from '../shared/tokenizer.js';
 
 export const SANDBOX_EMBED_DIMENSIONS = 768;
 export const SANDBOX_MAX_EMBED_DIMENSIONS = 8192;
@@ -35,6 +36,7 @@ export function createSandboxEmbed(settingsFor: (attempt: Attempt) => SandboxRun
   return {
     maxBatchSize: (channel) => positiveInteger(channel.options.embedBatchSize) ?? SANDBOX_EMBED_BATCH,
     async embed(request: EmbedRequest, attempt: Attempt): Promise<EmbedResponse> {
+      await loadTokenizer();
       const settings = settingsFor(attempt);
       const seed = hashSeed(JSON.stringify([request.model, request.inputs]));
       throwIfInjectedFailure(settings, seed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);

@@ -1,0 +1,220 @@
+/**
+ * The benchmark: `npm run bench` (full, ~7 min) or `npm run bench -- --quick`. Measures every
+ * scenario against the mock directly, gengate and Portkey at each concurrency, then the
+ * streaming capacity, profiles gengate, and writes the figures into docs/benchmarks.md and
+ * bench/results/.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { BenchResults, Measurement, TargetName } from './bench-types.js';
+import { briefError } from './brief-error.js';
+import { runCapacityPhase } from './capacity-phase.js';
+import { evaluateTargets } from './check-targets.js';
+import { installSignalCleanup, REPO_ROOT, type ChildServer } from './child-processes.js';
+import { collectMachineInfo } from './machine-info.js';
+import { measureInterleaved, skippedCell, type CellTarget } from './measure-cell.js';
+import { runProfilePhase } from './profile-phase.js';
+import { mergeIntoDocument, renderResultsSection } from './render-report.js';
+import { parseRunArgs, USAGE, type RunArgs } from './run-args.js';
+import { scenarioById } from './scenarios.js';
+import {
+  ensureGengateBuilt,
+  ensurePortkeyInstalled,
+  GENGATE_KEY,
+  removeWorkDir,
+  startBareProxy,
+  startGengate,
+  startMock,
+  startPortkey,
+  UPSTREAM_KEY,
+  type RunningGengate,
+} from './start-servers.js';
+
+const RESULTS_DIR = join(REPO_ROOT, 'bench/results');
+const log = (line: string): void => {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+};
+
+function describeCell(m: Measurement): string {
+  if (m.skipped) return `${m.scenario} c=${m.connections} ${m.target}: skipped (${m.skipped})`;
+  return `${m.scenario} c=${m.connections} ${m.target}: ${m.rps.toFixed(0)} req/s, p50 ${m.latency.p50.toFixed(2)} ms, p99 ${m.latency.p99.toFixed(2)} ms, errors ${m.errors}, server CPU ${m.serverCpuCores.toFixed(2)}${m.probe ? `, probe: ${m.probe}` : ''}`;
+}
+
+async function startGateways(args: RunArgs, mockPort: number, notes: string[]): Promise<{ gengate?: RunningGengate; portkey?: ChildServer; skipReason: Partial<Record<TargetName, string>> }> {
+  const skipReason: Partial<Record<TargetName, string>> = {};
+  let gengate: RunningGengate | undefined;
+  let portkey: ChildServer | undefined;
+  if (args.targets.includes('gengate')) {
+    try {
+      if (args.gengateMode === 'dist') {
+        try {
+          ensureGengateBuilt(args.gengateRoot, log);
+        } catch (error) {
+          // Others may be mid-change: measure the sources as they run rather than nothing.
+          notes.push(`\`npm run build\` failed, so gengate ran from src/ through tsx: ${briefError((error as Error).message)}`);
+          args.gengateMode = 'tsx';
+        }
+      }
+      gengate = await startGengate({ mockPort, mode: args.gengateMode, root: args.gengateRoot });
+      log(`gengate (${args.gengateMode}) on ${gengate.baseUrl}, pid ${gengate.pid}`);
+    } catch (error) {
+      const reason = briefError((error as Error).message);
+      skipReason.gengate = `did not start: ${reason}`;
+      notes.push(`gengate could not be measured: ${reason}`);
+      log(`gengate failed: ${(error as Error).message}`);
+    }
+  }
+  if (args.targets.includes('portkey')) {
+    try {
+      ensurePortkeyInstalled(log);
+      portkey = await startPortkey();
+      log(`portkey on ${portkey.baseUrl}, pid ${portkey.pid}`);
+    } catch (error) {
+      const reason = briefError((error as Error).message);
+      skipReason.portkey = `did not start: ${reason}`;
+      notes.push(`Portkey could not be measured: ${reason}`);
+      log(`portkey failed: ${(error as Error).message}`);
+    }
+  }
+  return { gengate, portkey, skipReason };
+}
+
+function noteErrors(measurements: Measurement[], notes: string[]): void {
+  for (const m of measurements) {
+    if (m.skipped || m.errors === 0) continue;
+    const statuses = Object.entries(m.statuses)
+      .map(([status, count]) => `${count}× HTTP ${status}`)
+      .join(', ');
+    notes.push(`${m.scenario}, ${m.target}, c=${m.connections}: ${m.errors} errors (${statuses || 'socket errors/timeouts'})${m.probe ? `; a single probe got: ${m.probe}` : ''}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseRunArgs(argv);
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  installSignalCleanup();
+  const notes: string[] = [];
+  const results: BenchResults = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    machine: collectMachineInfo(args.gengateRoot),
+    settings: {
+      command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
+      durationSec: args.durationSec,
+      warmupSec: args.warmupSec,
+      rounds: args.rounds,
+      connections: args.connections,
+      mock: args.mock,
+      capacity: args.capacity ?? { streams: 0, tps: 0, size: 0, ttftMs: 0 },
+    },
+    measurements: [],
+    capacity: [],
+    notes,
+  };
+  if (args.quick) notes.push('quick run: cells are short and the capacity check uses fewer streams; the figures check the harness, not the targets.');
+
+  const mock = await startMock(args.mock);
+  log(`mock upstream on ${mock.baseUrl}, pid ${mock.pid}`);
+  const { gengate, portkey, skipReason } = await startGateways(args, mock.port, notes);
+  const bareProxy = args.targets.includes('bare-proxy') ? await startBareProxy(mock.port) : undefined;
+  const servers: Partial<Record<TargetName, ChildServer>> = { direct: mock, 'bare-proxy': bareProxy, gengate, portkey };
+  const endpoints = { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY };
+  try {
+    for (const id of args.scenarios) {
+      const scenario = scenarioById(id);
+      for (const connections of args.connections) {
+        const cells: CellTarget[] = [];
+        const rows = new Map<TargetName, Measurement>();
+        for (const target of args.targets) {
+          if (target === 'bare-proxy' && !scenario.bareProxy) continue;
+          const server = servers[target];
+          if (!server) {
+            rows.set(target, skippedCell(id, target, connections, skipReason[target] ?? 'not started'));
+            continue;
+          }
+          cells.push({
+            scenario: id,
+            target,
+            baseUrl: server.baseUrl,
+            serverPid: server.pid,
+            mockPid: target === 'direct' ? undefined : mock.pid,
+            request: scenario.request(target, endpoints),
+            connections,
+          });
+        }
+        for (const measurement of await measureInterleaved(cells, args)) rows.set(measurement.target, measurement);
+        for (const target of args.targets) {
+          const measurement = rows.get(target);
+          if (!measurement) continue;
+          results.measurements.push(measurement);
+          log(describeCell(measurement));
+        }
+      }
+    }
+    noteErrors(results.measurements, notes);
+    if (gengate) {
+      await gengate.stop();
+      removeWorkDir(gengate.workDir);
+    }
+    if (portkey) await portkey.stop();
+    if (bareProxy) await bareProxy.stop();
+
+    if (args.profile && gengate) {
+      const connections = Math.max(...args.connections);
+      log(`profiling gengate under ${args.profileScenario} c=${connections}…`);
+      try {
+        const { summary, file } = await runProfilePhase({
+          mockPort: mock.port,
+          scenario: args.profileScenario,
+          connections,
+          durationSec: args.durationSec,
+          gengateMode: args.gengateMode,
+          gengateRoot: args.gengateRoot,
+          keepDir: RESULTS_DIR,
+        });
+        results.profile = summary;
+        notes.push(`The raw CPU profile is kept in ${file.slice(REPO_ROOT.length + 1)} (open it in Chrome DevTools or speedscope).`);
+      } catch (error) {
+        notes.push(`profiling failed: ${briefError((error as Error).message)}`);
+      }
+    }
+  } finally {
+    await gengate?.stop();
+    await portkey?.stop();
+    await bareProxy?.stop();
+    await mock.stop();
+  }
+
+  if (args.capacity) {
+    const targets = args.targets.filter((target) => target !== 'bare-proxy');
+    results.capacity = await runCapacityPhase({ ...args.capacity, targets, gengateMode: args.gengateMode, gengateRoot: args.gengateRoot, log });
+  }
+  results.finishedAt = new Date().toISOString();
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const jsonPath = join(RESULTS_DIR, `run-${results.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  log(`figures written to ${jsonPath}`);
+  if (args.reportPath) {
+    const reportPath = resolve(REPO_ROOT, args.reportPath);
+    const existing = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
+    writeFileSync(reportPath, mergeIntoDocument(existing, renderResultsSection(results)));
+    log(`report written to ${reportPath}`);
+  }
+  for (const check of evaluateTargets(results)) {
+    const verdict = check.met === undefined ? 'NOT MEASURED' : check.met ? 'met' : 'MISSED';
+    process.stdout.write(`${verdict.padEnd(12)} ${check.name}: ${check.measured} (required ${check.required})\n`);
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`failed: ${(error as Error).stack ?? String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,138 @@
+/**
+ * What each scenario sends to each target. The same logical request goes everywhere; only
+ * where it goes and how it authenticates differ: the mock directly with the upstream key,
+ * gengate with its own key and public model ids, Portkey with the upstream key plus its
+ * `x-portkey-provider` / `x-portkey-custom-host` headers pointing at the same mock.
+ */
+import type { TargetName } from './bench-types.js';
+import { MOCK_MODELS } from './mock-responses.js';
+
+export interface RequestSpec {
+  method: 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The status a correct answer has (401 for the rejected-key scenario). */
+  expectStatus: number;
+}
+
+export interface Endpoints {
+  mockPort: number;
+  gengateKey: string;
+  upstreamKey: string;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  stream: boolean;
+  /** The bare proxy only relays; it is measured where relaying is the whole job. */
+  bareProxy: boolean;
+  request(target: TargetName, endpoints: Endpoints): RequestSpec;
+}
+
+const MESSAGES = [
+  { role: 'system', content: 'You are a concise assistant.' },
+  { role: 'user', content: 'Write one short sentence about load testing.' },
+];
+const ANTHROPIC_BODY = { system: 'You are a concise assistant.', messages: [{ role: 'user', content: 'Write one short sentence about load testing.' }] };
+const EMBEDDING_INPUT = 'The quick brown fox jumps over the lazy dog while the gateway measures its own overhead.';
+
+function portkeyHeaders(provider: 'openai' | 'anthropic', endpoints: Endpoints): Record<string, string> {
+  return { 'x-portkey-provider': provider, 'x-portkey-custom-host': `http://127.0.0.1:${endpoints.mockPort}/v1` };
+}
+
+function openAIHeaders(target: TargetName, endpoints: Endpoints, key?: string): Record<string, string> {
+  // The bare proxy forwards the client's key, so its clients hold the upstream key.
+  const bearer = key ?? (target === 'gengate' ? endpoints.gengateKey : endpoints.upstreamKey);
+  const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${bearer}` };
+  return target === 'portkey' ? { ...headers, ...portkeyHeaders('openai', endpoints) } : headers;
+}
+
+function anthropicHeaders(target: TargetName, endpoints: Endpoints): Record<string, string> {
+  const key = target === 'gengate' ? endpoints.gengateKey : endpoints.upstreamKey;
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' };
+  return target === 'portkey' ? { ...headers, ...portkeyHeaders('anthropic', endpoints) } : headers;
+}
+
+const openAIModel = (target: TargetName): string => (target === 'gengate' ? 'textmodel-b-4o-mini' : MOCK_MODELS.openai);
+const anthropicModel = (target: TargetName): string => (target === 'gengate' ? 'textmodel-a-haiku-4-5-20251001' : MOCK_MODELS.anthropic);
+
+function openAIChat(target: TargetName, endpoints: Endpoints, stream: boolean, key?: string): RequestSpec {
+  const body = { model: openAIModel(target), messages: MESSAGES, max_tokens: 256, ...(stream ? { stream: true } : {}) };
+  return { method: 'POST', path: '/v1/chat/completions', headers: openAIHeaders(target, endpoints, key), body: JSON.stringify(body), expectStatus: key ? 401 : 200 };
+}
+
+function anthropicMessages(target: TargetName, endpoints: Endpoints, stream: boolean): RequestSpec {
+  const body = { model: anthropicModel(target), max_tokens: 256, ...ANTHROPIC_BODY, ...(stream ? { stream: true } : {}) };
+  return { method: 'POST', path: '/v1/messages', headers: anthropicHeaders(target, endpoints), body: JSON.stringify(body), expectStatus: 200 };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'chat',
+    title: 'chat, OpenAI → OpenAI (pass-through)',
+    stream: false,
+    bareProxy: true,
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-stream',
+    title: 'chat stream, OpenAI → OpenAI (pass-through)',
+    stream: true,
+    bareProxy: true,
+    request: (target, endpoints) => openAIChat(target, endpoints, true),
+  },
+  {
+    id: 'cross-stream',
+    title: 'chat stream, OpenAI client → Anthropic upstream',
+    stream: true,
+    bareProxy: false,
+    request: (target, endpoints) => {
+      // Direct has no translation to do: it measures the Anthropic stream the gateways consume.
+      if (target === 'direct') return anthropicMessages(target, endpoints, true);
+      const body = { model: anthropicModel(target), messages: MESSAGES, max_tokens: 256, stream: true };
+      const headers = target === 'portkey' ? { ...openAIHeaders(target, endpoints), ...portkeyHeaders('anthropic', endpoints) } : openAIHeaders(target, endpoints);
+      return { method: 'POST', path: '/v1/chat/completions', headers, body: JSON.stringify(body), expectStatus: 200 };
+    },
+  },
+  {
+    id: 'anthropic-stream',
+    title: 'messages stream, Anthropic → Anthropic (pass-through)',
+    stream: true,
+    bareProxy: false,
+    request: (target, endpoints) => anthropicMessages(target, endpoints, true),
+  },
+  {
+    id: 'embeddings',
+    title: 'embeddings, OpenAI → OpenAI',
+    stream: false,
+    bareProxy: false,
+    request: (target, endpoints) => ({
+      method: 'POST',
+      path: '/v1/embeddings',
+      headers: openAIHeaders(target, endpoints),
+      body: JSON.stringify({ model: MOCK_MODELS.embedding, input: EMBEDDING_INPUT }),
+      expectStatus: 200,
+    }),
+  },
+  {
+    id: 'bad-key',
+    title: 'rejected request (bad key → 401)',
+    stream: false,
+    bareProxy: false,
+    request: (target, endpoints) => openAIChat(target, endpoints, false, 'sk-not-a-valid-key'),
+  },
+];
+
+/** The same request asking for the usage chunk, as metering clients do; gateways then need not inject it. */
+export function withIncludeUsage(spec: RequestSpec): RequestSpec {
+  const body = JSON.parse(spec.body) as Record<string, unknown>;
+  return { ...spec, body: JSON.stringify({ ...body, stream_options: { include_usage: true } }) };
+}
+
+export function scenarioById(id: string): Scenario {
+  const scenario = SCENARIOS.find((s) => s.id === id);
+  if (!scenario) throw new Error(`unknown scenario ${id}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  return scenario;
+}
