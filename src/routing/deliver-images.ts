@@ -3,7 +3,8 @@
  * expire), reads each image's real type and size, and hands it to the client as asked — a link
  * into the gateway's media store, or base64.
  */
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../media/load-sharp.js';
 import { GatewayError } from '../core/errors.js';
 import type { DeliveredImage, DeliveredImages, ImageResponseFormat, ImageResult } from '../core/image.js';
 import type { MediaStore } from '../media/media-store.js';
@@ -35,7 +36,7 @@ async function deliverOne(image: ImageResult['images'][number], context: Deliver
   }
   let metadata: Metadata;
   try {
-    metadata = await sharp(data).metadata();
+    metadata = await (await loadSharp())(data).metadata();
   } catch {
     throw new GatewayError('upstream', 'the upstream answered bytes that are not an image', { retryable: true });
   }

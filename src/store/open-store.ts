@@ -4,9 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
+import type { CustomTypesConfig } from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
@@ -38,17 +37,20 @@ export function dialectOf(url: string): StoreDialect {
 export async function openStore(url: string): Promise<OpenedStore> {
   const dialect = dialectOf(url);
   let db: Kysely<Database>;
+  // Each driver is loaded only when used: the one not chosen costs no memory.
   if (dialect === 'postgres') {
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
       // Counters and times are bigint columns; they fit in a double.
-      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) } as pg.CustomTypesConfig,
+      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) } as CustomTypesConfig,
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = url.slice('sqlite:'.length) || './data/gengate.db';
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const { default: SqliteDatabase } = await import('better-sqlite3');
     const sqlite = new SqliteDatabase(path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');

@@ -2,7 +2,7 @@
  * Images as Ideogram accepts them in a multipart body: JPEG, PNG or WebP files. Anything else
  * the gateway took in (GIF, AVIF, TIFF…) is re-encoded as PNG first.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../media/load-sharp.js';
 import type { ImageInput } from '../../core/image.js';
 
 const ACCEPTED: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
@@ -14,6 +14,6 @@ export async function appendImageFile(form: FormData, field: string, image: Imag
 }
 
 async function reencodeAsPng(image: ImageInput): Promise<ImageInput> {
-  const png = await sharp(image.data).png().toBuffer();
+  const png = await (await loadSharp())(image.data).png().toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png' };
 }

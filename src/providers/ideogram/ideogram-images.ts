@@ -3,7 +3,7 @@
  * (`image_weight` on Ideogram's 1–100 scale), edit (mask redrawn in Ideogram's black = edit
  * convention) and blend, which Ideogram has no endpoint for (see `blend`).
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../media/load-sharp.js';
 import { GatewayError } from '../../core/errors.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult, ImageSize } from '../../core/image.js';
 import type { Attempt, ImageProvider } from '../types.js';
@@ -84,7 +84,7 @@ function checkModel(attempt: Attempt): void {
 }
 
 async function imageSize(data: Uint8Array): Promise<ImageSize> {
-  const { width, height } = await sharp(data).metadata();
+  const { width, height } = await (await loadSharp())(data).metadata();
   if (!width || !height) throw new GatewayError('invalid_request', 'image: the image has no readable size', { param: 'image' });
   return { width, height };
 }

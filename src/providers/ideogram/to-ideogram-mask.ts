@@ -3,7 +3,7 @@
  * black where to edit. The canonical mask marks the area by transparency (or, for a mask
  * without transparency, by white), so it is redrawn here, pixel by pixel.
  */
-import sharp from 'sharp';
+import { loadSharp } from '../../media/load-sharp.js';
 import { GatewayError } from '../../core/errors.js';
 import type { ImageInput, ImageSize } from '../../core/image.js';
 
@@ -12,7 +12,7 @@ const KEEP = 255;
 
 /** The canonical mask, scaled to `size`, as a black (edit) and white (keep) PNG. */
 export async function toIdeogramMask(mask: ImageInput, size: ImageSize): Promise<ImageInput> {
-  const { data } = await sharp(mask.data)
+  const { data } = await (await loadSharp())(mask.data)
     .resize(size.width, size.height, { fit: 'fill' })
     .ensureAlpha()
     .raw()
@@ -45,7 +45,7 @@ export async function wholeImageMask(size: ImageSize): Promise<ImageInput> {
 }
 
 async function encode(grey: Buffer, size: ImageSize): Promise<ImageInput> {
-  const png = await sharp(grey, { raw: { width: size.width, height: size.height, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+  const png = await (await loadSharp())(grey, { raw: { width: size.width, height: size.height, channels: 1 } }).toColourspace('b-w').png().toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png' };
 }
 

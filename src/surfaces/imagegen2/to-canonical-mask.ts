@@ -3,14 +3,15 @@
  * edit black on white; the canonical mask marks it transparent. A mask that already has
  * transparent pixels is read the canonical way and kept as it is.
  */
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
+import { loadSharp } from '../../media/load-sharp.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { ImageInput } from '../../core/image.js';
 
 export async function toCanonicalMask(mask: ImageInput, param = 'mask'): Promise<ImageInput> {
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await sharp(mask.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    decoded = await (await loadSharp())(mask.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   } catch {
     throw invalidRequest(`${param}: the mask could not be decoded as an image`, param);
   }
@@ -31,6 +32,6 @@ export async function toCanonicalMask(mask: ImageInput, param = 'mask'): Promise
     const o = p * 4;
     if (0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2] < 128) out[o + 3] = 0;
   }
-  const png = await sharp(out, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
+  const png = await (await loadSharp())(out, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png' };
 }

@@ -2,7 +2,8 @@
  * Pictures as raw RGBA pixels, the form the sandbox mixes them in, and the sharp calls that
  * get them in and out. Decoding failures of client images are the client's error (400).
  */
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../../../media/load-sharp.js';
 import { invalidRequest } from '../../../core/errors.js';
 import type { ImageInput, ImageSize } from '../../../core/image.js';
 import { patternSvg } from './pattern-svg.js';
@@ -18,7 +19,7 @@ export interface Raster {
 }
 
 async function probe(image: ImageInput, param: string): Promise<ImageSize & { hasAlpha: boolean }> {
-  const meta = await sharp(image.data)
+  const meta = await (await loadSharp())(image.data)
     .metadata()
     .catch((error: unknown) => {
       throw undecodable(param, error);
@@ -35,7 +36,7 @@ export async function imageSize(image: ImageInput, param: string): Promise<Image
 /** Decodes a client image to RGBA, resized to `size` (`fill` stretches, `cover` crops) unless it already has it. */
 export async function decodeRaster(image: ImageInput, size: ImageSize, param: string, fit: 'fill' | 'cover' = 'fill'): Promise<Raster> {
   const own = await probe(image, param);
-  let pipeline = sharp(image.data);
+  let pipeline = (await loadSharp())(image.data);
   if (own.width !== size.width || own.height !== size.height) pipeline = pipeline.resize(size.width, size.height, { fit });
   const data = await pipeline
     .ensureAlpha()
@@ -50,7 +51,7 @@ export async function decodeRaster(image: ImageInput, size: ImageSize, param: st
 /** One channel per pixel (`alpha` of an image with one, else its grey level), resized to `size`. */
 export async function decodeChannel(image: ImageInput, size: ImageSize, param: string): Promise<{ values: Buffer; fromAlpha: boolean }> {
   const fromAlpha = (await probe(image, param)).hasAlpha;
-  let pipeline = sharp(image.data).resize(size.width, size.height, { fit: 'fill' });
+  let pipeline = (await loadSharp())(image.data).resize(size.width, size.height, { fit: 'fill' });
   pipeline = fromAlpha ? pipeline.ensureAlpha().extractChannel(3) : pipeline.greyscale().extractChannel(0);
   const values = await pipeline
     .raw()
@@ -62,17 +63,17 @@ export async function decodeChannel(image: ImageInput, size: ImageSize, param: s
 }
 
 export async function renderPattern(size: ImageSize, seed: number): Promise<Raster> {
-  const data = await sharp(patternSvg(size, seed)).ensureAlpha().raw().toBuffer();
+  const data = await (await loadSharp())(patternSvg(size, seed)).ensureAlpha().raw().toBuffer();
   return { data, width: size.width, height: size.height, opaque: true };
 }
 
-function fromRaw(raster: Raster): Sharp {
-  return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
+async function fromRaw(raster: Raster): Promise<Sharp> {
+  return (await loadSharp())(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
 }
 
 /** The raster with the simulated label drawn over it. */
 export async function labelRaster(raster: Raster): Promise<Raster> {
-  const data = await fromRaw(raster)
+  const data = await (await fromRaw(raster))
     .composite([{ input: simulatedLabelSvg(raster.width, raster.height) }])
     .raw()
     .toBuffer();
@@ -81,13 +82,13 @@ export async function labelRaster(raster: Raster): Promise<Raster> {
 
 /** Encodes a raster as PNG (without alpha when its source had none). */
 export async function encodePng(raster: Raster): Promise<Buffer> {
-  const pipeline = fromRaw(raster);
+  const pipeline = await fromRaw(raster);
   return (raster.opaque ? pipeline.removeAlpha() : pipeline).png().toBuffer();
 }
 
 /** Renders the seeded pattern with the label, straight to PNG. */
 export async function renderLabelledPattern(size: ImageSize, seed: number): Promise<Buffer> {
-  return sharp(patternSvg(size, seed))
+  return (await loadSharp())(patternSvg(size, seed))
     .composite([{ input: simulatedLabelSvg(size.width, size.height) }])
     .removeAlpha()
     .png()
