@@ -59,6 +59,6 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
   }
   const isSse = (headers['content-type'] ?? '').includes('text/event-stream');
   if (!isSse) relayContentLength(response.headers, headers);
-  const tapped = isSse ? tapSse(response.body, anthropicSseUsageReader()) : tapJson(response.body, jsonUsage);
+  const tapped = isSse ? tapSse(response.body, anthropicSseUsageReader()) : tapJson(response.body, jsonUsage, 'usage');
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }

@@ -44,6 +44,6 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   const contentType = headerValue(response.headers, 'content-type');
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
   if (!request.stream) relayContentLength(response.headers, headers);
-  const tapped = request.stream ? tapSse(response.body, sseUsage) : tapJson(response.body, jsonUsage);
+  const tapped = request.stream ? tapSse(response.body, sseUsage) : tapJson(response.body, jsonUsage, 'usageMetadata');
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }

@@ -33,7 +33,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
 
   const isSse = raw.stream && (contentType === undefined || contentType.includes('text/event-stream'));
   if (!isSse) relayContentLength(response.headers, headers);
-  const tapped = isSse ? tapStream(response.body, injectedUsage) : tapJson(response.body, usageOfDocument);
+  const tapped = isSse ? tapStream(response.body, injectedUsage) : tapJson(response.body, usageOfDocument, 'usage');
   return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
 }
 

@@ -70,8 +70,12 @@ function frame(event: SseEvent): string {
   return `${out}\n`;
 }
 
-/** Relays a JSON body unchanged and reads usage from the whole document once it has passed. */
-export function tapJson(source: Readable, extract: (document: unknown) => Partial<Usage> | undefined): TappedBody {
+/**
+ * Relays a JSON body unchanged and reads usage once it has passed. With `usageKey`, only the
+ * last `"<usageKey>": {…}` object of the text is parsed (usage sits at the end of every
+ * dialect's answer), not the whole document; the whole document is the fallback.
+ */
+export function tapJson(source: Readable, extract: (document: unknown) => Partial<Usage> | undefined, usageKey?: string): TappedBody {
   const chunks: Buffer[] = [];
   let size = 0;
   let settle!: (value: Usage | undefined) => void;
@@ -86,7 +90,9 @@ export function tapJson(source: Readable, extract: (document: unknown) => Partia
       callback();
       if (size > JSON_TAP_LIMIT) return settle(undefined);
       try {
-        const found = extract(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        const text = Buffer.concat(chunks).toString('utf8');
+        const usage = usageKey === undefined ? undefined : lastObjectAt(text, usageKey);
+        const found = extract(usage === undefined ? JSON.parse(text) : { [usageKey!]: usage });
         settle(found ? { inputTokens: 0, outputTokens: 0, ...found } : undefined);
       } catch {
         settle(undefined);
@@ -97,4 +103,35 @@ export function tapJson(source: Readable, extract: (document: unknown) => Partia
   source.on('error', (error) => tap.destroy(error));
   source.pipe(tap);
   return { body: tap, usage: done };
+}
+
+/** The JSON object that follows the last `"key":` in the text, parsed; undefined when there is none. */
+export function lastObjectAt(text: string, key: string): unknown {
+  const at = text.lastIndexOf(`"${key}"`);
+  if (at === -1) return undefined;
+  let i = at + key.length + 2;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+  if (text[i] !== ':') return undefined;
+  i++;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
+  if (text[i] !== '{') return undefined;
+  const start = i;
+  let depth = 0;
+  let inString = false;
+  for (; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 /* { */) depth++;
+    else if (ch === 125 /* } */ && --depth === 0) {
+      try {
+        return JSON.parse(text.slice(start, i + 1));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
 }
