@@ -53,7 +53,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
-  const usage = new UsageRepository(store.db);
+  const usage = new UsageRepository(store.db, store.sqlite);
   const directory = new KeyDirectory(keys, config.masterKey);
   await directory.start();
   const recorder = new UsageRecorder(usage, logger);

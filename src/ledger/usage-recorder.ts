@@ -16,7 +16,8 @@ export class UsageRecorder {
   constructor(
     private readonly repository: UsageRepository,
     private readonly logger: Logger,
-    private readonly intervalMs = 1_000,
+    // Short intervals keep each batch (and, with SQLite, its synchronous write) small.
+    private readonly intervalMs = 200,
   ) {}
 
   start(): void {

@@ -4,6 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import type { CustomTypesConfig } from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
@@ -15,6 +16,8 @@ export type StoreDialect = 'sqlite' | 'postgres';
 export interface OpenedStore {
   db: Kysely<Database>;
   dialect: StoreDialect;
+  /** The raw SQLite handle, for the few writes that bypass the query builder for speed. */
+  sqlite?: BetterSqliteDatabase;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function dialectOf(url: string): StoreDialect {
 export async function openStore(url: string): Promise<OpenedStore> {
   const dialect = dialectOf(url);
   let db: Kysely<Database>;
+  let sqliteHandle: BetterSqliteDatabase | undefined;
   // Each driver is loaded only when used: the one not chosen costs no memory.
   if (dialect === 'postgres') {
     const { default: pg } = await import('pg');
@@ -55,6 +59,7 @@ export async function openStore(url: string): Promise<OpenedStore> {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
+    sqliteHandle = sqlite;
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
   const migrator = new Migrator({ db, provider: migrationsFor(dialect) });
@@ -63,5 +68,5 @@ export async function openStore(url: string): Promise<OpenedStore> {
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return { db, dialect, close: () => db.destroy() };
+  return { db, dialect, sqlite: sqliteHandle, close: () => db.destroy() };
 }

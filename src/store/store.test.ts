@@ -95,7 +95,7 @@ describe.each(backends)('store on %s', (_name, makeBackend) => {
   });
 
   it('writes usage in batches and sums it per key', async () => {
-    const usage = new UsageRepository(store.db);
+    const usage = new UsageRepository(store.db, store.sqlite);
     const rows = Array.from({ length: 1203 }, (_, i) => usageRow({ request_id: `req_${i}`, key_id: i % 3 === 0 ? 'k3' : 'k1' }));
     await usage.insertMany(rows);
     const all = await usage.totals();

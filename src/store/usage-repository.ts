@@ -1,4 +1,5 @@
 /** Usage records: written in batches by the ledger, read by reports. */
+import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, UsageRecordsTable } from './schema.js';
 
@@ -12,11 +13,40 @@ export interface UsageTotals {
   costUsd: number;
 }
 
+const COLUMNS = [
+  'request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome', 'stream',
+  'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd',
+  'latency_ms', 'created_at',
+] as const;
+
 export class UsageRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private sqliteInsert?: (rows: UsageRow[]) => void;
+
+  /**
+   * With a raw SQLite handle, batches go through one prepared statement in a transaction:
+   * better-sqlite3 is synchronous, so this write runs on the event loop, and building a
+   * 1,000-row statement through the query builder held it for tens of milliseconds.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    sqlite?: BetterSqliteDatabase,
+  ) {
+    if (sqlite) {
+      const statement = sqlite.prepare(
+        `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+      );
+      this.sqliteInsert = sqlite.transaction((rows: UsageRow[]) => {
+        for (const row of rows) statement.run(row);
+      });
+    }
+  }
 
   async insertMany(rows: UsageRow[]): Promise<void> {
     if (rows.length === 0) return;
+    if (this.sqliteInsert) {
+      this.sqliteInsert(rows);
+      return;
+    }
     // Bounded statement size: SQLite allows 32k parameters; 19 columns a row.
     for (let i = 0; i < rows.length; i += 500) {
       await this.db.insertInto('usage_records').values(rows.slice(i, i + 500)).execute();
