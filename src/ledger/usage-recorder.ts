@@ -17,7 +17,7 @@ export class UsageRecorder {
     private readonly repository: UsageRepository,
     private readonly logger: Logger,
     // Short intervals keep each batch (and, with SQLite, its synchronous write) small.
-    private readonly intervalMs = 200,
+    private readonly intervalMs = 100,
   ) {}
 
   start(): void {
