@@ -13,6 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemaExample } from './schema-example.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 
@@ -357,10 +358,6 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

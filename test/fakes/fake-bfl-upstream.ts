@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_BFL_API_KEY = 'bfl-fake-upstream-key';
 
@@ -159,11 +160,7 @@ export async function startFakeBflUpstream(options: FakeBflUpstreamOptions = {})
     url: base,
     requests,
     tasks,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

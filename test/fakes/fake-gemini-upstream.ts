@@ -18,6 +18,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */
@@ -459,10 +460,6 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }

@@ -18,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_IDEOGRAM_KEY = 'ideogram-fake-upstream-key';
 export const FAKE_EDIT_COLOR = [255, 0, 255] as const;
@@ -173,11 +174,7 @@ export async function startFakeIdeogramUpstream(options: { apiKey?: string } = {
   return {
     url: base,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

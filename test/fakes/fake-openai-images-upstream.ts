@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_OPENAI_IMAGES_KEY = 'sk-fake-openai-images';
 export const FAKE_IMAGES_CREATED = 1_713_833_628;
@@ -202,11 +203,7 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
     setNext(scenario) {
       next = scenario;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

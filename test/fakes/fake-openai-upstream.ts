@@ -14,6 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChannelConfig } from '../../src/providers/types.js';
 import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -130,11 +131,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     setNext(scenario) {
       next = scenario;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => closeServer(server),
   };
 }
 

@@ -23,6 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
+import { closeServer } from './close-server.js';
 
 export const FAKE_REPLICATE_TOKEN = 'r8_fakeReplicateUpstreamToken';
 export const FAKE_SCHNELL_VERSION = '5599ed30703defd1d160a25a63321b4dec97101d98b4674bcc56e41f62f35637';
@@ -250,12 +251,10 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     requests,
     predictions,
     canceled,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return closeServer(server);
+    },
   };
 }
 
