@@ -13,7 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemaExample } from './schema-example.js';
-import { closeServer } from './close-server.js';
+import { closeServer } from './fake-http.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 

@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
-import { closeServer } from './close-server.js';
+import { closeServer, readBody, sendJson } from './fake-http.js';
 
 export const FAKE_BFL_API_KEY = 'bfl-fake-upstream-key';
 
@@ -233,17 +233,4 @@ function ultraSize(aspectRatio: string): { width: number; height: number } {
   return { width: Math.round(Math.sqrt(area * ratio) / 32) * 32, height: Math.round(Math.sqrt(area / ratio) / 32) * 32 };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}

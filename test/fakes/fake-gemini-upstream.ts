@@ -18,7 +18,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
-import { closeServer } from './close-server.js';
+import { closeServer } from './fake-http.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */

@@ -18,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
-import { closeServer } from './close-server.js';
+import { closeServer, sendJson } from './fake-http.js';
 
 export const FAKE_IDEOGRAM_KEY = 'ideogram-fake-upstream-key';
 export const FAKE_EDIT_COLOR = [255, 0, 255] as const;
@@ -270,7 +270,3 @@ async function averageOf(references: RecordedFile[], size: { width: number; heig
   return png(out, size);
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(value));
-}

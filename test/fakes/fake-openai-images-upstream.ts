@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
-import { closeServer } from './close-server.js';
+import { closeServer, sendJson, readBodyBytes } from './fake-http.js';
 
 export const FAKE_OPENAI_IMAGES_KEY = 'sk-fake-openai-images';
 export const FAKE_IMAGES_CREATED = 1_713_833_628;
@@ -92,7 +92,7 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
       res.end(png);
       return;
     }
-    const body = await readBody(req);
+    const body = await readBodyBytes(req);
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       throw new ApiError(401, 'Incorrect API key provided.', null, 'invalid_api_key');
     }
@@ -280,17 +280,8 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
 
 function sendError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.status, { error: { message: error.message, type: error.type, param: error.param, code: error.code } });
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { ChannelConfig } from '../../src/providers/types.js';
 import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
-import { closeServer } from './close-server.js';
+import { closeServer, sendJson, readBody } from './fake-http.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -328,17 +328,8 @@ function splitInto(text: string, pieces: number): string[] {
   return out;
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(value));
-}
 
 function sendError(res: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null): void {
   sendJson(res, status, { error: { message, type, param, code } });
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -23,7 +23,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
-import { closeServer } from './close-server.js';
+import { closeServer, readBody, sendJson } from './fake-http.js';
 
 export const FAKE_REPLICATE_TOKEN = 'r8_fakeReplicateUpstreamToken';
 export const FAKE_SCHNELL_VERSION = '5599ed30703defd1d160a25a63321b4dec97101d98b4674bcc56e41f62f35637';
@@ -339,20 +339,7 @@ async function serveOutput(res: ServerResponse, prediction: FakePrediction | und
   res.end(bytes);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
 
 function sendProblem(res: ServerResponse, status: number, title: string, detail: string): void {
   sendJson(res, status, { title, detail, status });

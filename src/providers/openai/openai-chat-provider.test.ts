@@ -173,8 +173,15 @@ describe('openai provider against the fake upstream', () => {
     const response = await openai.chat!.passthrough!({ dialect: 'openai', body, stream: false }, attempt());
     expect(lastSent().body).toEqual({ ...body, model: 'gpt-4o-mini' });
     expect(response.status).toBe(200);
-    expect(response.headers).toEqual({ 'content-type': 'application/json', 'x-request-id': expect.stringMatching(/^req_fake\d+$/) });
-    const relayed = JSON.parse(await readAll(response.body)) as { model: string; choices: Array<{ message: { content: string } }> };
+    expect(response.headers).toEqual({
+      'content-type': 'application/json',
+      'content-length': expect.stringMatching(/^\d+$/),
+      'x-request-id': expect.stringMatching(/^req_fake\d+$/),
+    });
+    const text = await readAll(response.body);
+    // The upstream's length is relayed and must match the bytes relayed.
+    expect(Buffer.byteLength(text)).toBe(Number(response.headers['content-length']));
+    const relayed = JSON.parse(text) as { model: string; choices: Array<{ message: { content: string } }> };
     expect(relayed.model).toBe('gpt-4o-mini');
     expect(relayed.choices[0].message.content).toBe('You said: relay this');
     expect(await response.usage).toEqual({ inputTokens: 6, outputTokens: 4 });
