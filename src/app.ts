@@ -97,7 +97,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   if (config.accessLog) {
     http.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { reqId: request.id, method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request',
       );
       done();
