@@ -10,7 +10,6 @@ import type { GatewayConfig } from './config/types.js';
 import { requestIds } from './http/request-ids.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { registerMediaRoutes } from './http/media-routes.js';
-import { registerModelRoutes } from './http/model-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { LocalMediaStore } from './media/local-media-store.js';
@@ -18,11 +17,6 @@ import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { Catalog } from './routing/catalog.js';
 import { ChannelRegistry } from './routing/channel-registry.js';
-import { ChatService } from './routing/chat-service.js';
-import { CircuitBreaker } from './routing/circuit-breaker.js';
-import { EmbedService } from './routing/embed-service.js';
-import { ImageService } from './routing/image-service.js';
-import { listModels } from './routing/list-models.js';
 import { ApiKeysRepository } from './store/api-keys-repository.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { UsageRepository } from './store/usage-repository.js';
@@ -30,12 +24,13 @@ import { anthropicSurface } from './surfaces/anthropic/index.js';
 import { geminiSurface } from './surfaces/gemini/index.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
-import type { GatewayServices } from './surfaces/types.js';
+import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
+import { Gateway } from './gateway/gateway.js';
 
-export interface Gateway {
+export interface GatewayApp {
   config: GatewayConfig;
   http: FastifyInstance;
-  services: GatewayServices;
+  services: Gateway;
   store: OpenedStore;
   keys: ApiKeysRepository;
   usage: UsageRepository;
@@ -49,7 +44,7 @@ export interface BuildOptions {
   logger?: Logger;
 }
 
-export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<Gateway> {
+export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
@@ -61,22 +56,17 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   const catalog = new Catalog();
   const providers = new ProviderRegistry(config.sandbox);
-  const registry = new ChannelRegistry(config, providers, catalog);
-  const breaker = new CircuitBreaker(config.router.failureThreshold, config.router.cooldownMs);
-  const routerDeps = { registry, breaker, catalog, recorder, maxAttempts: config.router.maxAttempts };
-  const chat = new ChatService(routerDeps, config.limits.maxDocumentBytes);
-  const embed = new EmbedService(routerDeps);
+  const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
-  const images = new ImageService(routerDeps, media, config.media);
-  const services: GatewayServices = {
+  const services = new Gateway({
+    config,
     authenticate: (presented) => directory.authenticate(presented),
-    chat: (call) => chat.chat(call),
-    listModels: (key) => listModels(catalog, registry, key),
-    embed: (call) => embed.embed(call),
-    images: (call) => images.images(call),
-    fetchImage: (url, param, signal) => images.fetchImage(url, param, signal),
-  };
+    registry,
+    catalog,
+    recorder,
+    media,
+  });
 
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -107,7 +97,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface]) {
     await http.register(async (scope) => surface.register(scope, services));
   }
-  await http.register(async (scope) => registerModelRoutes(scope, services));
+  await http.register(async (scope) => registerSharedModelRoutes(scope, services));
   registerMediaRoutes(http, media);
   registerNotFound(http);
 

@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../core/errors.js';
 import type { ApiKeysRepository, StoredApiKey } from '../store/api-keys-repository.js';
-import type { AuthenticatedKey } from '../surfaces/types.js';
+import type { AuthenticatedKey } from '../core/key.js';
 import { hashApiKey, keyIdOf, sameHash } from './api-key-format.js';
 
 const NEGATIVE_TTL_MS = 10_000;

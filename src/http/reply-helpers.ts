@@ -5,7 +5,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../core/errors.js';
-import type { ErrorRenderer, RouteInfo } from '../surfaces/types.js';
+import type { RouteInfo } from '../core/route.js';
+import type { ErrorRenderer } from './error-renderer.js';
 import { gatewayErrorFromFastify } from './fastify-errors.js';
 
 /** Tells the client which channel answered, and that the answer is simulated when it is. */

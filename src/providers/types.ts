@@ -2,11 +2,11 @@
  * The contract every upstream adapter implements. A provider declares the operations it
  * supports and implements only those; the router never calls what is not declared.
  */
-import type { Readable } from 'node:stream';
 import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
 import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult } from '../core/image.js';
 import type { Dialect, Operation } from '../core/operation.js';
+import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 
 export type ProviderName = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bfl' | 'replicate' | 'ideogram' | 'sandbox';
 
@@ -34,27 +34,6 @@ export interface Attempt {
   /** Aborted when the client goes away or the attempt times out. */
   signal: AbortSignal;
   requestId: string;
-}
-
-/** A same-dialect request forwarded untranslated. */
-export interface RawChatRequest {
-  dialect: Dialect;
-  /** The client's parsed JSON body; the provider rewrites only the model. */
-  body: Record<string, unknown>;
-  stream: boolean;
-  /** Dialect headers of the client worth forwarding (e.g. `anthropic-version`, `anthropic-beta`). */
-  headers?: Record<string, string>;
-}
-
-/** The upstream's successful answer to a pass-through request, relayed to the client as is. */
-export interface PassthroughResponse {
-  status: number;
-  /** Headers worth relaying (content-type and the upstream's request id). */
-  headers: Record<string, string>;
-  /** The upstream bytes, tapped: reading it to the end settles `usage`. */
-  body: Readable;
-  /** Usage read from the relayed bytes; resolves when the body ends (undefined if none seen). */
-  usage: Promise<import('../core/usage.js').Usage | undefined>;
 }
 
 export interface ChatProvider {

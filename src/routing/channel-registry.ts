@@ -1,80 +1,34 @@
 /**
  * The channels in force, ready for the hot path: model patterns compiled, providers bound,
- * and the candidate list per (model, operation) memoised. The sandbox is a fallback: it serves
- * a model only when no configured upstream channel does, so a failing real upstream is never
- * silently replaced by simulated answers.
+ * and the candidate list per (model, operation) memoised. The registry holds one immutable
+ * snapshot and swaps it whole when channels change (`replace`), so a request that took a
+ * snapshot never sees a half-updated set. The sandbox is a fallback: it serves a model only
+ * when no configured upstream channel does, so a failing real upstream is never silently
+ * replaced by simulated answers.
  */
-import type { ChannelDefinition, GatewayConfig } from '../config/types.js';
 import { channelDefaults } from '../config/defaults.js';
+import type { ChannelDefinition } from '../config/types.js';
 import type { Operation } from '../core/operation.js';
 import type { ProviderRegistry } from '../providers/registry.js';
-import type { ChannelConfig, Provider } from '../providers/types.js';
+import type { Provider, ProviderName } from '../providers/types.js';
 import type { Catalog } from './catalog.js';
-import { compileModelPattern } from './model-pattern.js';
-import type { Selectable } from './order-attempts.js';
+import { type RuntimeChannel, toRuntimeChannel } from './runtime-channel.js';
 
-export interface RuntimeChannel extends Selectable {
-  config: ChannelConfig;
-  provider: Provider;
-  /** True for the implicit sandbox channel, used only when nothing else serves a model. */
-  fallbackOnly: boolean;
-  /** The model ids the channel names without wildcards. */
-  literalModels: string[];
-  matches(model: string): boolean;
-  upstreamModel(model: string): string;
-}
+export type { RuntimeChannel } from './runtime-channel.js';
 
-function toRuntime(definition: ChannelDefinition, provider: Provider, fallbackOnly: boolean): RuntimeChannel {
-  const matchers = definition.models.map(compileModelPattern);
-  return {
-    name: definition.name,
-    priority: definition.priority,
-    weight: definition.weight,
-    enabled: definition.enabled,
-    fallbackOnly,
-    literalModels: definition.models.filter((pattern) => !pattern.includes('*')),
-    provider,
-    config: {
-      name: definition.name,
-      provider: definition.provider,
-      baseUrl: definition.baseUrl,
-      apiKey: definition.apiKey,
-      headers: definition.headers,
-      timeoutMs: definition.timeoutMs,
-      options: definition.options,
-    },
-    matches: (model) => matchers.some((match) => match(model)),
-    upstreamModel(model) {
-      const mapped = definition.modelMap[model];
-      if (mapped) return mapped;
-      for (const rule of definition.modelRewrite) {
-        if (model.startsWith(rule.from)) return rule.to + model.slice(rule.from.length);
-      }
-      return model;
-    },
-  };
-}
+const MEMO_LIMIT = 10_000;
 
-export class ChannelRegistry {
-  readonly channels: RuntimeChannel[];
+/** One consistent view of the channels. */
+export class ChannelSnapshot {
   private readonly memo = new Map<string, RuntimeChannel[]>();
 
-  constructor(config: GatewayConfig, providers: ProviderRegistry, catalog: Catalog) {
-    this.channels = config.channels.map((definition) => toRuntime(definition, providers.get(definition.provider), false));
-    const hasExplicitSandbox = config.channels.some((c) => c.provider === 'sandbox');
-    if (config.sandbox.enabled && !hasExplicitSandbox) {
-      const sandbox: ChannelDefinition = {
-        ...channelDefaults(),
-        name: 'sandbox',
-        provider: 'sandbox',
-        models: catalog.all().map((entry) => entry.id),
-        priority: Number.MIN_SAFE_INTEGER,
-      };
-      this.channels.push(toRuntime(sandbox, providers.get('sandbox'), true));
-    }
-  }
+  constructor(
+    readonly channels: readonly RuntimeChannel[],
+    /** Increases with every replacement, for logs and tests. */
+    readonly version: number,
+  ) {}
 
-  /** Enabled or not, every channel that could serve the model for the operation. */
+  /** Enabled channels that could serve the model for the operation (the sandbox only when nothing else does). */
   candidates(model: string, operation: Operation): RuntimeChannel[] {
     const memoKey = `${operation}\u0000${model}`;
     let found = this.memo.get(memoKey);
@@ -82,7 +36,7 @@ export class ChannelRegistry {
       const serving = this.channels.filter((c) => c.enabled && c.provider.operations.has(operation) && c.matches(model));
       const real = serving.filter((c) => !c.fallbackOnly);
       found = real.length > 0 ? real : serving;
-      if (this.memo.size > 10_000) this.memo.clear();
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
       this.memo.set(memoKey, found);
     }
     return found;
@@ -91,5 +45,79 @@ export class ChannelRegistry {
   /** Whether any channel serves the model for the operation. */
   serves(model: string, operation: Operation): boolean {
     return this.candidates(model, operation).length > 0;
+  }
+}
+
+export interface RegistryOptions {
+  providers: ProviderRegistry;
+  catalog: Catalog;
+  /** Whether the implicit sandbox channel serves catalog models nothing else serves. */
+  sandboxFallback: boolean;
+}
+
+export class ChannelRegistry {
+  private snapshot: ChannelSnapshot;
+  private readonly listeners = new Set<(snapshot: ChannelSnapshot) => void>();
+
+  constructor(
+    private readonly options: RegistryOptions,
+    definitions: readonly ChannelDefinition[] = [],
+  ) {
+    this.snapshot = this.build(definitions, 1);
+  }
+
+  /** The snapshot in force; take it once per call. */
+  current(): ChannelSnapshot {
+    return this.snapshot;
+  }
+
+  get channels(): readonly RuntimeChannel[] {
+    return this.snapshot.channels;
+  }
+
+  candidates(model: string, operation: Operation): RuntimeChannel[] {
+    return this.snapshot.candidates(model, operation);
+  }
+
+  serves(model: string, operation: Operation): boolean {
+    return this.snapshot.serves(model, operation);
+  }
+
+  /**
+   * Puts a new set of channels in force. The new snapshot is built completely (providers
+   * resolved, patterns compiled) before it replaces the old one, so a bad definition throws
+   * here and the old channels stay.
+   */
+  replace(definitions: readonly ChannelDefinition[]): ChannelSnapshot {
+    const names = new Set<string>();
+    for (const definition of definitions) {
+      if (names.has(definition.name)) throw new Error(`two channels are named "${definition.name}"`);
+      names.add(definition.name);
+    }
+    const next = this.build(definitions, this.snapshot.version + 1);
+    this.snapshot = next;
+    for (const listener of this.listeners) listener(next);
+    return next;
+  }
+
+  onChange(listener: (snapshot: ChannelSnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private build(definitions: readonly ChannelDefinition[], version: number): ChannelSnapshot {
+    const provider = (name: string): Provider => this.options.providers.get(name as ProviderName);
+    const channels = definitions.map((definition) => toRuntimeChannel(definition, provider(definition.provider), false));
+    if (this.options.sandboxFallback && !definitions.some((c) => c.provider === 'sandbox')) {
+      const sandbox: ChannelDefinition = {
+        ...channelDefaults(),
+        name: 'sandbox',
+        provider: 'sandbox',
+        models: this.options.catalog.all().map((entry) => entry.id),
+        priority: Number.MIN_SAFE_INTEGER,
+      };
+      channels.push(toRuntimeChannel(sandbox, provider('sandbox'), true));
+    }
+    return new ChannelSnapshot(channels, version);
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Keeps failing channels out of rotation for a while. After `failureThreshold` consecutive
  * failures a channel's circuit opens for `cooldownMs`; then one trial request is let through
- * (half-open): success closes the circuit, failure opens it again.
+ * (half-open): success closes the circuit, failure opens it again, and a trial that ends
+ * without a verdict (the client went away, or the request itself was refused) lets the next
+ * request be the trial.
  */
 interface CircuitState {
   failures: number;
@@ -44,5 +46,11 @@ export class CircuitBreaker {
     state.failures++;
     state.trialInFlight = false;
     if (state.failures >= this.failureThreshold) state.openUntil = this.now() + this.cooldownMs;
+  }
+
+  /** An attempt ended with no verdict on the channel's health: a trial in flight is released. */
+  inconclusive(channel: string): void {
+    const state = this.states.get(channel);
+    if (state) state.trialInFlight = false;
   }
 }

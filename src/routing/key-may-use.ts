@@ -1,4 +1,4 @@
-import type { AuthenticatedKey } from '../surfaces/types.js';
+import type { AuthenticatedKey } from '../core/key.js';
 import { compileModelPattern } from './model-pattern.js';
 
 const compiled = new WeakMap<string[], Array<(model: string) => boolean>>();

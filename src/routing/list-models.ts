@@ -1,13 +1,14 @@
-import type { AuthenticatedKey, ModelInfo } from '../surfaces/types.js';
+import type { AuthenticatedKey } from '../core/key.js';
+import type { ModelInfo } from '../core/model-info.js';
 import type { Catalog } from './catalog.js';
-import type { ChannelRegistry } from './channel-registry.js';
+import type { ChannelSnapshot } from './channel-registry.js';
 import { keyMayUse } from './key-may-use.js';
 
 /**
  * The models the key may use: catalog models some channel serves, then the literal model ids
  * (no wildcard) that configured channels name outside the catalog.
  */
-export function listModels(catalog: Catalog, registry: ChannelRegistry, key: AuthenticatedKey): ModelInfo[] {
+export function listModels(catalog: Catalog, registry: ChannelSnapshot, key: AuthenticatedKey): ModelInfo[] {
   const listed: ModelInfo[] = catalog
     .all()
     .filter((entry) => keyMayUse(key, entry.id) && entry.operations.some((operation) => registry.serves(entry.id, operation)))

@@ -1,84 +1,59 @@
 /**
- * The attempt loop every operation shares: the key may use the model, the channels serving
- * (model, operation) are ordered, and each is tried until one answers. Failures before the
- * first byte reached the client (connection errors, timeouts, 429, 5xx, refused channel
- * credentials) move on to the next channel; other errors are the client's at once.
+ * The attempt loop every operation shares: each planned channel is tried in turn until one
+ * answers. Failures before the first byte reached the client (connection errors, timeouts,
+ * 429, 5xx, refused channel credentials) move on to the next channel and count against its
+ * circuit; other errors are the client's at once. Records nothing: the call lifecycle does.
  */
 import { GatewayError, toGatewayError } from '../core/errors.js';
-import type { UsageRecorder } from '../ledger/usage-recorder.js';
+import type { RouteInfo } from '../core/route.js';
 import type { Attempt } from '../providers/types.js';
-import type { RouteInfo } from '../surfaces/types.js';
-import type { Catalog } from './catalog.js';
-import type { ChannelRegistry, RuntimeChannel } from './channel-registry.js';
+import type { RuntimeChannel } from './channel-registry.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
-import { keyMayUse } from './key-may-use.js';
-import { orderAttempts } from './order-attempts.js';
-import { recordUsage, type MeteredCall } from './record-usage.js';
-
-export interface RouterDeps {
-  registry: ChannelRegistry;
-  breaker: CircuitBreaker;
-  catalog: Catalog;
-  recorder: UsageRecorder;
-  maxAttempts: number;
-}
-
-export interface RoutedCall extends MeteredCall {
-  /** Aborted when the client disconnects. */
-  signal: AbortSignal;
-}
-
-export function modelNotFound(model: string): GatewayError {
-  return new GatewayError('not_found', `The model \`${model}\` does not exist or no channel serves it.`, {
-    code: 'model_not_found',
-    param: 'model',
-  });
-}
 
 export type AttemptFn<T> = (channel: RuntimeChannel, attempt: Attempt, route: RouteInfo) => Promise<T>;
 
-/**
- * Runs `attemptFn` on the planned channels until one succeeds. Failed calls are recorded here;
- * a successful one is recorded by the caller, who knows its usage.
- */
-export async function runAttempts<T>(deps: RouterDeps, call: RoutedCall, startedAt: number, attemptFn: AttemptFn<T>): Promise<T> {
-  if (!keyMayUse(call.key, call.model)) {
-    throw new GatewayError('permission', `This API key may not use the model \`${call.model}\`.`, { code: 'model_not_allowed', param: 'model' });
-  }
-  const candidates = deps.registry.candidates(call.model, call.operation);
-  if (candidates.length === 0) throw modelNotFound(call.model);
-  const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
+export interface AttemptContext {
+  breaker: CircuitBreaker;
+  model: string;
+  requestId: string;
+  signal: AbortSignal;
+  /** Told of each route before it is tried (the last one told is the one that answered or failed last). */
+  onAttempt(route: RouteInfo): void;
+}
+
+export function routeFor(channel: RuntimeChannel, model: string, attempts: number): RouteInfo {
+  return {
+    channel: channel.name,
+    provider: channel.config.provider,
+    simulated: channel.provider.simulated === true,
+    upstreamModel: channel.upstreamModel(model),
+    attempts,
+    passthrough: false,
+  };
+}
+
+export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: AttemptContext, attemptFn: AttemptFn<T>): Promise<T> {
+  const { breaker } = context;
   let lastError: GatewayError | undefined;
-  let lastRoute: RouteInfo | undefined;
   for (let i = 0; i < plan.length; i++) {
     const channel = plan[i];
-    const route: RouteInfo = {
-      channel: channel.name,
-      provider: channel.config.provider,
-      simulated: channel.provider.simulated === true,
-      upstreamModel: channel.upstreamModel(call.model),
-      attempts: i + 1,
-      passthrough: false,
-    };
-    lastRoute = route;
-    deps.breaker.beginAttempt(channel.name);
-    const attempt: Attempt = { channel: channel.config, upstreamModel: route.upstreamModel, signal: call.signal, requestId: call.requestId };
+    const route = routeFor(channel, context.model, i + 1);
+    context.onAttempt(route);
+    breaker.beginAttempt(channel.name);
+    const attempt: Attempt = { channel: channel.config, upstreamModel: route.upstreamModel, signal: context.signal, requestId: context.requestId };
     try {
       const value = await attemptFn(channel, attempt, route);
-      deps.breaker.success(channel.name);
+      breaker.success(channel.name);
       return value;
     } catch (error) {
       const gatewayError = toGatewayError(error);
-      if (call.signal.aborted) throw gatewayError;
-      if (!gatewayError.retryable) {
-        recordUsage(deps.recorder, deps.catalog, call, route, startedAt, gatewayError.kind);
+      if (context.signal.aborted || !gatewayError.retryable) {
+        breaker.inconclusive(channel.name);
         throw gatewayError;
       }
-      deps.breaker.failure(channel.name);
+      breaker.failure(channel.name);
       lastError = gatewayError;
     }
   }
-  const final = lastError ?? new GatewayError('overloaded', 'no channel could serve the request');
-  if (lastRoute) recordUsage(deps.recorder, deps.catalog, call, lastRoute, startedAt, final.kind);
-  throw final;
+  throw lastError ?? new GatewayError('overloaded', 'no channel could serve the request');
 }

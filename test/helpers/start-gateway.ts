@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { buildApp, type Gateway } from '../../src/app.js';
+import { buildApp, type GatewayApp } from '../../src/app.js';
 import { createApiKey, type CreateKeyOptions } from '../../src/auth/key-admin.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { GatewayConfig, LimitSettings, MediaSettings, SandboxSettings } from '../../src/config/types.js';
@@ -43,7 +43,7 @@ export interface RunningGateway {
   url: string;
   /** A freshly created API key (unrestricted unless `key` said otherwise). */
   key: string;
-  gateway: Gateway;
+  gateway: GatewayApp;
   createKey(options: CreateKeyOptions): Promise<string>;
   close(): Promise<void>;
 }

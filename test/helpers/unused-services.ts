@@ -1,4 +1,4 @@
-import type { GatewayServices } from '../../src/surfaces/types.js';
+import type { GatewayServices } from '../../src/gateway/contract.js';
 
 function unused(name: string): () => never {
   return () => {
@@ -6,9 +6,13 @@ function unused(name: string): () => never {
   };
 }
 
-/** Stand-ins for the services a surface test does not exercise; spread them into a stub. */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage'> = {
+/**
+ * Stand-ins for the services a surface test does not exercise; spread them into a stub.
+ * `checkAccess` lets every key use every model (access rules are the gateway's, tested there).
+ */
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess'> = {
   embed: unused('embed'),
   images: unused('images'),
   fetchImage: unused('fetchImage'),
+  checkAccess: () => undefined,
 };

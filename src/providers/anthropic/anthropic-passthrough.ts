@@ -8,7 +8,8 @@ import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage }
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
 import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
-import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
+import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
+import type { Attempt } from '../types.js';
 import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 

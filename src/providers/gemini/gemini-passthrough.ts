@@ -9,7 +9,8 @@ import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
 import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
-import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
+import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
+import type { Attempt } from '../types.js';
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
 import { mapGeminiError } from './map-gemini-error.js';
 

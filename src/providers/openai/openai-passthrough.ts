@@ -10,7 +10,8 @@ import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
 import { headerValue, relayContentLength } from '../shared/upstream-http.js';
 import { tapJson, tapSse } from '../shared/usage-tap.js';
-import type { Attempt, PassthroughResponse, RawChatRequest } from '../types.js';
+import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
+import type { Attempt } from '../types.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;

@@ -4,7 +4,7 @@
  */
 import type { GatewayError } from '../../core/errors.js';
 import type { AnthropicErrorBody, AnthropicErrorType } from '../../core/wire/anthropic-types.js';
-import type { RenderedError } from '../types.js';
+import type { RenderedError } from '../../http/error-renderer.js';
 
 export function anthropicErrorType(error: GatewayError): { status: number; type: AnthropicErrorType } {
   switch (error.kind) {

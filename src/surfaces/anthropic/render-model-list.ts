@@ -1,7 +1,7 @@
 /**
  * The gateway's models as Anthropic's `GET /v1/models` page (one page holding everything).
  */
-import type { ModelInfo } from '../types.js';
+import type { ModelInfo } from '../../core/model-info.js';
 
 export interface AnthropicModelList {
   data: Array<{ type: 'model'; id: string; display_name: string; created_at: string }>;

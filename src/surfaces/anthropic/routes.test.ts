@@ -9,7 +9,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, RouteInfo } from '../types.js';
+import type { AuthenticatedKey } from '../../core/key.js';
+import type { RouteInfo } from '../../core/route.js';
+import type { ChatCall, ChatOutcome, GatewayServices } from '../../gateway/contract.js';
 import { anthropicSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 
@@ -93,7 +95,7 @@ describe('anthropic surface through @anthropic-ai/sdk 1.x', () => {
     expect(response.headers.get('x-gengate-provider')).toBe('anthropic');
     const call = calls[0];
     expect(call.surface).toBe('anthropic');
-    expect(call.request).toEqual({ model: MODEL, maxTokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false });
+    expect(call.canonical()).toEqual({ model: MODEL, maxTokens: 64, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false });
     expect(call.raw).toMatchObject({
       dialect: 'anthropic',
       body: { model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] },
@@ -133,8 +135,8 @@ describe('anthropic surface through @anthropic-ai/sdk 1.x', () => {
     ]);
     expect(message.stop_reason).toBe('tool_use');
     expect(message.usage).toMatchObject({ input_tokens: 50, output_tokens: 17 });
-    expect(calls[0].request.stream).toBe(true);
-    expect(calls[0].request.tools).toEqual([
+    expect(calls[0].canonical().stream).toBe(true);
+    expect(calls[0].canonical().tools).toEqual([
       { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } },
     ]);
   });
@@ -270,7 +272,7 @@ describe('anthropic surface through the 0.x SDK (x-api-key)', () => {
     expect(presented).toEqual([KEY]);
     expect(message.content).toEqual([{ type: 'tool_use', id: 'call_Q1', name: 'lookup', input: { q: 'gengate' } }]);
     expect(message.stop_reason).toBe('tool_use');
-    expect(calls[0].request.toolChoice).toEqual({ type: 'required' });
+    expect(calls[0].canonical().toolChoice).toEqual({ type: 'required' });
     expect(calls[0].raw?.headers?.['anthropic-version']).toBe('2023-06-01');
   });
 

@@ -3,9 +3,10 @@
  * in their own encapsulated context so errors render in Anthropic's shape.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RawChatRequest } from '../../providers/types.js';
+import type { RawChatRequest } from '../../core/passthrough.js';
+import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
-import type { GatewayServices } from '../types.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 import { loadTokenizer } from '../../core/tokenizer.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
 import { parseAnthropicMessagesRequest } from './parse-messages-request.js';
@@ -34,7 +35,6 @@ function dialectHeaders(request: FastifyRequest): Record<string, string> {
 async function createMessage(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const requestId = String(request.id);
   reply.header('request-id', requestId);
-  const key = await services.authenticate(presentedKey(request));
   const chatRequest = parseAnthropicMessagesRequest(request.body);
   const raw: RawChatRequest = {
     dialect: 'anthropic',
@@ -43,10 +43,12 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     headers: dialectHeaders(request),
   };
   const outcome = await services.chat({
-    key,
+    key: requestKey(request),
     surface: 'anthropic',
     requestId,
-    request: chatRequest,
+    model: chatRequest.model,
+    stream: chatRequest.stream,
+    canonical: () => chatRequest,
     raw,
     signal: clientSignal(request, reply),
   });
@@ -68,14 +70,15 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
 
 async function countTokens(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   reply.header('request-id', String(request.id));
-  await services.authenticate(presentedKey(request));
   const chatRequest = parseAnthropicMessagesRequest(request.body, { countOnly: true });
+  services.checkAccess(requestKey(request), chatRequest.model, 'chat');
   await loadTokenizer();
   return reply.send({ input_tokens: estimateInputTokens(chatRequest) });
 }
 
 export function registerAnthropicRoutes(app: FastifyInstance, services: GatewayServices): void {
   useErrorRenderer(app, renderAnthropicError);
+  authenticateFirst(app, (presented) => services.authenticate(presented), presentedKey);
   app.post('/v1/messages', (request, reply) => createMessage(services, request, reply));
   app.post('/v1/messages/count_tokens', (request, reply) => countTokens(services, request, reply));
 }

@@ -1,6 +1,7 @@
 /** What a `POST …/models/{model}:{action}` handler receives once the key is authenticated. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticatedKey, GatewayServices } from '../types.js';
+import type { AuthenticatedKey } from '../../core/key.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 
 export interface GeminiActionContext {
   request: FastifyRequest;

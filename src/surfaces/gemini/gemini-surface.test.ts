@@ -12,7 +12,10 @@ import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { createGeminiProvider } from '../../providers/gemini/index.js';
 import type { Usage } from '../../core/usage.js';
-import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, ModelInfo, RouteInfo } from '../types.js';
+import type { AuthenticatedKey } from '../../core/key.js';
+import type { ModelInfo } from '../../core/model-info.js';
+import type { RouteInfo } from '../../core/route.js';
+import type { ChatCall, ChatOutcome, GatewayServices } from '../../gateway/contract.js';
 import { geminiSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 
@@ -56,7 +59,7 @@ const services: GatewayServices = {
   listModels: () => models,
   async chat(call): Promise<ChatOutcome> {
     calls.push(call);
-    const request = call.request;
+    const request = call.canonical();
     if (request.model === 'textmodel-c-passthrough' && call.raw) {
       const attempt = {
         channel: { name: 'fake', provider: 'gemini' as const, baseUrl: upstream.url, apiKey: FAKE_GEMINI_KEY, headers: {}, timeoutMs: 5000, options: {} },
@@ -142,7 +145,7 @@ describe('gemini surface through @google/genai', () => {
     const [call] = calls;
     expect(call.surface).toBe('gemini');
     expect(call.key.id).toBe('k1');
-    expect(call.request).toEqual({
+    expect(call.canonical()).toEqual({
       model: 'textmodel-c-2.5-flash',
       stream: false,
       system: [{ type: 'text', text: 'Be brief.' }],
@@ -177,7 +180,7 @@ describe('gemini surface through @google/genai', () => {
     expect(withCalls).toHaveLength(1);
     expect(withCalls[0].functionCalls).toEqual([{ id: 'call_w1', name: 'get_weather', args: { city: 'Paris' } }]);
     expect(withCalls[0].candidates?.[0].finishReason).toBe('STOP');
-    expect(calls[0].request.tools).toEqual([
+    expect(calls[0].canonical().tools).toEqual([
       { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
     ]);
   });
@@ -193,7 +196,7 @@ describe('gemini surface through @google/genai', () => {
       config: { tools: [weatherTool] },
     });
     expect(response.text).toBe('You said: ');
-    expect(calls[0].request.messages[2]).toEqual({
+    expect(calls[0].canonical().messages[2]).toEqual({
       role: 'tool',
       content: [{ type: 'tool_result', toolCallId: 'call_w1', name: 'get_weather', content: '{"temp":21}' }],
     });
@@ -267,11 +270,11 @@ describe('gemini surface over raw HTTP', () => {
       modelVersion: 'textmodel-c-2.5-flash',
       responseId: 'resp-1',
     });
-    expect(calls[0].request.messages[0].content[1]).toEqual({
+    expect(calls[0].canonical().messages[0].content[1]).toEqual({
       type: 'document',
       source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0xLjQ=' },
     });
-    expect(calls[0].request.maxTokens).toBe(64);
+    expect(calls[0].canonical().maxTokens).toBe(64);
   });
 
   it('answers a bad field with a 400 in Gemini shape naming it', async () => {

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { sseData } from '../../core/sse.js';
 import { clientSignal, sendPassthrough, sendSse, setRouteHeaders } from '../../http/reply-helpers.js';
-import type { RawChatRequest } from '../../providers/types.js';
+import type { RawChatRequest } from '../../core/passthrough.js';
 import type { GeminiActionContext } from './gemini-action.js';
 import { parseGeminiGenerateRequest } from './parse-generate-request.js';
 import { renderGeminiGenerateResponse } from './render-generate-response.js';
@@ -36,7 +36,9 @@ async function generate({ request, reply, services, key, model }: GeminiActionCo
     key,
     surface: 'gemini',
     requestId: String(request.id),
-    request: chatRequest,
+    model: chatRequest.model,
+    stream: chatRequest.stream,
+    canonical: () => chatRequest,
     raw,
     signal: clientSignal(request, reply),
   });

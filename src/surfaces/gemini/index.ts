@@ -1,6 +1,8 @@
 /** The `gemini` surface: Google's Generative Language API dialect. */
 import type { Surface } from '../types.js';
+import { authenticateFirst } from '../../http/authenticate-first.js';
 import { useErrorRenderer } from '../../http/reply-helpers.js';
+import { geminiApiKey } from './gemini-api-key.js';
 import { renderGeminiError } from './render-error.js';
 import { registerGeminiRoutes } from './routes.js';
 
@@ -9,6 +11,7 @@ export const geminiSurface: Surface = {
   async register(app, services) {
     await app.register(async (scope) => {
       useErrorRenderer(scope, renderGeminiError);
+      authenticateFirst(scope, (presented) => services.authenticate(presented), geminiApiKey);
       registerGeminiRoutes(scope, services);
     });
   },

@@ -5,7 +5,7 @@
  */
 import type { GatewayError } from '../../core/errors.js';
 import type { GeminiErrorBody } from '../../core/wire/gemini-types.js';
-import type { RenderedError } from '../types.js';
+import type { RenderedError } from '../../http/error-renderer.js';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'INVALID_ARGUMENT',

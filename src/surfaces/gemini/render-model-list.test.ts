@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelInfo } from '../types.js';
+import type { ModelInfo } from '../../core/model-info.js';
 import { renderGeminiModel, renderGeminiModelList } from './render-model-list.js';
 
 const chat: ModelInfo = {

@@ -1,5 +1,5 @@
 /** The gateway's models in Gemini's `models.list` / `models.get` shape. */
-import type { ModelInfo } from '../types.js';
+import type { ModelInfo } from '../../core/model-info.js';
 
 export interface GeminiModel {
   name: string;

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
-import type { GatewayServices } from '../types.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 import { geminiActions } from './gemini-actions.js';
-import { geminiApiKey } from './gemini-api-key.js';
+import { requestKey } from '../../http/authenticate-first.js';
 import { isGeminiServable, renderGeminiModel, renderGeminiModelList } from './render-model-list.js';
 import { splitModelAction } from './split-model-action.js';
 
@@ -22,20 +22,17 @@ export function registerGeminiRoutes(app: FastifyInstance, services: GatewayServ
           code: 'method_not_found',
         });
       }
-      const key = await services.authenticate(geminiApiKey(request));
-      return handler({ request, reply, services, key, model: target.model });
+      return handler({ request, reply, services, key: requestKey(request), model: target.model });
     });
   }
 
   app.get('/v1beta/models', async (request) => {
-    const key = await services.authenticate(geminiApiKey(request));
-    return renderGeminiModelList(services.listModels(key));
+    return renderGeminiModelList(services.listModels(requestKey(request)));
   });
 
   app.get<{ Params: { model: string } }>('/v1beta/models/:model', async (request) => {
-    const key = await services.authenticate(geminiApiKey(request));
     const id = request.params.model;
-    const model = services.listModels(key).find((m) => m.id === id && isGeminiServable(m));
+    const model = services.listModels(requestKey(request)).find((m) => m.id === id && isGeminiServable(m));
     if (!model) throw new GatewayError('not_found', `models/${id} is not found`, { code: 'model_not_found' });
     return renderGeminiModel(model);
   });

@@ -2,7 +2,7 @@
  * The imagegen2 endpoints, by path: each parses its body into the canonical request of one
  * image operation. A new endpoint is one more entry.
  */
-import type { ImageCall } from '../types.js';
+import type { ImageCall } from '../../gateway/contract.js';
 import type { ImageLoader } from './load-image-value.js';
 import { parseEditRequest } from './parse-edit-request.js';
 import { parseRemixImageRequest } from './parse-remix-image-request.js';

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import type { ImageInput } from '../../core/image.js';
 import { installJsonBodyParser } from '../../http/json-body-parser.js';
-import type { GatewayServices, ImageCall, ImagesOutcome, RouteInfo } from '../types.js';
+import type { RouteInfo } from '../../core/route.js';
+import type { GatewayServices, ImageCall, ImagesOutcome } from '../../gateway/contract.js';
 import { imagegen2Surface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 

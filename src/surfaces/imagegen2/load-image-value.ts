@@ -5,7 +5,7 @@
 import type { ImageInput } from '../../core/image.js';
 import { decodeImageString } from '../../core/image-bytes.js';
 import { requireString } from '../../core/validate.js';
-import type { GatewayServices } from '../types.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 
 export type ImageLoader = (value: unknown, param: string) => Promise<ImageInput>;
 

@@ -6,7 +6,7 @@
  */
 import type { GatewayError } from '../../core/errors.js';
 import type { IdeogramErrorBody } from '../../core/wire/ideogram-types.js';
-import type { ErrorRenderer } from '../types.js';
+import type { ErrorRenderer } from '../../http/error-renderer.js';
 
 const SAFETY_CODE = 'content_policy_violation';
 

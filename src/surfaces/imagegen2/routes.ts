@@ -4,8 +4,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
+import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
-import type { GatewayServices } from '../types.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 import { imagegen2Endpoints, type Imagegen2Endpoint } from './imagegen2-endpoints.js';
 import { createImageLoader } from './load-image-value.js';
 import { renderImagegen2Error } from './render-error.js';
@@ -13,13 +14,14 @@ import { renderImagegen2Response } from './render-images-response.js';
 
 export async function registerImagegen2Routes(app: FastifyInstance, services: GatewayServices): Promise<void> {
   useErrorRenderer(app, renderImagegen2Error);
+  authenticateFirst(app, (presented) => services.authenticate(presented), presentedKey);
   for (const [path, endpoint] of Object.entries(imagegen2Endpoints)) {
     app.post(path, (request, reply) => handle(services, endpoint, request, reply));
   }
 }
 
 async function handle(services: GatewayServices, endpoint: Imagegen2Endpoint, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = await services.authenticate(presentedKey(request));
+  const key = requestKey(request);
   if (request.body === undefined) throw invalidRequest('the request body is empty; a JSON object is required');
   const signal = clientSignal(request, reply);
   const parsed = await endpoint(request.body, createImageLoader(services, signal));

@@ -7,7 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import type { EmbedCall, EmbedOutcome, GatewayServices, RouteInfo } from '../types.js';
+import type { RouteInfo } from '../../core/route.js';
+import type { EmbedCall, EmbedOutcome, GatewayServices } from '../../gateway/contract.js';
 import { openaiSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 

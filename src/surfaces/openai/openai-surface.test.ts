@@ -4,7 +4,8 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import type { ChatCall, ChatOutcome, GatewayServices, RouteInfo } from '../types.js';
+import type { RouteInfo } from '../../core/route.js';
+import type { ChatCall, ChatOutcome, GatewayServices } from '../../gateway/contract.js';
 import { openaiSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 
@@ -38,7 +39,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
     },
     async chat(call): Promise<ChatOutcome> {
       calls.push(call);
-      const text = call.request.messages.at(-1)?.content[0];
+      const text = call.canonical().messages.at(-1)?.content[0];
       const said = text?.type === 'text' ? text.text : '';
       if (said === 'passthrough') {
         const body = JSON.stringify({
@@ -55,13 +56,13 @@ describe('openaiSurface driven by the official openai SDK', () => {
           response: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_up' }, body: Readable.from([body]), usage: Promise.resolve(undefined) },
         };
       }
-      if (call.request.stream) return { kind: 'stream', route, events: said === 'fail' ? failingStream() : toolCallStream() };
+      if (call.canonical().stream) return { kind: 'stream', route, events: said === 'fail' ? failingStream() : toolCallStream() };
       return {
         kind: 'response',
         route,
         response: {
           id: 'chatcmpl-resp1',
-          model: call.request.model,
+          model: call.canonical().model,
           created: 1_700_000_400,
           content: [{ type: 'text', text: `echo: ${said}` }],
           finishReason: 'stop',
@@ -96,7 +97,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
     expect(response.headers.get('x-gengate-simulated')).toBe('true');
     const call = calls.at(-1)!;
     expect(call.surface).toBe('openai');
-    expect(call.request.temperature).toBe(0.3);
+    expect(call.canonical().temperature).toBe(0.3);
     expect(call.raw).toEqual({ dialect: 'openai', body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'ping' }], temperature: 0.3 }, stream: false });
   });
 
@@ -114,7 +115,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
     ]);
     expect(final.choices[0].finish_reason).toBe('tool_calls');
     expect(final.usage).toEqual({ prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 32 }, completion_tokens_details: { reasoning_tokens: 0 } });
-    expect(calls.at(-1)!.request.includeUsage).toBe(true);
+    expect(calls.at(-1)!.canonical().includeUsage).toBe(true);
   });
 
   it('surfaces a failure after the first frames as an APIError thrown by the SDK stream', async () => {

@@ -1,7 +1,7 @@
 /** GatewayError → OpenAI's error body `{error:{message,type,param,code}}` and status. */
 import type { GatewayError } from '../../core/errors.js';
 import type { OpenAIErrorBody, OpenAIErrorObject } from '../../core/wire/openai-chat-types.js';
-import type { ErrorRenderer } from '../types.js';
+import type { ErrorRenderer } from '../../http/error-renderer.js';
 
 /** The four-key error object OpenAI clients expect (also used for in-stream errors). */
 export function toOpenAIErrorObject(error: GatewayError): OpenAIErrorObject {

@@ -1,5 +1,5 @@
 /** The model list in OpenAI's shape (`GET /v1/models`, `GET /v1/models/{id}`). */
-import type { ModelInfo } from '../types.js';
+import type { ModelInfo } from '../../core/model-info.js';
 
 export interface OpenAIModel {
   id: string;

@@ -1,7 +1,8 @@
 /** The OpenAI surface's routes (Bearer key): chat completions, embeddings, image generations and edits. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
-import type { GatewayServices } from '../types.js';
+import type { GatewayServices } from '../../gateway/contract.js';
 import { createEmbeddings } from './create-embeddings.js';
 import { registerOpenAIImageRoutes } from './images/index.js';
 import { parseOpenAIChatRequest } from './parse-chat-request.js';
@@ -11,20 +12,22 @@ import { renderOpenAIError } from './render-error.js';
 
 export async function registerOpenAIRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
   useErrorRenderer(app, renderOpenAIError);
+  authenticateFirst(app, (presented) => services.authenticate(presented), bearerToken);
   app.post('/v1/chat/completions', (request, reply) => chatCompletions(services, request, reply));
   app.post('/v1/embeddings', (request, reply) => createEmbeddings(services, request, reply));
   await registerOpenAIImageRoutes(app, services);
 }
 
 async function chatCompletions(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = await services.authenticate(bearerToken(request));
   const chatRequest = parseOpenAIChatRequest(request.body);
   const requestId = String(request.id);
   const outcome = await services.chat({
-    key,
+    key: requestKey(request),
     surface: 'openai',
     requestId,
-    request: chatRequest,
+    model: chatRequest.model,
+    stream: chatRequest.stream,
+    canonical: () => chatRequest,
     raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: chatRequest.stream },
     signal: clientSignal(request, reply),
   });

@@ -5,7 +5,7 @@ import { createPrng } from '../shared/prng.js';
 import { countTextTokens } from '../shared/tokenizer.js';
 import { chooseToolsToCall } from './choose-tools-to-call.js';
 import { composeAnswerText } from './compose-answer-text.js';
-import { countPromptTokens } from './count-prompt-tokens.js';
+import { countPromptTokens } from '../../../core/count-prompt-tokens.js';
 import { generateFromSchema } from './generate-from-schema.js';
 import { inspectLastTurn } from './inspect-last-turn.js';
 import { limitOutputText } from './limit-output-text.js';

@@ -5,7 +5,7 @@ import { GatewayError } from '../../../core/errors.js';
 import type { Attempt } from '../../types.js';
 import { buildTestPdf } from '../../../../test/helpers/build-test-pdf.js';
 import { createSandboxProvider } from '../index.js';
-import { DOCUMENT_INPUT_TOKENS } from './count-prompt-tokens.js';
+import { DOCUMENT_INPUT_TOKENS } from '../../../core/count-prompt-tokens.js';
 
 const MARKER = '[gengate sandbox — simulated response, no model was called]';
 

@@ -9,8 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError, invalidRequest } from '../../../core/errors.js';
 import type { ImageEditRequest } from '../../../core/image.js';
 import { installJsonBodyParser } from '../../../http/json-body-parser.js';
-import type { GatewayServices, ImageCall, RouteInfo } from '../../types.js';
+import type { RouteInfo } from '../../../core/route.js';
+import type { GatewayServices, ImageCall } from '../../../gateway/contract.js';
 import { registerOpenAIImageRoutes } from './routes.js';
+import { authenticateFirst } from '../../../http/authenticate-first.js';
+import { bearerToken, useErrorRenderer } from '../../../http/reply-helpers.js';
+import { renderOpenAIError } from '../render-error.js';
 
 const KEY = 'sk-gw-images';
 const BODY_LIMIT = 2 * 1024 * 1024;
@@ -32,6 +36,7 @@ const services: GatewayServices = {
   },
   chat: () => Promise.reject(new Error('unused')),
   listModels: () => [],
+  checkAccess: () => undefined,
   embed: () => Promise.reject(new Error('unused')),
   async images(call) {
     calls.push(call);
@@ -64,7 +69,12 @@ beforeAll(async () => {
   opaqueMask = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
   app = Fastify({ bodyLimit: BODY_LIMIT });
   installJsonBodyParser(app);
-  await app.register(async (scope) => registerOpenAIImageRoutes(scope, services));
+  await app.register(async (scope) => {
+    // As the OpenAI surface mounts them: its error shape, and the key checked on the headers first.
+    useErrorRenderer(scope, renderOpenAIError);
+    authenticateFirst(scope, (presented) => services.authenticate(presented), bearerToken);
+    await registerOpenAIImageRoutes(scope, services);
+  });
   baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   client = new OpenAI({ baseURL: `${baseUrl}/v1`, apiKey: KEY, maxRetries: 0 });
 });

@@ -5,8 +5,9 @@
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { bearerToken, clientSignal, setRouteHeaders, useErrorRenderer } from '../../../http/reply-helpers.js';
-import type { GatewayServices, ImageCall, ImagesOutcome } from '../../types.js';
+import { requestKey } from '../../../http/authenticate-first.js';
+import { clientSignal, setRouteHeaders, useErrorRenderer } from '../../../http/reply-helpers.js';
+import type { GatewayServices, ImageCall, ImagesOutcome } from '../../../gateway/contract.js';
 import { renderOpenAIError } from '../render-error.js';
 import { collectJsonEdit } from './collect-json-edit.js';
 import { collectMultipartEdit } from './collect-multipart-edit.js';
@@ -37,9 +38,8 @@ export async function registerOpenAIImageRoutes(app: FastifyInstance, services: 
   });
 }
 
-async function begin(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<CallBase> {
-  const key = await services.authenticate(bearerToken(request));
-  return { key, surface: 'openai', requestId: String(request.id), signal: clientSignal(request, reply), publicBaseUrl: publicBaseUrl(request) };
+function begin(request: FastifyRequest, reply: FastifyReply): CallBase {
+  return { key: requestKey(request), surface: 'openai', requestId: String(request.id), signal: clientSignal(request, reply), publicBaseUrl: publicBaseUrl(request) };
 }
 
 function send(reply: FastifyReply, outcome: ImagesOutcome): FastifyReply {
@@ -48,13 +48,13 @@ function send(reply: FastifyReply, outcome: ImagesOutcome): FastifyReply {
 }
 
 async function generations(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const base = await begin(services, request, reply);
+  const base = begin(request, reply);
   const generateRequest = parseOpenAIGenerationRequest(request.body);
   return send(reply, await services.images({ ...base, operation: 'image.generate', request: generateRequest }));
 }
 
 async function edits(services: GatewayServices, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<FastifyReply> {
-  const base = await begin(services, request, reply);
+  const base = begin(request, reply);
   const parts = request.isMultipart() ? await collectMultipartEdit(request, bodyLimit) : collectJsonEdit(request.body);
   const editRequest = await parseOpenAIEditRequest(parts, (url, param) => services.fetchImage(url, param, base.signal));
   return send(reply, await services.images({ ...base, operation: 'image.edit', request: editRequest }));

@@ -1,8 +1,8 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../../../core/chat.js';
+import type { ChatRequest } from './chat.js';
 import { countPromptTokens, DOCUMENT_INPUT_TOKENS, IMAGE_INPUT_TOKENS } from './count-prompt-tokens.js';
-import { loadTokenizer } from '../../../core/tokenizer.js';
+import { loadTokenizer } from './tokenizer.js';
 
 beforeAll(() => loadTokenizer());
 

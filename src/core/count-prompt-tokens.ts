@@ -1,6 +1,12 @@
-import type { ChatRequest, ContentPart, DocumentPart, ImagePart, TextPart } from '../../../core/chat.js';
-import { countTextTokens } from '../shared/tokenizer.js';
-import type { DocumentReadings } from './read-documents.js';
+/**
+ * A local count of a chat request's input tokens, for answers whose upstream gave none (the
+ * sandbox, abandoned streams). Callers load the tokenizer first.
+ */
+import type { ChatRequest, ContentPart, DocumentPart, ImagePart, TextPart } from './chat.js';
+import { countTextTokens } from './tokenizer.js';
+
+/** What a reader made of each document of the request (the sandbox reads PDFs), by part identity. */
+export type DocumentReadings = ReadonlyMap<DocumentPart, { kind: string; text?: string }>;
 
 /** Flat input cost of one image (the size of a low-detail image in OpenAI's accounting). */
 export const IMAGE_INPUT_TOKENS = 85;
@@ -28,7 +34,7 @@ function addMixed(tally: Tally, content: string | Array<TextPart | ImagePart>): 
 /** A document counts its text (a PDF's extracted text) when there is one, else the flat cost. */
 function addDocument(tally: Tally, part: DocumentPart, readings: DocumentReadings): void {
   const reading = readings.get(part);
-  if (reading?.kind === 'pdf' || reading?.kind === 'text') tally.segments.push(reading.text);
+  if ((reading?.kind === 'pdf' || reading?.kind === 'text') && reading.text !== undefined) tally.segments.push(reading.text);
   else if (reading === undefined && part.source.kind === 'text') tally.segments.push(part.source.text);
   else tally.flat += DOCUMENT_INPUT_TOKENS;
 }

@@ -1,14 +1,13 @@
 /**
  * Takes over what an image provider produced: downloads images left at upstream URLs (they
- * expire), reads each image's real type and size, and hands it to the client as asked — a link
- * into the gateway's media store, or base64.
+ * expire) with the download function it is given, reads each image's real type and size, and
+ * hands it to the client as asked — a link into the gateway's media store, or base64.
  */
 import type { Metadata } from 'sharp';
-import { loadSharp } from '../media/load-sharp.js';
+import { loadSharp } from './load-sharp.js';
 import { GatewayError } from '../core/errors.js';
 import type { DeliveredImage, DeliveredImages, ImageResponseFormat, ImageResult } from '../core/image.js';
-import type { MediaStore } from '../media/media-store.js';
-import { fetchUpstreamMedia } from '../providers/shared/fetch-upstream-media.js';
+import type { MediaStore } from './media-store.js';
 
 const FORMAT_TYPES: Record<string, string> = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
 
@@ -16,9 +15,8 @@ export interface DeliveryContext {
   media: MediaStore;
   responseFormat: ImageResponseFormat;
   publicBaseUrl: string;
-  signal: AbortSignal;
-  maxBytes: number;
-  timeoutMs: number;
+  /** Downloads an image an upstream left at a URL. */
+  download(url: string): Promise<Uint8Array>;
 }
 
 export async function deliverImages(result: ImageResult, context: DeliveryContext): Promise<DeliveredImages> {
@@ -32,7 +30,7 @@ async function deliverOne(image: ImageResult['images'][number], context: Deliver
   let data = image.data;
   if (!data) {
     if (!image.url) throw new GatewayError('upstream', 'the upstream answered an image with neither bytes nor a URL', { retryable: true });
-    data = (await fetchUpstreamMedia(image.url, context.signal, context.maxBytes, context.timeoutMs)).data;
+    data = await context.download(image.url);
   }
   let metadata: Metadata;
   try {

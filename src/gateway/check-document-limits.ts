@@ -54,3 +54,8 @@ function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB (${bytes} bytes)`;
   return `${bytes} bytes`;
 }
+
+/** The same size limit for documents a surface measured in its own dialect (pass-through). */
+export function checkDocumentSizes(documents: ReadonlyArray<{ param: string; bytes: number }>, maxBytes: number): void {
+  for (const document of documents) checkSize(document.bytes, maxBytes, document.param);
+}

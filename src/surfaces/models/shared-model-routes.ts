@@ -5,15 +5,17 @@
  * else the OpenAI shape — errors included.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, toGatewayError } from '../core/errors.js';
-import { renderAnthropicError } from '../surfaces/anthropic/render-error.js';
-import { renderAnthropicModelList } from '../surfaces/anthropic/render-model-list.js';
-import { renderGeminiError } from '../surfaces/gemini/render-error.js';
-import { renderGeminiModel, renderGeminiModelList } from '../surfaces/gemini/render-model-list.js';
-import { renderOpenAIError } from '../surfaces/openai/render-error.js';
-import { renderOpenAIModel, renderOpenAIModelList } from '../surfaces/openai/render-model-list.js';
-import type { ErrorRenderer, GatewayServices, ModelInfo } from '../surfaces/types.js';
-import { bearerToken } from './reply-helpers.js';
+import { GatewayError, toGatewayError } from '../../core/errors.js';
+import { renderAnthropicError } from '../anthropic/render-error.js';
+import { renderAnthropicModelList } from '../anthropic/render-model-list.js';
+import { renderGeminiError } from '../gemini/render-error.js';
+import { renderGeminiModel, renderGeminiModelList } from '../gemini/render-model-list.js';
+import { renderOpenAIError } from '../openai/render-error.js';
+import { renderOpenAIModel, renderOpenAIModelList } from '../openai/render-model-list.js';
+import type { ModelInfo } from '../../core/model-info.js';
+import type { GatewayServices } from '../../gateway/contract.js';
+import type { ErrorRenderer } from '../../http/error-renderer.js';
+import { bearerToken } from '../../http/reply-helpers.js';
 
 type Dialect = 'openai' | 'anthropic' | 'gemini';
 
@@ -50,7 +52,7 @@ function renderOne(dialect: Dialect, model: ModelInfo): unknown {
   return renderOpenAIModel(model);
 }
 
-export function registerModelRoutes(app: FastifyInstance, services: GatewayServices): void {
+export function registerSharedModelRoutes(app: FastifyInstance, services: GatewayServices): void {
   const handle = async (request: FastifyRequest, reply: FastifyReply, id: string | undefined): Promise<void> => {
     const dialect = dialectOf(request);
     try {

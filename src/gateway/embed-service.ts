@@ -4,37 +4,24 @@
  * a failing batch fails the whole attempt, so every vector comes from the same channel.
  */
 import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
-import type { EmbedProvider, Attempt } from '../providers/types.js';
-import type { EmbedCall, EmbedOutcome, RouteInfo } from '../surfaces/types.js';
-import { recordUsage } from './record-usage.js';
-import { modelNotFound, runAttempts, type RouterDeps } from './run-attempts.js';
+import type { Attempt, EmbedProvider } from '../providers/types.js';
+import { type CallLifecycle, modelNotFound } from './call-lifecycle.js';
+import type { EmbedCall, EmbedOutcome } from './contract.js';
 
 const BATCHES_IN_FLIGHT = 4;
 
 export class EmbedService {
-  constructor(private readonly deps: RouterDeps) {}
+  constructor(private readonly lifecycle: CallLifecycle) {}
 
-  async embed(call: EmbedCall): Promise<EmbedOutcome> {
-    const startedAt = performance.now();
-    const metered = {
-      key: call.key,
-      surface: call.surface,
-      requestId: call.requestId,
-      model: call.request.model,
-      operation: 'embed' as const,
-      stream: false,
-      signal: call.signal,
-    };
-    const outcome = await runAttempts(this.deps, metered, startedAt, async (channel, attempt, route) => {
+  async embed(embedCall: EmbedCall): Promise<EmbedOutcome> {
+    const call = await this.lifecycle.admit({ ...embedCall, model: embedCall.request.model, operation: 'embed', stream: false });
+    const outcome = await call.attempt(async (channel, attempt, route): Promise<EmbedOutcome> => {
       const embed = channel.provider.embed;
-      if (!embed) throw modelNotFound(call.request.model);
-      const response = await embedInBatches(embed, call.request, attempt, Math.max(1, embed.maxBatchSize(attempt.channel)));
-      return { response: { ...response, model: call.request.model }, route } satisfies { response: EmbedResponse; route: RouteInfo };
+      if (!embed) throw modelNotFound(embedCall.request.model);
+      const response = await embedInBatches(embed, embedCall.request, attempt, Math.max(1, embed.maxBatchSize(attempt.channel)));
+      return { response: { ...response, model: embedCall.request.model }, route };
     });
-    recordUsage(this.deps.recorder, this.deps.catalog, metered, outcome.route, startedAt, 'ok', {
-      inputTokens: outcome.response.usage.inputTokens,
-      outputTokens: 0,
-    });
+    call.settle({ inputTokens: outcome.response.usage.inputTokens, outputTokens: 0 });
     return outcome;
   }
 }

@@ -1,0 +1,237 @@
+/**
+ * The one path every call takes: *admit* (the key may use the model, the model serves the
+ * operation, then the admission hooks — where rate limits and budget reservations go) →
+ * *attempt* (the channel plan, failover before the first byte, the circuit breaker) →
+ * *end*, exactly once, as settled (with usage) or failed. The ledger row is written at the
+ * end and nowhere else; hooks see the attempt start, the first byte and the end (metrics,
+ * traces, budget settlement).
+ */
+import { GatewayError, toGatewayError } from '../core/errors.js';
+import type { Operation } from '../core/operation.js';
+import type { RouteInfo } from '../core/route.js';
+import type { Usage } from '../core/usage.js';
+import { costOf } from '../ledger/pricing.js';
+import type { UsageRecorder } from '../ledger/usage-recorder.js';
+import type { Catalog } from '../routing/catalog.js';
+import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { CircuitBreaker } from '../routing/circuit-breaker.js';
+import { keyMayUse } from '../routing/key-may-use.js';
+import { orderAttempts } from '../routing/order-attempts.js';
+import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
+import type { CallOrigin } from './contract.js';
+
+/** What one call is: who asks, through which surface, for which model and operation. */
+export interface CallSubject extends CallOrigin {
+  model: string;
+  operation: Operation;
+  stream: boolean;
+}
+
+/** How a call ended, as hooks and the ledger see it. */
+export interface CallEnding {
+  /** `ok`, `client_closed`, `interrupted`, or the kind of the error that ended it. */
+  outcome: string;
+  usage?: Usage;
+  /** Priced units other than tokens (images, seconds of video). */
+  units: number;
+  error?: GatewayError;
+  /** The channel that answered or was tried last; absent when no channel was tried. */
+  route?: RouteInfo;
+  costUsd: number;
+  latencyMs: number;
+}
+
+/** Extension points of the lifecycle; every member is optional. */
+export interface LifecycleHooks {
+  /** Before any attempt; throw a GatewayError (e.g. `rate_limit`) to refuse the call. */
+  admit?(call: Call): void | Promise<void>;
+  attemptStart?(call: Call, route: RouteInfo): void;
+  /** The upstream answered (for a stream: it accepted the request; events follow). */
+  firstByte?(call: Call, route: RouteInfo): void;
+  /** Exactly once for every admitted call. */
+  end?(call: Call, ending: CallEnding): void;
+}
+
+export interface LifecycleDeps {
+  registry: ChannelRegistry;
+  breaker: CircuitBreaker;
+  catalog: Catalog;
+  recorder: UsageRecorder;
+  maxAttempts: number;
+  hooks?: LifecycleHooks[];
+}
+
+export function modelNotFound(model: string): GatewayError {
+  return new GatewayError('not_found', `The model \`${model}\` does not exist or no channel serves it.`, {
+    code: 'model_not_found',
+    param: 'model',
+  });
+}
+
+export class CallLifecycle {
+  private readonly hooks: LifecycleHooks[];
+  private readonly inFlight = new Set<Call>();
+
+  constructor(private readonly deps: LifecycleDeps) {
+    this.hooks = deps.hooks ?? [];
+  }
+
+  /** Adds hooks (rate limits, budgets, metrics); they run in the order added. */
+  use(hooks: LifecycleHooks): void {
+    this.hooks.push(hooks);
+  }
+
+  /**
+   * Checks what needs no upstream: the key may use the model, and the model exists and serves
+   * the operation. Throws `permission`, `not_found` or `invalid_request`.
+   */
+  checkAccess(subject: Pick<CallSubject, 'key' | 'model' | 'operation'>): void {
+    const { key, model, operation } = subject;
+    if (!keyMayUse(key, model)) {
+      throw new GatewayError('permission', `This API key may not use the model \`${model}\`.`, { code: 'model_not_allowed', param: 'model' });
+    }
+    const entry = this.deps.catalog.get(model);
+    if (entry && !entry.operations.includes(operation)) {
+      throw new GatewayError(
+        'invalid_request',
+        `The model \`${model}\` does not support ${describeOperation(operation)}; it serves ${entry.operations.map(describeOperation).join(', ')}.`,
+        { code: 'model_not_supported', param: 'model' },
+      );
+    }
+    if (!this.deps.registry.serves(model, operation)) throw modelNotFound(model);
+  }
+
+  /** Admits a call, or throws the reason it may not run. */
+  async admit(subject: CallSubject): Promise<Call> {
+    this.checkAccess(subject);
+    const call = new Call(subject, this.deps, this.hooks, (c) => this.inFlight.delete(c));
+    for (const hook of this.hooks) {
+      if (!hook.admit) continue;
+      try {
+        await hook.admit(call);
+      } catch (error) {
+        call.fail(error);
+        throw toGatewayError(error);
+      }
+    }
+    this.inFlight.add(call);
+    return call;
+  }
+
+  /** Calls admitted and not yet ended. */
+  get active(): number {
+    return this.inFlight.size;
+  }
+}
+
+export class Call {
+  readonly startedAt = performance.now();
+  /** The channel tried last (the one that answered, once `attempt` resolved). */
+  route?: RouteInfo;
+  private ended = false;
+
+  constructor(
+    readonly subject: CallSubject,
+    private readonly deps: LifecycleDeps,
+    private readonly hooks: readonly LifecycleHooks[],
+    private readonly onEnd: (call: Call) => void,
+  ) {}
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  /**
+   * Tries the planned channels until one answers. When none does, the call ends as failed and
+   * the error is thrown; on success the caller ends it with `settle` or `fail`.
+   */
+  async attempt<T>(attemptFn: AttemptFn<T>): Promise<T> {
+    const { subject, deps } = this;
+    try {
+      const candidates = deps.registry.current().candidates(subject.model, subject.operation);
+      if (candidates.length === 0) throw modelNotFound(subject.model);
+      const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
+      const value = await runAttempts(
+        plan,
+        {
+          breaker: deps.breaker,
+          model: subject.model,
+          requestId: subject.requestId,
+          signal: subject.signal,
+          onAttempt: (route) => {
+            this.route = route;
+            for (const hook of this.hooks) hook.attemptStart?.(this, route);
+          },
+        },
+        attemptFn,
+      );
+      if (this.route) for (const hook of this.hooks) hook.firstByte?.(this, this.route);
+      return value;
+    } catch (error) {
+      this.fail(error);
+      throw error;
+    }
+  }
+
+  /** Ends the call as completed, with what it used. */
+  settle(usage: Usage | undefined, units = 0): void {
+    this.finish('ok', usage, units);
+  }
+
+  /**
+   * Ends the call as failed. A call whose client went away ends as `client_closed`, billed
+   * for what was produced (`usage`), whatever error the abort caused downstream.
+   */
+  fail(error: unknown, usage?: Usage): void {
+    const gatewayError = toGatewayError(error);
+    const outcome = this.subject.signal.aborted ? 'client_closed' : gatewayError.kind;
+    this.finish(outcome, usage, 0, gatewayError);
+  }
+
+  /** Ends the call with an explicit outcome (e.g. `client_closed` for an abandoned stream). */
+  finish(outcome: string, usage: Usage | undefined, units = 0, error?: GatewayError): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd(this);
+    const { subject, deps, route } = this;
+    const price = deps.catalog.get(subject.model)?.price;
+    const costUsd = route === undefined || route.simulated ? 0 : (usage ? costOf(price, usage) : 0) + units * (price?.perUnit ?? 0);
+    const latencyMs = Math.round(performance.now() - this.startedAt);
+    const ending: CallEnding = { outcome, usage, units, error, route, costUsd, latencyMs };
+    if (route) {
+      deps.recorder.record({
+        request_id: subject.requestId,
+        key_id: subject.key.id,
+        surface: subject.surface,
+        operation: subject.operation,
+        model: subject.model,
+        channel: route.channel,
+        provider: route.provider,
+        upstream_model: route.upstreamModel,
+        outcome,
+        stream: subject.stream ? 1 : 0,
+        input_tokens: usage?.inputTokens ?? 0,
+        output_tokens: usage?.outputTokens ?? 0,
+        cache_read_tokens: usage?.cacheReadTokens ?? 0,
+        cache_write_tokens: usage?.cacheWriteTokens ?? 0,
+        reasoning_tokens: usage?.reasoningTokens ?? 0,
+        units,
+        cost_usd: costUsd,
+        latency_ms: latencyMs,
+        created_at: Date.now(),
+      });
+    }
+    for (const hook of this.hooks) hook.end?.(this, ending);
+  }
+}
+
+function describeOperation(operation: Operation): string {
+  switch (operation) {
+    case 'chat':
+      return 'chat (text generation)';
+    case 'embed':
+      return 'embeddings';
+    default:
+      return operation.replace('.', ' ');
+  }
+}

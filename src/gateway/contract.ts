@@ -1,0 +1,107 @@
+/**
+ * The service contract between the surfaces and the gateway: what a surface may ask once it
+ * has parsed a request in its dialect, and what it gets back to render. Surfaces depend on
+ * this and on `core/`; they never see providers, channels or the store.
+ */
+import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
+import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
+import type {
+  DeliveredImages,
+  ImageBlendRequest,
+  ImageEditRequest,
+  ImageGenerateRequest,
+  ImageInput,
+  ImageRemixRequest,
+} from '../core/image.js';
+import type { AuthenticatedKey } from '../core/key.js';
+import type { ModelInfo } from '../core/model-info.js';
+import type { Operation } from '../core/operation.js';
+import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
+import type { RouteInfo } from '../core/route.js';
+
+export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2';
+
+/** Who asks, through which surface, for which request; common to every call. */
+export interface CallOrigin {
+  key: AuthenticatedKey;
+  surface: SurfaceName;
+  requestId: string;
+  /** Aborted when the client disconnects (or the gateway drains past its deadline). */
+  signal: AbortSignal;
+}
+
+/** An inline document's decoded size, for the per-document limit. */
+export interface DocumentSize {
+  param: string;
+  bytes: number;
+}
+
+export interface ChatCall extends CallOrigin {
+  /** The public model id the client asked for. */
+  model: string;
+  stream: boolean;
+  /**
+   * The canonical request. Parsed only when a channel that translates is tried, so that a
+   * same-dialect upstream receives the client's native features untouched.
+   */
+  canonical: () => ChatRequest;
+  /** The untranslated request, used when the chosen channel speaks the surface's dialect. */
+  raw?: RawChatRequest;
+  /** Sizes of inline documents, checked before any attempt (absent: read from the canonical form). */
+  documents?: DocumentSize[];
+}
+
+export type ChatOutcome =
+  | { kind: 'response'; response: ChatResponse; route: RouteInfo }
+  | { kind: 'stream'; events: AsyncIterable<ChatEvent>; route: RouteInfo }
+  | { kind: 'passthrough'; response: PassthroughResponse; route: RouteInfo };
+
+export interface EmbedCall extends CallOrigin {
+  request: EmbedRequest;
+}
+
+export interface EmbedOutcome {
+  /** Vectors in input order; `model` is the public id. */
+  response: EmbedResponse;
+  route: RouteInfo;
+}
+
+export type ImageCall = CallOrigin & {
+  /** Base of the gateway URL the client reached (`http://host:port`), for `url` answers. */
+  publicBaseUrl: string;
+} & (
+    | { operation: 'image.generate'; request: ImageGenerateRequest }
+    | { operation: 'image.edit'; request: ImageEditRequest }
+    | { operation: 'image.remix'; request: ImageRemixRequest }
+    | { operation: 'image.blend'; request: ImageBlendRequest }
+  );
+
+export interface ImagesOutcome {
+  /** Each image as the client asked: a gateway media URL or base64, with its size. */
+  result: DeliveredImages;
+  route: RouteInfo;
+}
+
+export interface GatewayServices {
+  /** Resolves the key the client presented; throws GatewayError `authentication`. */
+  authenticate(presented: string | undefined): Promise<AuthenticatedKey>;
+  /**
+   * Checks that the key may use the model for the operation and that the model serves it,
+   * without calling any upstream (for the gateway's local answers, e.g. token counting).
+   */
+  checkAccess(key: AuthenticatedKey, model: string, operation: Operation): void;
+  /** Runs a chat call through the lifecycle; throws when no channel could answer before the first byte. */
+  chat(call: ChatCall): Promise<ChatOutcome>;
+  /** The models this key may use, for list endpoints. */
+  listModels(key: AuthenticatedKey): ModelInfo[];
+  /** Embeds texts; batches larger than an upstream's limit are split and reassembled in order. */
+  embed(call: EmbedCall): Promise<EmbedOutcome>;
+  /** Runs an image operation and delivers the images (stored in the media store for `url`). */
+  images(call: ImageCall): Promise<ImagesOutcome>;
+  /**
+   * Fetches an image a client gave by URL, with the gateway's guards: http(s) only, private,
+   * loopback and link-local targets refused unless configured, redirects re-checked, size and
+   * time caps, image content type. Throws `invalid_request` naming `param`.
+   */
+  fetchImage(url: string, param: string, signal: AbortSignal): Promise<ImageInput>;
+}

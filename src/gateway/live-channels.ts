@@ -1,0 +1,71 @@
+/**
+ * Keeps the channel registry equal to its sources: the channels of the configuration (YAML and
+ * environment, fixed for the process's life) followed by the channels stored in the database
+ * (changed at runtime through the admin API). A `channels` invalidation reloads the stored ones
+ * and swaps the registry's snapshot; a failed reload keeps the channels in force.
+ */
+import type { Logger } from 'pino';
+import type { ChannelDefinition } from '../config/types.js';
+import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { InvalidationBus } from '../store/invalidation-bus.js';
+
+export interface ChannelSources {
+  /** From the configuration file and the environment; read-only at runtime. */
+  configured: readonly ChannelDefinition[];
+  /** From the store, read again on every reload. */
+  stored?: () => Promise<ChannelDefinition[]>;
+}
+
+export class LiveChannels {
+  private unsubscribe?: () => void;
+  private reloading?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly registry: ChannelRegistry,
+    private readonly sources: ChannelSources,
+    private readonly bus: InvalidationBus,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    await this.reload();
+    this.unsubscribe = this.bus.subscribe('channels', () => {
+      this.reload().catch(() => undefined);
+    });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Reads the sources and puts them in force; overlapping calls coalesce into one more read. */
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading;
+    }
+    this.reloading = this.readAndReplace().finally(() => {
+      this.reloading = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.reload();
+      }
+    });
+    return this.reloading;
+  }
+
+  private async readAndReplace(): Promise<void> {
+    try {
+      const stored = this.sources.stored ? await this.sources.stored() : [];
+      const configuredNames = new Set(this.sources.configured.map((c) => c.name));
+      const clashing = stored.filter((c) => configuredNames.has(c.name));
+      if (clashing.length > 0) this.logger.warn({ channels: clashing.map((c) => c.name) }, 'stored channels named like configured ones are ignored');
+      const snapshot = this.registry.replace([...this.sources.configured, ...stored.filter((c) => !configuredNames.has(c.name))]);
+      this.logger.debug({ version: snapshot.version, channels: snapshot.channels.length }, 'channels in force');
+    } catch (error) {
+      this.logger.error({ err: error }, 'reloading channels failed; the channels in force stay');
+      throw error;
+    }
+  }
+}

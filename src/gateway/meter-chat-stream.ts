@@ -1,0 +1,81 @@
+/**
+ * Relays a translated chat stream and ends its call exactly once: settled at `finish`, failed
+ * at an `error` event or a thrown error, and `client_closed` when the client stops reading.
+ * An abandoned stream is billed for what was produced: the upstream's usage when it came,
+ * otherwise the streamed text counted locally (and the request's input estimated).
+ */
+import type { ChatEvent } from '../core/chat.js';
+import { countTextTokens, loadTokenizer } from '../core/tokenizer.js';
+import { type Usage, emptyUsage, mergeUsage } from '../core/usage.js';
+import type { Call } from './call-lifecycle.js';
+
+/** Streamed text kept for counting an abandoned stream's output. */
+const PRODUCED_TEXT_LIMIT = 1 << 20;
+
+export interface MeterOptions {
+  /** The public model id the client asked for; `start` events name it. */
+  model: string;
+  /** A local estimate of the request's input tokens (called once the tokenizer is loaded). */
+  estimateInput(): number;
+}
+
+export async function* meterChatStream(events: AsyncIterable<ChatEvent>, call: Call, options: MeterOptions): AsyncGenerator<ChatEvent> {
+  const reported: Usage = emptyUsage();
+  let inputReported = false;
+  let outputReported = false;
+  let produced = '';
+  const note = (update: Partial<Usage> | undefined): void => {
+    if (!update) return;
+    mergeUsage(reported, update);
+    if (update.inputTokens !== undefined) inputReported = true;
+    if (update.outputTokens !== undefined) outputReported = true;
+  };
+  const partialUsage = async (): Promise<Usage> => {
+    if (inputReported && outputReported) return reported;
+    await loadTokenizer();
+    const usage: Usage = { ...reported };
+    if (!inputReported) usage.inputTokens = options.estimateInput();
+    if (!outputReported) usage.outputTokens = countTextTokens(produced);
+    return usage;
+  };
+  let ending = false;
+  const isOpen = (): boolean => !ending && !call.isEnded;
+  const endAbandoned = (outcome: 'client_closed' | 'error', error?: unknown): void => {
+    ending = true;
+    void partialUsage()
+      .catch(() => reported)
+      .then((usage) => (outcome === 'client_closed' ? call.finish('client_closed', usage) : call.fail(error, usage)));
+  };
+  try {
+    for await (const event of events) {
+      switch (event.type) {
+        case 'start':
+          event.model = options.model;
+          note(event.usage);
+          break;
+        case 'text_delta':
+        case 'thinking_delta':
+          if (produced.length < PRODUCED_TEXT_LIMIT) produced += event.text;
+          break;
+        case 'tool_call_delta':
+          if (produced.length < PRODUCED_TEXT_LIMIT) produced += event.argumentsDelta;
+          break;
+        case 'usage':
+          note(event.usage);
+          break;
+        case 'finish':
+          call.settle(event.usage);
+          break;
+        case 'error':
+          if (isOpen()) endAbandoned('error', event.error);
+          break;
+      }
+      yield event;
+    }
+  } catch (error) {
+    if (isOpen()) endAbandoned(call.subject.signal.aborted ? 'client_closed' : 'error', error);
+    throw error;
+  } finally {
+    if (isOpen()) endAbandoned('client_closed');
+  }
+}

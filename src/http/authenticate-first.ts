@@ -1,0 +1,31 @@
+/**
+ * Authentication on the request's headers, before its body is read: a request without a
+ * valid key costs the gateway no body buffering or parsing. Each surface installs it on its
+ * own plugin with the place its dialect carries the key.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/errors.js';
+import type { AuthenticatedKey } from '../core/key.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gatewayKey?: AuthenticatedKey;
+  }
+}
+
+export type KeyLocator = (request: FastifyRequest) => string | undefined;
+export type Authenticator = (presented: string | undefined) => Promise<AuthenticatedKey>;
+
+export function authenticateFirst(app: FastifyInstance, authenticate: Authenticator, locate: KeyLocator): void {
+  app.decorateRequest('gatewayKey', undefined);
+  app.addHook('onRequest', async (request) => {
+    request.gatewayKey = await authenticate(locate(request));
+  });
+}
+
+/** The key `authenticateFirst` found for this request. */
+export function requestKey(request: FastifyRequest): AuthenticatedKey {
+  const key = request.gatewayKey;
+  if (!key) throw new GatewayError('internal', 'route served without authentication');
+  return key;
+}
