@@ -1,9 +1,8 @@
-import type { ProviderName } from '../providers/types.js';
-
 /** One upstream channel as configured (YAML or environment). */
 export interface ChannelDefinition {
   name: string;
-  provider: ProviderName;
+  /** A registered provider's name (`src/providers/registry.ts`). */
+  provider: string;
   baseUrl: string;
   apiKey: string;
   headers: Record<string, string>;
