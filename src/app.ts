@@ -59,7 +59,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const recorder = new UsageRecorder(usage, logger);
   recorder.start();
 
-  const catalog = new Catalog();
+  const catalog = Catalog.withOverrides(config.models);
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry(config, providers, catalog);
   const breaker = new CircuitBreaker(config.router.failureThreshold, config.router.cooldownMs);

@@ -1,7 +1,7 @@
 import { SANDBOX_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
-export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
+export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'sources'> = {
   server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 50 * 1024 * 1024, trustProxy: false },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',

@@ -10,6 +10,7 @@ import type { ProviderDescriptor } from '../providers/types.js';
 import { channelsFromEnv, type Env } from './channels-from-env.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
+import { applyModelOverrides, parseModelOverrides, shippedModelCatalog } from './load-model-catalog.js';
 import type { GatewayConfig } from './types.js';
 import { validateChannel } from './validate-config.js';
 
@@ -92,6 +93,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },
     limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
     channels: [],
+    models: parseModelOverrides(file.models),
     sources,
   };
   if (env.GENGATE_SANDBOX !== undefined) config.sandbox.enabled = env.GENGATE_SANDBOX !== 'false';
@@ -105,6 +107,9 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const envChannels = channelsFromEnv(env, providers);
   if (envChannels.length > 0) sources.push('environment');
   config.channels.push(...envChannels);
+
+  // Applied once here so that a bad `models:` entry is reported with the rest of the configuration.
+  applyModelOverrides(shippedModelCatalog().models, config.models);
 
   const merged = { ...config, ...options.overrides };
   const names = new Set<string>();
