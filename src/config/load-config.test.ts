@@ -20,6 +20,11 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe('sqlite:./data/gengate.db');
     expect(config.channels).toEqual([]);
     expect(config.sandbox.enabled).toBe(true);
+    expect(config.secretKey).toBeUndefined();
+  });
+
+  it('takes the secret key for stored credentials from GENGATE_SECRET_KEY', () => {
+    expect(loadConfig({ env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
   });
 
   it('creates one channel per provider key in the environment, with the family prefix rewrite', () => {

@@ -86,6 +86,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
     dataDir: env.GENGATE_DATA_DIR ?? (file.dataDir as string | undefined) ?? DEFAULT_CONFIG.dataDir,
     masterKey: env.GENGATE_MASTER_KEY ?? (file.masterKey as string | undefined),
+    secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
     logLevel: env.GENGATE_LOG_LEVEL ?? (file.logLevel as string | undefined) ?? DEFAULT_CONFIG.logLevel,
     accessLog: env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
     router: { ...DEFAULT_CONFIG.router, ...(router as Partial<GatewayConfig['router']>) },

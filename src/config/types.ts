@@ -103,6 +103,11 @@ export interface GatewayConfig {
   /** `redis://…` for scale-out coordination; absent means in-process. */
   redisUrl?: string;
   dataDir: string;
+  /**
+   * Key encrypting stored upstream credentials (32 bytes, base64 or hex); absent means a key
+   * generated into `<dataDir>/secret.key` on first use.
+   */
+  secretKey?: string;
   /** A key that is always valid as an API key (and later for the admin API). */
   masterKey?: string;
   logLevel: string;
