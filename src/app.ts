@@ -54,7 +54,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const recorder = new UsageRecorder(usage, logger);
   recorder.start();
 
-  const catalog = new Catalog();
+  const catalog = Catalog.withOverrides(config.models);
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);

@@ -1,13 +1,14 @@
+import { SANDBOX_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
-export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
+export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'sources'> = {
   server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 50 * 1024 * 1024, trustProxy: false },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',
   logLevel: 'info',
   accessLog: true,
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000 },
-  sandbox: { enabled: true, tokensPerSecond: 200, firstTokenDelayMs: 20, failureRate: 0 },
+  sandbox: { enabled: true, ...SANDBOX_DEFAULTS },
   media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: 20 * 1024 * 1024, fetchTimeoutMs: 15_000 },
   limits: { maxDocumentBytes: 32 * 1024 * 1024 },
 };
@@ -29,12 +30,3 @@ export function channelDefaults(): Omit<ChannelDefinition, 'name' | 'provider' |
     options: {},
   };
 }
-
-export const DEFAULT_BASE_URLS: Record<string, string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-  bfl: 'https://api.bfl.ai',
-  replicate: 'https://api.replicate.com',
-  ideogram: 'https://api.ideogram.ai',
-};

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
+import type { ProviderDescriptor } from '../providers/types.js';
 import { ConfigError, loadConfig } from './load-config.js';
 
 function yamlFile(text: string): string {
@@ -18,6 +20,11 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe('sqlite:./data/gengate.db');
     expect(config.channels).toEqual([]);
     expect(config.sandbox.enabled).toBe(true);
+    expect(config.secretKey).toBeUndefined();
+  });
+
+  it('takes the secret key for stored credentials from GENGATE_SECRET_KEY', () => {
+    expect(loadConfig({ env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
   });
 
   it('creates one channel per provider key in the environment, with the family prefix rewrite', () => {
@@ -67,5 +74,46 @@ channels:
     expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - {name: a, provider: sandbox}\n  - {name: a, provider: sandbox}\n') })).toThrow(/two channels/);
     expect(() => loadConfig({ env: {}, configPath: '/nonexistent/gengate.yaml' })).toThrow(/not found/);
     expect(() => loadConfig({ env: { GENGATE_PORT: 'eighty' } })).toThrow(/GENGATE_PORT/);
+  });
+});
+
+describe('environment presets', () => {
+  const acme: ProviderDescriptor = {
+    name: 'acme',
+    operations: ['chat'],
+    defaultBaseUrl: 'https://api.acme.test/v2',
+    envPreset: {
+      keyVar: 'ACME_KEY', baseVar: 'ACME_URL', rewriteVar: 'ACME_REWRITE',
+      rewrite: [{ from: 'textmodel-z-', to: 'acme-' }], modelMap: { 'house-model': 'acme-large' }, extraModels: ['acme-*'],
+    },
+    factory: () => ({ name: 'acme', operations: new Set(['chat']) }),
+  };
+
+  it('come from the provider descriptors', () => {
+    const config = loadConfig({ env: { ACME_KEY: 'k1', OPENAI_API_KEY: 'ignored' }, providers: [acme] });
+    expect(config.channels).toEqual([
+      expect.objectContaining({
+        name: 'acme-env', provider: 'acme', apiKey: 'k1', baseUrl: 'https://api.acme.test/v2',
+        models: ['textmodel-z-*', 'house-model', 'acme-*'], modelMap: { 'house-model': 'acme-large' },
+        modelRewrite: [{ from: 'textmodel-z-', to: 'acme-' }], enabled: true,
+      }),
+    ]);
+    const overridden = loadConfig({ env: { ACME_KEY: 'k1', ACME_URL: 'http://127.0.0.1:7/v9/', ACME_REWRITE: 'mine-=acme-' }, providers: [acme] });
+    expect(overridden.channels[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:7/v9', modelRewrite: [{ from: 'mine-', to: 'acme-' }], models: ['mine-*', 'house-model', 'acme-*'] });
+  });
+
+  it('with no key variable set, add no channel', () => {
+    expect(loadConfig({ env: { ACME_URL: 'http://127.0.0.1:7' }, providers: [acme] }).channels).toEqual([]);
+  });
+
+  it('every registered preset makes its channel, named after the provider', () => {
+    const env: Record<string, string> = {};
+    for (const d of PROVIDER_DESCRIPTORS) if (d.envPreset) env[d.envPreset.keyVar] = `key-of-${d.name}`;
+    const config = loadConfig({ env });
+    expect(config.channels.map((c) => [c.name, c.provider, c.apiKey])).toEqual(
+      PROVIDER_DESCRIPTORS.filter((d) => d.envPreset).map((d) => [`${d.name}-env`, d.name, `key-of-${d.name}`]),
+    );
+    expect(config.channels.find((c) => c.provider === 'ideogram')).toMatchObject({ baseUrl: 'https://api.ideogram.ai', modelMap: { 'imagegen2-v3': 'V_3' } });
+    expect(config.channels.find((c) => c.provider === 'replicate')?.models).toContain('imagegen1-schnell');
   });
 });

@@ -1,95 +1,20 @@
 /**
  * Builds the gateway configuration: embedded defaults, then the YAML file (if any), then the
- * environment. Channels come from the YAML `channels:` list and from the provider variables
- * of the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY and their _BASE_URL).
+ * environment. Channels come from the YAML `channels:` list and from the environment presets
+ * of the registered providers (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { channelDefaults, DEFAULT_BASE_URLS, DEFAULT_CONFIG } from './defaults.js';
-import type { ChannelDefinition, GatewayConfig } from './types.js';
-import { validateChannel, ConfigError } from './validate-config.js';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
+import type { ProviderDescriptor } from '../providers/types.js';
+import { channelsFromEnv, type Env } from './channels-from-env.js';
+import { ConfigError } from './config-error.js';
+import { DEFAULT_CONFIG } from './defaults.js';
+import { applyModelOverrides, parseModelOverrides, shippedModelCatalog } from './load-model-catalog.js';
+import type { GatewayConfig } from './types.js';
+import { validateChannel } from './validate-config.js';
 
 export { ConfigError };
-
-type Env = Record<string, string | undefined>;
-
-interface EnvFamily {
-  provider: 'openai' | 'anthropic' | 'gemini' | 'bfl' | 'replicate' | 'ideogram';
-  keyVar: string;
-  baseVar: string;
-  rewriteVar: string;
-  /** The spec's ids of the family and the upstream names they stand for. */
-  rewrite: Array<{ from: string; to: string }>;
-  /** Exact public id → upstream name, for families whose names do not follow a prefix. */
-  modelMap?: Record<string, string>;
-  /** Upstream names served as they are. */
-  extraModels: string[];
-}
-
-const ENV_FAMILIES: EnvFamily[] = [
-  {
-    provider: 'openai', keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', rewriteVar: 'OPENAI_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-    extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'chatgpt-*', 'text-embedding-3-*', 'text-embedding-ada-*', 'dall-e-*'],
-  },
-  {
-    provider: 'anthropic', keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', rewriteVar: 'ANTHROPIC_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-a-', to: 'claude-' }], extraModels: ['claude-*'],
-  },
-  {
-    provider: 'gemini', keyVar: 'GEMINI_API_KEY', baseVar: 'GEMINI_BASE_URL', rewriteVar: 'GEMINI_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-c-', to: 'gemini-' }], extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
-  },
-  {
-    provider: 'bfl', keyVar: 'BFL_API_KEY', baseVar: 'BFL_BASE_URL', rewriteVar: 'BFL_MODEL_REWRITE', rewrite: [],
-    modelMap: { 'imagegen1-pro': 'flux-pro', 'imagegen1-dev': 'flux-dev', 'imagegen1-1.1-pro': 'flux-pro-1.1' },
-    extraModels: ['flux-*'],
-  },
-  {
-    provider: 'replicate', keyVar: 'REPLICATE_API_TOKEN', baseVar: 'REPLICATE_BASE_URL', rewriteVar: 'REPLICATE_MODEL_REWRITE', rewrite: [],
-    modelMap: {
-      'imagegen1-pro': 'black-forest-labs/flux-pro',
-      'imagegen1-dev': 'black-forest-labs/flux-dev',
-      'imagegen1-schnell': 'black-forest-labs/flux-schnell',
-      'imagegen1-1.1-pro': 'black-forest-labs/flux-1.1-pro',
-    },
-    extraModels: ['*/*'],
-  },
-  {
-    provider: 'ideogram', keyVar: 'IDEOGRAM_API_KEY', baseVar: 'IDEOGRAM_BASE_URL', rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
-    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3'],
-  },
-];
-
-/** `from=to` pairs separated by commas, e.g. `textmodel-b-=gpt-,mymodel=gpt-4o`. */
-function parseRewrite(value: string, variable: string): Array<{ from: string; to: string }> {
-  return value.split(',').filter(Boolean).map((pair) => {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new ConfigError(`${variable}: expected from=to pairs, got "${pair}"`);
-    return { from: pair.slice(0, at).trim(), to: pair.slice(at + 1).trim() };
-  });
-}
-
-function channelsFromEnv(env: Env): ChannelDefinition[] {
-  const channels: ChannelDefinition[] = [];
-  for (const family of ENV_FAMILIES) {
-    const apiKey = env[family.keyVar];
-    if (!apiKey) continue;
-    const rewrite = env[family.rewriteVar] ? parseRewrite(env[family.rewriteVar]!, family.rewriteVar) : family.rewrite;
-    const modelMap = family.modelMap ?? {};
-    channels.push({
-      ...channelDefaults(),
-      name: `${family.provider}-env`,
-      provider: family.provider,
-      baseUrl: (env[family.baseVar] || DEFAULT_BASE_URLS[family.provider]).replace(/\/+$/, ''),
-      apiKey,
-      models: [...rewrite.map((r) => `${r.from}*`), ...Object.keys(modelMap), ...family.extraModels],
-      modelMap,
-      modelRewrite: rewrite,
-    });
-  }
-  return channels;
-}
 
 function intFromEnv(env: Env, name: string): number | undefined {
   const raw = env[name];
@@ -123,10 +48,13 @@ export interface LoadOptions {
   configPath?: string;
   /** Values that win over file and environment (tests, CLI flags). */
   overrides?: Partial<GatewayConfig>;
+  /** The providers channels may name; the registered ones unless a test says otherwise. */
+  providers?: readonly ProviderDescriptor[];
 }
 
 export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const env = options.env ?? process.env;
+  const providers = options.providers ?? PROVIDER_DESCRIPTORS;
   const sources: string[] = ['embedded defaults'];
   const explicitPath = options.configPath ?? env.GENGATE_CONFIG;
   const path = explicitPath ?? (existsSync('gengate.yaml') ? 'gengate.yaml' : undefined);
@@ -158,6 +86,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
     dataDir: env.GENGATE_DATA_DIR ?? (file.dataDir as string | undefined) ?? DEFAULT_CONFIG.dataDir,
     masterKey: env.GENGATE_MASTER_KEY ?? (file.masterKey as string | undefined),
+    secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
     logLevel: env.GENGATE_LOG_LEVEL ?? (file.logLevel as string | undefined) ?? DEFAULT_CONFIG.logLevel,
     accessLog: env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
     router: { ...DEFAULT_CONFIG.router, ...(router as Partial<GatewayConfig['router']>) },
@@ -165,6 +94,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },
     limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
     channels: [],
+    models: parseModelOverrides(file.models),
     sources,
   };
   if (env.GENGATE_SANDBOX !== undefined) config.sandbox.enabled = env.GENGATE_SANDBOX !== 'false';
@@ -174,10 +104,13 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
 
   const fileChannels = file.channels ?? [];
   if (!Array.isArray(fileChannels)) throw new ConfigError('channels must be a list');
-  config.channels = fileChannels.map((raw, i) => validateChannel(raw, `channels[${i}]`));
-  const envChannels = channelsFromEnv(env);
+  config.channels = fileChannels.map((raw, i) => validateChannel(raw, `channels[${i}]`, providers));
+  const envChannels = channelsFromEnv(env, providers);
   if (envChannels.length > 0) sources.push('environment');
   config.channels.push(...envChannels);
+
+  // Applied once here so that a bad `models:` entry is reported with the rest of the configuration.
+  applyModelOverrides(shippedModelCatalog().models, config.models);
 
   const merged = { ...config, ...options.overrides };
   const names = new Set<string>();

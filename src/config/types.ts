@@ -1,9 +1,10 @@
-import type { ProviderName } from '../providers/types.js';
+import type { Operation } from '../core/operation.js';
 
 /** One upstream channel as configured (YAML or environment). */
 export interface ChannelDefinition {
   name: string;
-  provider: ProviderName;
+  /** A registered provider's name (`src/providers/registry.ts`). */
+  provider: string;
   baseUrl: string;
   apiKey: string;
   headers: Record<string, string>;
@@ -52,6 +53,43 @@ export interface LimitSettings {
   maxDocumentBytes: number;
 }
 
+/** USD per million tokens, and per unit produced (an image) where a model is billed so. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  perUnit?: number;
+}
+
+/** One model of the catalog (`catalog/models.yaml`, extended by the `models:` list of gengate.yaml). */
+export interface CatalogEntry {
+  id: string;
+  /** The operations the model serves; the first is the one model lists show. */
+  operations: Operation[];
+  /** Who makes the model (`owned_by` in OpenAI lists). */
+  ownedBy: string;
+  displayName: string;
+  inputTokenLimit?: number;
+  outputTokenLimit?: number;
+  price?: ModelPrice;
+}
+
+/**
+ * An entry of gengate.yaml's `models:` list: with the id of a catalog model, the fields given
+ * replace that model's (price fields one by one); with a new id, it adds a model (then
+ * `operations` is required).
+ */
+export interface ModelOverride {
+  id: string;
+  operations?: Operation[];
+  ownedBy?: string;
+  displayName?: string;
+  inputTokenLimit?: number;
+  outputTokenLimit?: number;
+  price?: Partial<ModelPrice>;
+}
+
 export interface GatewayConfig {
   server: {
     host: string;
@@ -65,6 +103,11 @@ export interface GatewayConfig {
   /** `redis://…` for scale-out coordination; absent means in-process. */
   redisUrl?: string;
   dataDir: string;
+  /**
+   * Key encrypting stored upstream credentials (32 bytes, base64 or hex); absent means a key
+   * generated into `<dataDir>/secret.key` on first use.
+   */
+  secretKey?: string;
   /** A key that is always valid as an API key (and later for the admin API). */
   masterKey?: string;
   logLevel: string;
@@ -82,6 +125,8 @@ export interface GatewayConfig {
   media: MediaSettings;
   limits: LimitSettings;
   channels: ChannelDefinition[];
+  /** Changes and additions to the shipped model catalog, applied in order. */
+  models: ModelOverride[];
   /** Where the configuration came from, for the start banner. */
   sources: string[];
 }

@@ -1,15 +1,10 @@
-import { channelDefaults, DEFAULT_BASE_URLS } from './defaults.js';
+import { findProviderDescriptor, PROVIDER_DESCRIPTORS } from '../providers/registry.js';
+import type { ProviderDescriptor } from '../providers/types.js';
+import { ConfigError } from './config-error.js';
+import { channelDefaults } from './defaults.js';
 import type { ChannelDefinition } from './types.js';
-import type { ProviderName } from '../providers/types.js';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-const PROVIDERS: ReadonlySet<ProviderName> = new Set(['openai', 'openai-compatible', 'anthropic', 'gemini', 'bfl', 'replicate', 'ideogram', 'sandbox']);
+export { ConfigError };
 
 function stringList(value: unknown, where: string): string[] {
   if (typeof value === 'string') return [value];
@@ -31,18 +26,20 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
   return value;
 }
 
-/** Checks one channel entry of the YAML file and fills in its defaults. */
-export function validateChannel(raw: unknown, where: string): ChannelDefinition {
+/** Checks one channel entry of the YAML file against the registered providers and fills in its defaults. */
+export function validateChannel(raw: unknown, where: string, descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS): ChannelDefinition {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${where} must be a mapping`);
   const entry = raw as Record<string, unknown>;
   const defaults = channelDefaults();
-  const provider = entry.provider as ProviderName;
-  if (!PROVIDERS.has(provider)) {
-    throw new ConfigError(`${where}.provider must be one of ${[...PROVIDERS].join(', ')}, got ${JSON.stringify(entry.provider)}`);
+  const descriptor = findProviderDescriptor(entry.provider, descriptors);
+  if (!descriptor) {
+    throw new ConfigError(`${where}.provider must be one of ${descriptors.map((d) => d.name).join(', ')}, got ${JSON.stringify(entry.provider)}`);
   }
+  const provider = descriptor.name;
   if (typeof entry.name !== 'string' || entry.name === '') throw new ConfigError(`${where}.name must be a non-empty string`);
-  const baseUrl = (entry.baseUrl as string | undefined) ?? DEFAULT_BASE_URLS[provider] ?? '';
-  if (provider !== 'sandbox') {
+  if (entry.baseUrl !== undefined && typeof entry.baseUrl !== 'string') throw new ConfigError(`${where}.baseUrl must be a string`);
+  const baseUrl = (entry.baseUrl as string | undefined) || descriptor.defaultBaseUrl || '';
+  if (!descriptor.simulated) {
     try {
       const url = new URL(baseUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');

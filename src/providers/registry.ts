@@ -1,45 +1,52 @@
-/** One instance per provider kind; channels share them (providers hold no per-channel state). */
-import type { SandboxSettings } from '../config/types.js';
-import { createAnthropicProvider } from './anthropic/index.js';
-import { createBflProvider } from './bfl/index.js';
-import { createGeminiProvider } from './gemini/index.js';
-import { createIdeogramProvider } from './ideogram/index.js';
-import { createOpenAIProvider } from './openai/index.js';
-import { createReplicateProvider } from './replicate/index.js';
-import { createSandboxProvider } from './sandbox/index.js';
-import type { Provider, ProviderName } from './types.js';
+/**
+ * The providers the gateway knows: one descriptor per provider kind. Adding a provider is one
+ * folder under `src/providers/` plus one line in `PROVIDER_DESCRIPTORS`; config validation,
+ * environment presets and default base URLs follow from this list.
+ */
+import { anthropicDescriptor } from './anthropic/index.js';
+import { bflDescriptor } from './bfl/index.js';
+import { geminiDescriptor } from './gemini/index.js';
+import { ideogramDescriptor } from './ideogram/index.js';
+import { openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
+import { replicateDescriptor } from './replicate/index.js';
+import { sandboxDescriptor } from './sandbox/index.js';
+import type { Provider, ProviderDescriptor, ProviderName, ProviderSettings } from './types.js';
 
+export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
+  openaiDescriptor,
+  openaiCompatibleDescriptor,
+  anthropicDescriptor,
+  geminiDescriptor,
+  bflDescriptor,
+  replicateDescriptor,
+  ideogramDescriptor,
+  sandboxDescriptor,
+];
+
+export function findProviderDescriptor(name: unknown, descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS): ProviderDescriptor | undefined {
+  return typeof name === 'string' ? descriptors.find((descriptor) => descriptor.name === name) : undefined;
+}
+
+/** One instance per provider kind, created on first use; channels share them (providers hold no per-channel state). */
 export class ProviderRegistry {
   private readonly providers = new Map<ProviderName, Provider>();
+  private readonly settings: ProviderSettings;
 
-  constructor(private readonly sandboxSettings: SandboxSettings) {}
+  constructor(
+    sandbox: ProviderSettings['sandbox'],
+    private readonly descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
+  ) {
+    this.settings = { sandbox };
+  }
 
   get(name: ProviderName): Provider {
     let provider = this.providers.get(name);
     if (!provider) {
-      provider = this.create(name);
+      const descriptor = findProviderDescriptor(name, this.descriptors);
+      if (!descriptor) throw new Error(`unknown provider "${name}"`);
+      provider = descriptor.factory(this.settings);
       this.providers.set(name, provider);
     }
     return provider;
-  }
-
-  private create(name: ProviderName): Provider {
-    switch (name) {
-      case 'openai':
-      case 'openai-compatible':
-        return createOpenAIProvider(name);
-      case 'anthropic':
-        return createAnthropicProvider();
-      case 'gemini':
-        return createGeminiProvider();
-      case 'bfl':
-        return createBflProvider();
-      case 'replicate':
-        return createReplicateProvider();
-      case 'ideogram':
-        return createIdeogramProvider();
-      case 'sandbox':
-        return createSandboxProvider(this.sandboxSettings);
-    }
   }
 }

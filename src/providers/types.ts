@@ -7,8 +7,10 @@ import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult } from '../core/image.js';
 import type { Dialect, Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
+import type { SandboxSettings } from '../config/types.js';
 
-export type ProviderName = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bfl' | 'replicate' | 'ideogram' | 'sandbox';
+/** The name of a registered provider (`src/providers/registry.ts` lists them). */
+export type ProviderName = string;
 
 /** A configured provider instance, as the router hands it to a provider. */
 export interface ChannelConfig {
@@ -79,4 +81,50 @@ export interface Provider {
   readonly chat?: ChatProvider;
   readonly embed?: EmbedProvider;
   readonly images?: ImageProvider;
+}
+
+/** What a provider factory may need from the gateway configuration. */
+export interface ProviderSettings {
+  /** Gateway-wide sandbox pacing and failure drills (the sandbox's channel options override them). */
+  sandbox: SandboxSettings;
+}
+
+/**
+ * A channel created from environment variables alone: `<keyVar>` set adds a channel named
+ * `<provider>-env` serving the family's public ids and the upstream's own model names.
+ */
+export interface EnvPreset {
+  /** Variable holding the upstream credential; the channel exists only when it is set. */
+  keyVar: string;
+  /** Variable overriding the default base URL. */
+  baseVar: string;
+  /** Variable replacing `rewrite` with `from=to` pairs separated by commas. */
+  rewriteVar: string;
+  /** Prefix rewrites from the spec's public ids to upstream names (`textmodel-b-` → `gpt-`). */
+  rewrite: Array<{ from: string; to: string }>;
+  /** Exact public id → upstream name, for families whose names do not follow a prefix. */
+  modelMap: Record<string, string>;
+  /** Upstream model names (patterns) served as they are. */
+  extraModels: string[];
+}
+
+/**
+ * Everything the gateway knows about one provider kind. Each provider folder exports its
+ * descriptor; `registry.ts` lists them, and config validation, environment presets and
+ * default base URLs are derived from that list.
+ */
+export interface ProviderDescriptor {
+  readonly name: ProviderName;
+  /** Creates the provider; one instance serves every channel of this kind. */
+  readonly factory: (settings: ProviderSettings) => Provider;
+  /** The operations the provider implements (the same set its `Provider.operations` holds). */
+  readonly operations: readonly Operation[];
+  /** The client dialect the provider speaks natively, enabling pass-through. */
+  readonly dialect?: Dialect;
+  /** Base URL used when a channel gives none; absent when the channel must give one. */
+  readonly defaultBaseUrl?: string;
+  /** True for providers that reach no upstream (no base URL, answers say they are simulated). */
+  readonly simulated?: boolean;
+  /** How a channel is made from environment variables, for providers that offer it. */
+  readonly envPreset?: EnvPreset;
 }

@@ -10,8 +10,10 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import type { Database } from './schema.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
+import { channelsMigration } from './migrations/003-channels.js';
+import type { StoreDialect } from './store-dialect.js';
 
-export type StoreDialect = 'sqlite' | 'postgres';
+export type { StoreDialect };
 
 export interface OpenedStore {
   db: Kysely<Database>;
@@ -24,7 +26,7 @@ export interface OpenedStore {
 function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration };
+      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration, '003-channels': channelsMigration };
     },
   };
 }

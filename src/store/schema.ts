@@ -39,7 +39,22 @@ export interface UsageRecordsTable {
   created_at: number;
 }
 
+/** Channels defined at run time (admin API, CLI); channels from the configuration file are not stored. */
+export interface ChannelsTable {
+  name: string;
+  provider: string;
+  /** JSON of the definition without its credentials: base URL, models, map, rewrites, priority, weight, enabled, timeout, options. */
+  definition: string;
+  /** The encrypted JSON `{ apiKey, headers }` (an envelope of `credential-cipher.ts`); never plaintext. */
+  credentials: string;
+  /** Id of the secret key the credentials are encrypted under, to find rows a key rotation must re-encrypt. */
+  key_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;
+  channels: ChannelsTable;
 }

@@ -1,12 +1,24 @@
-import type { Provider } from '../types.js';
+import type { Provider, ProviderDescriptor } from '../types.js';
 import { createAnthropicChatProvider } from './anthropic-chat-provider.js';
 
-/** The Anthropic Messages API upstream (`https://api.anthropic.com` by default). */
+/** The Anthropic Messages API upstream. */
+export const anthropicDescriptor: ProviderDescriptor = {
+  name: 'anthropic',
+  operations: ['chat'],
+  dialect: 'anthropic',
+  defaultBaseUrl: 'https://api.anthropic.com',
+  envPreset: {
+    keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', rewriteVar: 'ANTHROPIC_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-a-', to: 'claude-' }], modelMap: {}, extraModels: ['claude-*'],
+  },
+  factory: () => createAnthropicProvider(),
+};
+
 export function createAnthropicProvider(): Provider {
   return {
     name: 'anthropic',
     dialect: 'anthropic',
-    operations: new Set(['chat']),
+    operations: new Set(anthropicDescriptor.operations),
     chat: createAnthropicChatProvider(),
   };
 }

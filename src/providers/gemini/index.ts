@@ -1,13 +1,25 @@
-import type { Provider } from '../types.js';
+import type { Provider, ProviderDescriptor } from '../types.js';
 import { createGeminiChatProvider } from './gemini-chat-provider.js';
 import { createGeminiEmbed } from './gemini-embed.js';
 
-/** The Gemini API upstream (`https://generativelanguage.googleapis.com` by default; channel option `apiVersion`, default `v1beta`). */
+/** The Gemini API upstream (channel option `apiVersion`, default `v1beta`). */
+export const geminiDescriptor: ProviderDescriptor = {
+  name: 'gemini',
+  operations: ['chat', 'embed'],
+  dialect: 'gemini',
+  defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+  envPreset: {
+    keyVar: 'GEMINI_API_KEY', baseVar: 'GEMINI_BASE_URL', rewriteVar: 'GEMINI_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-c-', to: 'gemini-' }], modelMap: {}, extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
+  },
+  factory: () => createGeminiProvider(),
+};
+
 export function createGeminiProvider(): Provider {
   return {
     name: 'gemini',
     dialect: 'gemini',
-    operations: new Set(['chat', 'embed']),
+    operations: new Set(geminiDescriptor.operations),
     chat: createGeminiChatProvider(),
     embed: createGeminiEmbed(),
   };

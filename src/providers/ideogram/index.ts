@@ -1,11 +1,22 @@
-import type { Provider } from '../types.js';
+import type { Provider, ProviderDescriptor } from '../types.js';
 import { createIdeogramImages } from './ideogram-images.js';
 
-/** The Ideogram API upstream (`https://api.ideogram.ai` by default): image operations only. */
+/** The Ideogram API upstream: image operations only. */
+export const ideogramDescriptor: ProviderDescriptor = {
+  name: 'ideogram',
+  operations: ['image.remix', 'image.edit', 'image.blend', 'image.generate'],
+  defaultBaseUrl: 'https://api.ideogram.ai',
+  envPreset: {
+    keyVar: 'IDEOGRAM_API_KEY', baseVar: 'IDEOGRAM_BASE_URL', rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
+    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3'],
+  },
+  factory: () => createIdeogramProvider(),
+};
+
 export function createIdeogramProvider(): Provider {
   return {
     name: 'ideogram',
-    operations: new Set(['image.remix', 'image.edit', 'image.blend', 'image.generate']),
+    operations: new Set(ideogramDescriptor.operations),
     images: createIdeogramImages(),
   };
 }

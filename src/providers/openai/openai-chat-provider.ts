@@ -14,6 +14,10 @@ import { toOpenAIChatRequest } from './to-openai-chat-request.js';
 
 export type OpenAIProviderName = 'openai' | 'openai-compatible';
 
+// OpenAI-compatible servers rarely serve images; a channel that does can use provider `openai`.
+export const OPENAI_OPERATIONS: readonly Operation[] = ['chat', 'embed', 'image.generate', 'image.edit'];
+export const OPENAI_COMPATIBLE_OPERATIONS: readonly Operation[] = ['chat', 'embed'];
+
 export function createOpenAIProvider(name: OpenAIProviderName): Provider {
   const maxTokensField = name === 'openai' ? 'max_completion_tokens' : 'max_tokens';
 
@@ -39,7 +43,6 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
     passthrough: openAIPassthrough,
   };
 
-  // OpenAI-compatible servers rarely serve images; a channel that does can use provider `openai`.
-  const operations: Operation[] = name === 'openai' ? ['chat', 'embed', 'image.generate', 'image.edit'] : ['chat', 'embed'];
+  const operations = name === 'openai' ? OPENAI_OPERATIONS : OPENAI_COMPATIBLE_OPERATIONS;
   return { name, dialect: 'openai', operations: new Set(operations), chat, embed: createOpenAIEmbed(), images: name === 'openai' ? createOpenAIImages() : undefined };
 }

@@ -5,7 +5,7 @@
  */
 import type { SandboxSettings } from '../../config/types.js';
 import type { Operation } from '../../core/operation.js';
-import type { Attempt, Provider } from '../types.js';
+import type { Attempt, Provider, ProviderDescriptor } from '../types.js';
 import { createSandboxChat } from './chat/sandbox-chat.js';
 import { createSandboxEmbed } from './embed/sandbox-embed.js';
 import { createSandboxImages } from './images/sandbox-images.js';
@@ -26,3 +26,11 @@ export function createSandboxProvider(settings?: Partial<SandboxSettings>): Prov
     images: createSandboxImages(settingsFor),
   };
 }
+
+/** Reaches no upstream: no base URL, and every answer says it is simulated. */
+export const sandboxDescriptor: ProviderDescriptor = {
+  name: 'sandbox',
+  operations: [...OPERATIONS],
+  simulated: true,
+  factory: (settings) => createSandboxProvider(settings.sandbox),
+};

@@ -2,8 +2,8 @@
  * The sandbox's effective settings for one channel: the gateway-wide `sandbox` settings,
  * overridden by the channel's `options` (same keys), plus the channel-only failure drills.
  */
-import { DEFAULT_CONFIG } from '../../config/defaults.js';
 import type { SandboxSettings } from '../../config/types.js';
+import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
 
 export interface SandboxRuntimeSettings {
   /** Streaming pace; 0 (or not finite) streams as fast as the client reads. */
@@ -43,7 +43,7 @@ export function resolveSandboxSettings(base: Pacing, options: Record<string, unk
 
 /** Fills settings the caller left out with the gateway defaults. */
 export function completeSandboxSettings(settings: Partial<SandboxSettings> | undefined): Pacing {
-  const defaults = DEFAULT_CONFIG.sandbox;
+  const defaults = SANDBOX_DEFAULTS;
   return {
     tokensPerSecond: nonNegative(settings?.tokensPerSecond, defaults.tokensPerSecond),
     firstTokenDelayMs: nonNegative(settings?.firstTokenDelayMs, defaults.firstTokenDelayMs),

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
+import type { ProviderDescriptor } from '../providers/types.js';
+import { ConfigError, validateChannel } from './validate-config.js';
+
+const fake: ProviderDescriptor = {
+  name: 'acme',
+  operations: ['chat'],
+  defaultBaseUrl: 'https://api.acme.test/v2',
+  factory: () => ({ name: 'acme', operations: new Set(['chat']) }),
+};
+
+describe('validateChannel', () => {
+  it('accepts every registered provider', () => {
+    for (const descriptor of PROVIDER_DESCRIPTORS) {
+      const channel = validateChannel({ name: `c-${descriptor.name}`, provider: descriptor.name, baseUrl: descriptor.defaultBaseUrl ? undefined : 'http://127.0.0.1:1/v1' }, 'channels[0]');
+      expect(channel.provider).toBe(descriptor.name);
+    }
+  });
+
+  it('refuses an unknown provider, listing the registered ones', () => {
+    const attempt = () => validateChannel({ name: 'x', provider: 'acme' }, 'channels[3]');
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/channels\[3\]\.provider must be one of openai, openai-compatible, anthropic, .*sandbox, got "acme"/);
+  });
+
+  it('takes the provider list and default base URL from the descriptors it is given', () => {
+    expect(validateChannel({ name: 'a', provider: 'acme' }, 'c', [fake])).toMatchObject({ provider: 'acme', baseUrl: 'https://api.acme.test/v2' });
+    expect(() => validateChannel({ name: 'o', provider: 'openai' }, 'c', [fake])).toThrow(/must be one of acme, got "openai"/);
+  });
+
+  it('fills the default base URL of the provider, and requires one where the provider has none', () => {
+    expect(validateChannel({ name: 'g', provider: 'gemini' }, 'c').baseUrl).toBe('https://generativelanguage.googleapis.com');
+    expect(validateChannel({ name: 'g', provider: 'gemini', baseUrl: '' }, 'c').baseUrl).toBe('https://generativelanguage.googleapis.com');
+    expect(() => validateChannel({ name: 'l', provider: 'openai-compatible' }, 'c')).toThrow(/c\.baseUrl must be an http\(s\) URL/);
+    expect(validateChannel({ name: 's', provider: 'sandbox' }, 'c').baseUrl).toBe('');
+  });
+});

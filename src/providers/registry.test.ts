@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../config/defaults.js';
+import { findProviderDescriptor, PROVIDER_DESCRIPTORS, ProviderRegistry } from './registry.js';
+import type { ProviderDescriptor } from './types.js';
+
+describe('provider descriptors', () => {
+  it('lists each provider kind once', () => {
+    const names = PROVIDER_DESCRIPTORS.map((d) => d.name);
+    expect(names.sort()).toEqual(['anthropic', 'bfl', 'gemini', 'ideogram', 'openai', 'openai-compatible', 'replicate', 'sandbox']);
+  });
+
+  it('each factory makes a provider of its name with the operations and dialect the descriptor declares', () => {
+    for (const descriptor of PROVIDER_DESCRIPTORS) {
+      const provider = descriptor.factory({ sandbox: DEFAULT_CONFIG.sandbox });
+      expect(provider.name).toBe(descriptor.name);
+      expect([...provider.operations].sort()).toEqual([...descriptor.operations].sort());
+      expect(provider.dialect).toBe(descriptor.dialect);
+      expect(provider.simulated === true).toBe(descriptor.simulated === true);
+      if (provider.operations.has('chat')) expect(provider.chat).toBeDefined();
+      if (provider.operations.has('embed')) expect(provider.embed).toBeDefined();
+    }
+  });
+
+  it('every upstream provider has an http(s) default base URL except openai-compatible, which needs the channel\'s', () => {
+    for (const descriptor of PROVIDER_DESCRIPTORS) {
+      if (descriptor.simulated || descriptor.name === 'openai-compatible') {
+        expect(descriptor.defaultBaseUrl).toBeUndefined();
+      } else {
+        expect(descriptor.defaultBaseUrl).toMatch(/^https:\/\//);
+      }
+    }
+  });
+
+  it('finds descriptors by name only', () => {
+    expect(findProviderDescriptor('gemini')?.name).toBe('gemini');
+    expect(findProviderDescriptor('nope')).toBeUndefined();
+    expect(findProviderDescriptor(42)).toBeUndefined();
+  });
+
+  it('the registry creates one provider per kind from the descriptors and refuses an unknown kind', () => {
+    let made = 0;
+    const fake: ProviderDescriptor = {
+      name: 'fake',
+      operations: ['embed'],
+      factory: () => {
+        made++;
+        return { name: 'fake', operations: new Set(['embed']) };
+      },
+    };
+    const registry = new ProviderRegistry(DEFAULT_CONFIG.sandbox, [fake]);
+    expect(registry.get('fake')).toBe(registry.get('fake'));
+    expect(made).toBe(1);
+    expect(() => registry.get('openai')).toThrow(/unknown provider "openai"/);
+  });
+});

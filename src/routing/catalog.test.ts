@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { Catalog } from './catalog.js';
+
+// The model ids of the API spec (chat, embeddings and images), written out here on purpose.
+const SPEC_CHAT_IDS = [
+  'textmodel-a-haiku-4-5-20251001', 'textmodel-a-sonnet-4-20250514', 'textmodel-a-opus-4-5-20251101',
+  'textmodel-b-4', 'textmodel-b-4-turbo', 'textmodel-b-4o', 'textmodel-b-4o-mini', 'textmodel-b-3.5-turbo',
+  'textmodel-c-2.0-flash', 'textmodel-c-2.5-pro', 'textmodel-c-2.5-flash', 'textmodel-c-3-pro-preview',
+];
+const SPEC_IMAGE_GENERATE_IDS = ['imagegen1-pro', 'imagegen1-dev', 'imagegen1-schnell', 'imagegen1-1.1-pro', 'textmodel-b-image-1'];
+
+describe('Catalog (shipped)', () => {
+  const catalog = new Catalog();
+
+  it('holds every chat model of the spec, with token limits and a token price', () => {
+    for (const id of SPEC_CHAT_IDS) {
+      const entry = catalog.get(id);
+      expect(entry, id).toBeDefined();
+      expect(entry!.operations).toEqual(['chat']);
+      expect(entry!.inputTokenLimit).toBeGreaterThan(0);
+      expect(entry!.price!.input).toBeGreaterThan(0);
+      expect(entry!.price!.output).toBeGreaterThan(entry!.price!.input);
+    }
+    expect(catalog.servingOperation('chat').sort()).toEqual([...SPEC_CHAT_IDS].sort());
+  });
+
+  it('holds the spec\'s embedding and image models with their operations and per-image prices', () => {
+    expect(catalog.operationsOf('text-embedding-004')).toEqual(['embed']);
+    for (const id of SPEC_IMAGE_GENERATE_IDS) {
+      expect(catalog.operationsOf(id), id).toContain('image.generate');
+      expect(catalog.get(id)!.price!.perUnit).toBeGreaterThan(0);
+    }
+    expect(catalog.operationsOf('textmodel-b-image-1')).toEqual(['image.edit', 'image.generate']);
+    expect(catalog.operationsOf('imagegen2-v3')).toEqual(['image.remix', 'image.edit', 'image.blend', 'image.generate']);
+    expect(catalog.operationsOf('not-a-model')).toEqual([]);
+  });
+
+  it('keeps the prices the ledger bills with', () => {
+    expect(catalog.get('textmodel-a-sonnet-4-20250514')!.price).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    expect(catalog.get('textmodel-b-4o-mini')!.price).toEqual({ input: 0.15, output: 0.6, cacheRead: 0.075 });
+    expect(catalog.get('imagegen1-schnell')!.price).toEqual({ input: 0, output: 0, perUnit: 0.003 });
+    expect(catalog.listingDate()).toBe(1_735_689_600);
+  });
+});
+
+describe('Catalog.withOverrides', () => {
+  it('changes a price field and keeps the others', () => {
+    const catalog = Catalog.withOverrides([{ id: 'textmodel-b-4o', price: { input: 2 } }]);
+    expect(catalog.get('textmodel-b-4o')).toMatchObject({ operations: ['chat'], ownedBy: 'openai', price: { input: 2, output: 10, cacheRead: 1.25 } });
+    expect(new Catalog().get('textmodel-b-4o')!.price!.input).toBe(2.5);
+  });
+
+  it('adds a model', () => {
+    const catalog = Catalog.withOverrides([{ id: 'house-llama', operations: ['chat'], displayName: 'House Llama', price: { input: 0.2, output: 0.4 } }]);
+    expect(catalog.get('house-llama')).toEqual({ id: 'house-llama', operations: ['chat'], ownedBy: 'gengate', displayName: 'House Llama', price: { input: 0.2, output: 0.4 } });
+    expect(catalog.servingOperation('chat')).toContain('house-llama');
+    expect(catalog.all()).toHaveLength(new Catalog().all().length + 1);
+  });
+});

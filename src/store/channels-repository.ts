@@ -1,0 +1,84 @@
+/**
+ * Channels defined at run time. The credentials (`apiKey` and `headers`, which may carry an
+ * upstream token too) are stored only encrypted, bound to the channel's name; the rest of the
+ * definition is plain JSON.
+ */
+import type { Kysely } from 'kysely';
+import type { ChannelDefinition } from '../config/types.js';
+import { CredentialCipher, CredentialKeyError } from './credential-cipher.js';
+import type { ChannelsTable, Database } from './schema.js';
+
+type Credentials = Pick<ChannelDefinition, 'apiKey' | 'headers'>;
+type PlainPart = Omit<ChannelDefinition, 'name' | 'provider' | 'apiKey' | 'headers'>;
+
+const associatedData = (name: string) => `gengate channel:${name}`;
+
+export class ChannelsRepository {
+  private cipher?: CredentialCipher;
+
+  /** `cipher` may be a function: the secret key is then loaded (or generated) on first use only. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cipherSource: CredentialCipher | (() => CredentialCipher),
+  ) {}
+
+  private getCipher(): CredentialCipher {
+    this.cipher ??= this.cipherSource instanceof CredentialCipher ? this.cipherSource : this.cipherSource();
+    return this.cipher;
+  }
+
+  private toRow(definition: ChannelDefinition, now: number): Omit<ChannelsTable, 'created_at'> {
+    const { name, provider, apiKey, headers, ...plain } = definition;
+    const cipher = this.getCipher();
+    const credentials: Credentials = { apiKey, headers };
+    return {
+      name,
+      provider,
+      definition: JSON.stringify(plain satisfies PlainPart),
+      credentials: cipher.encrypt(JSON.stringify(credentials), associatedData(name)),
+      key_id: cipher.keyId,
+      updated_at: now,
+    };
+  }
+
+  private fromRow(row: ChannelsTable): ChannelDefinition {
+    let credentials: Credentials;
+    try {
+      credentials = JSON.parse(this.getCipher().decrypt(row.credentials, associatedData(row.name))) as Credentials;
+    } catch (error) {
+      if (error instanceof CredentialKeyError) {
+        throw new CredentialKeyError(`the stored credentials of channel "${row.name}" cannot be decrypted: ${error.message}`);
+      }
+      throw error;
+    }
+    const plain = JSON.parse(row.definition) as PlainPart;
+    return { name: row.name, provider: row.provider, ...plain, apiKey: credentials.apiKey, headers: credentials.headers };
+  }
+
+  /** Every stored channel, by name; throws CredentialKeyError when one cannot be decrypted. */
+  async list(): Promise<ChannelDefinition[]> {
+    const rows = await this.db.selectFrom('channels').selectAll().orderBy('name').execute();
+    return rows.map((row) => this.fromRow(row));
+  }
+
+  async get(name: string): Promise<ChannelDefinition | undefined> {
+    const row = await this.db.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirst();
+    return row ? this.fromRow(row) : undefined;
+  }
+
+  /** Throws when a channel of that name exists. */
+  async insert(definition: ChannelDefinition, now = Date.now()): Promise<void> {
+    await this.db.insertInto('channels').values({ ...this.toRow(definition, now), created_at: now }).execute();
+  }
+
+  /** Replaces the channel called `name` (and renames it when `definition.name` differs); false when there is none. */
+  async update(name: string, definition: ChannelDefinition, now = Date.now()): Promise<boolean> {
+    const result = await this.db.updateTable('channels').set(this.toRow(definition, now)).where('name', '=', name).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('channels').where('name', '=', name).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Encryption of upstream credentials at rest: AES-256-GCM under the gateway's secret key.
+ * A ciphertext is an envelope `v1.<keyId>.<iv>.<tag>.<data>` (base64url parts): the key id
+ * says which key sealed it, so a wrong key is reported as such and a rotation can keep old
+ * keys for reading while new writes use the current one. Additional data binds a ciphertext
+ * to its owner (e.g. the channel name), so it cannot be moved to another row.
+ */
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const VERSION = 'v1';
+const KEY_BYTES = 32;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** A stored credential larger than this is refused before decoding. */
+const MAX_ENVELOPE_CHARS = 1024 * 1024;
+
+export class CredentialKeyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CredentialKeyError';
+  }
+}
+
+/** A short public name for a key, derived from it one-way. */
+export function keyIdOf(key: Buffer): string {
+  return createHmac('sha256', key).update('gengate credential key id').digest('hex').slice(0, 16);
+}
+
+/** 32 bytes written as 64 hex digits or as base64 (standard or URL-safe). */
+export function parseSecretKey(text: string, origin: string): Buffer {
+  const value = text.trim();
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) key = Buffer.from(value, 'hex');
+  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) key = Buffer.from(value, 'base64');
+  if (!key || key.length !== KEY_BYTES) {
+    throw new CredentialKeyError(`${origin} must be ${KEY_BYTES} bytes written in base64 or hex (e.g. the output of \`openssl rand -base64 32\`)`);
+  }
+  return key;
+}
+
+export interface SecretKeySource {
+  /** The configured key (`GENGATE_SECRET_KEY`); when absent, the data folder's key file is used. */
+  secretKey?: string;
+  dataDir: string;
+}
+
+/**
+ * The configured key, or the one in `<dataDir>/secret.key`, generated there (mode 0600) the
+ * first time. Losing that file makes stored credentials unreadable: back it up with the database.
+ */
+export function loadSecretKey(source: SecretKeySource): Buffer {
+  if (source.secretKey) return parseSecretKey(source.secretKey, 'GENGATE_SECRET_KEY');
+  const path = join(source.dataDir, 'secret.key');
+  try {
+    return parseSecretKey(readFileSync(path, 'utf8'), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(source.dataDir, { recursive: true });
+  const key = randomBytes(KEY_BYTES);
+  try {
+    writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    return key;
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return parseSecretKey(readFileSync(path, 'utf8'), path);
+    throw error;
+  }
+}
+
+export class CredentialCipher {
+  readonly keyId: string;
+  private readonly keys = new Map<string, Buffer>();
+
+  /** `current` seals; `previous` keys (after a rotation) still open what they sealed. */
+  constructor(
+    private readonly current: Buffer,
+    previous: readonly Buffer[] = [],
+  ) {
+    for (const key of [current, ...previous]) {
+      if (key.length !== KEY_BYTES) throw new CredentialKeyError(`a credential key must be ${KEY_BYTES} bytes, got ${key.length}`);
+      this.keys.set(keyIdOf(key), key);
+    }
+    this.keyId = keyIdOf(current);
+  }
+
+  encrypt(plaintext: string, associatedData: string): string {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.current, iv);
+    cipher.setAAD(Buffer.from(associatedData, 'utf8'));
+    const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const parts = [iv, cipher.getAuthTag(), data].map((part) => part.toString('base64url'));
+    return [VERSION, this.keyId, ...parts].join('.');
+  }
+
+  /** The key id an envelope names, without decrypting it. */
+  static keyIdOfEnvelope(envelope: string): string | undefined {
+    const parts = envelope.split('.');
+    return parts.length === 5 && parts[0] === VERSION ? parts[1] : undefined;
+  }
+
+  /** Throws CredentialKeyError when the envelope is not ours, was sealed under another key, or was altered. */
+  decrypt(envelope: string, associatedData: string): string {
+    if (envelope.length > MAX_ENVELOPE_CHARS) throw new CredentialKeyError('the stored credential is too large to be one of ours');
+    const parts = envelope.split('.');
+    if (parts.length !== 5 || parts[0] !== VERSION) throw new CredentialKeyError('the stored credential is not an encrypted envelope this version reads');
+    const [, keyId, iv, tag, data] = parts;
+    const key = this.keys.get(keyId);
+    if (!key) {
+      throw new CredentialKeyError(
+        `it was encrypted under secret key ${keyId}, but the current secret key is ${this.keyId}: ` +
+          'set GENGATE_SECRET_KEY (or restore <dataDir>/secret.key) to the key it was stored with',
+      );
+    }
+    const ivBytes = Buffer.from(iv, 'base64url');
+    const tagBytes = Buffer.from(tag, 'base64url');
+    if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw new CredentialKeyError('the stored credential is malformed');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, ivBytes);
+      decipher.setAAD(Buffer.from(associatedData, 'utf8'));
+      decipher.setAuthTag(tagBytes);
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    } catch {
+      throw new CredentialKeyError(`it does not authenticate under secret key ${keyId}: it was altered or belongs to another record`);
+    }
+  }
+}

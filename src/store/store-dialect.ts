@@ -1,0 +1,2 @@
+/** The two databases the store runs on. */
+export type StoreDialect = 'sqlite' | 'postgres';
