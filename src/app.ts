@@ -24,6 +24,11 @@ import { anthropicSurface } from './surfaces/anthropic/index.js';
 import { geminiSurface } from './surfaces/gemini/index.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
+import { ChannelsRepository } from './store/channels-repository.js';
+import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
+import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
+import { loadStoredChannels } from './store/load-stored-channels.js';
+import { LiveChannels } from './gateway/live-channels.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
 
@@ -36,6 +41,9 @@ export interface GatewayApp {
   usage: UsageRepository;
   recorder: UsageRecorder;
   registry: ChannelRegistry;
+  /** Channels stored in the database; publish `channels` on `invalidation` after changing them. */
+  channels: ChannelsRepository;
+  invalidation: InvalidationBus;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -57,6 +65,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const catalog = Catalog.withOverrides(config.models);
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
+  const channels = new ChannelsRepository(store.db, () => new CredentialCipher(loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir })));
+  const invalidation = new LocalInvalidationBus();
+  const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
+  await liveChannels.start();
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   const services = new Gateway({
@@ -111,12 +123,15 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     usage,
     recorder,
     registry,
+    channels,
+    invalidation,
     logger,
     async close() {
       if (closed) return;
       closed = true;
       await http.close();
       directory.stop();
+      liveChannels.stop();
       await media.close();
       await recorder.close();
       await store.close();
