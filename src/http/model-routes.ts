@@ -5,6 +5,7 @@
  * else the OpenAI shape — errors included.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { truncateText } from '../core/describe-value.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { renderAnthropicError } from '../surfaces/anthropic/render-error.js';
 import { renderAnthropicModelList } from '../surfaces/anthropic/render-model-list.js';
@@ -63,7 +64,7 @@ export function registerModelRoutes(app: FastifyInstance, services: GatewayServi
       }
       const bare = id.startsWith('models/') ? id.slice('models/'.length) : id;
       const model = models.find((m) => m.id === bare);
-      if (!model) throw new GatewayError('not_found', `The model \`${bare}\` does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
+      if (!model) throw new GatewayError('not_found', `The model \`${truncateText(bare)}\` does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
       reply.send(renderOne(dialect, model));
     } catch (error) {
       const rendered = ERROR_RENDERERS[dialect](toGatewayError(error), String(request.id));
