@@ -14,9 +14,10 @@ import { renderGeminiModel, renderGeminiModelList } from '../surfaces/gemini/ren
 import { renderOpenAIError } from '../surfaces/openai/render-error.js';
 import { renderOpenAIModel, renderOpenAIModelList } from '../surfaces/openai/render-model-list.js';
 import type { ErrorRenderer, GatewayServices, ModelInfo } from '../surfaces/types.js';
+import { modelsDialect, type ModelsDialect } from './error-family.js';
 import { bearerToken } from './reply-helpers.js';
 
-type Dialect = 'openai' | 'anthropic' | 'gemini';
+type Dialect = ModelsDialect;
 
 function headerString(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -25,9 +26,7 @@ function headerString(request: FastifyRequest, name: string): string | undefined
 
 function dialectOf(request: FastifyRequest): Dialect {
   const query = request.query as Record<string, unknown>;
-  if (request.headers['x-goog-api-key'] !== undefined || typeof query.key === 'string') return 'gemini';
-  if (request.headers['anthropic-version'] !== undefined || request.headers['x-api-key'] !== undefined) return 'anthropic';
-  return 'openai';
+  return modelsDialect(request.headers, typeof query.key === 'string');
 }
 
 function presentedKey(request: FastifyRequest, dialect: Dialect): string | undefined {
