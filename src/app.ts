@@ -8,9 +8,13 @@ import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
 import { requestIds } from './http/request-ids.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
+import type { ErrorRenderers } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerNotFound } from './http/not-found.js';
+import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { LocalMediaStore } from './media/local-media-store.js';
 import { createLogger } from './observability/logger.js';
@@ -21,8 +25,11 @@ import { ApiKeysRepository } from './store/api-keys-repository.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { UsageRepository } from './store/usage-repository.js';
 import { anthropicSurface } from './surfaces/anthropic/index.js';
+import { renderAnthropicError } from './surfaces/anthropic/render-error.js';
 import { geminiSurface } from './surfaces/gemini/index.js';
+import { renderGeminiError } from './surfaces/gemini/render-error.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
+import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
 import { openaiSurface } from './surfaces/openai/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -31,6 +38,7 @@ import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
+import { renderOpenAIError } from './surfaces/openai/render-error.js';
 
 export interface GatewayApp {
   config: GatewayConfig;
@@ -80,18 +88,24 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
   });
 
+  const errorRenderers: ErrorRenderers = { openai: renderOpenAIError, anthropic: renderAnthropicError, gemini: renderGeminiError, imagegen2: renderImagegen2Error };
+  const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's own per-request lines are off: the access log below writes one line without the query string (Gemini keys ride in `?key=`).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
     trustProxy: config.server.trustProxy,
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
     requestIdHeader: false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    ...serverTimeoutOptions(config.server),
+    clientErrorHandler: clientErrorHandler(errorRenderers, nextRequestId),
+    frameworkErrors: frameworkErrorHandler(errorRenderers),
   });
-  installJsonBodyParser(http);
+  installJsonBodyParser(http, config.server.maxBodyDepth);
+  installEdgeErrorHandler(http, errorRenderers);
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -110,8 +124,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     await http.register(async (scope) => surface.register(scope, services));
   }
   await http.register(async (scope) => registerSharedModelRoutes(scope, services));
-  registerMediaRoutes(http, media);
-  registerNotFound(http);
+  registerMediaRoutes(http, media, errorRenderers);
+  registerNotFound(http, errorRenderers);
 
   let closed = false;
   return {

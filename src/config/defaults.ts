@@ -2,7 +2,17 @@ import { SANDBOX_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
 export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'sources'> = {
-  server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 50 * 1024 * 1024, trustProxy: false },
+  server: {
+    host: '127.0.0.1',
+    port: 8080,
+    bodyLimitBytes: 50 * 1024 * 1024,
+    maxBodyDepth: 256,
+    trustProxy: false,
+    headersTimeoutMs: 20_000,
+    requestTimeoutMs: 120_000,
+    keepAliveTimeoutMs: 72_000,
+    connectionTimeoutMs: 0,
+  },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',
   logLevel: 'info',

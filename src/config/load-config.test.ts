@@ -68,6 +68,14 @@ channels:
     expect(config.channels[1]).toMatchObject({ apiKey: 'secret', baseUrl: 'https://api.anthropic.com', models: ['textmodel-a-*'] });
   });
 
+  it('reads the server timeouts and body depth, and refuses impossible ones', () => {
+    const config = loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 5000\n  requestTimeoutMs: 60000\n  maxBodyDepth: 64\n') });
+    expect(config.server).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 60000, maxBodyDepth: 64, keepAliveTimeoutMs: 72000, connectionTimeoutMs: 0 });
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  requestTimeoutMs: 0\n') })).toThrow(/server\.requestTimeoutMs/);
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  maxBodyDepth: deep\n') })).toThrow(/server\.maxBodyDepth/);
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 90000\n  requestTimeoutMs: 60000\n') })).toThrow(/headersTimeoutMs/);
+  });
+
   it('names what is wrong in a bad file', () => {
     expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: nope\n') })).toThrow(/channels\[0\]\.provider/);
     expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: openai\n    baseUrl: ftp://x\n') })).toThrow(/baseUrl/);

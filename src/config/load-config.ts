@@ -42,6 +42,18 @@ function expandEnv(value: unknown, env: Env): unknown {
   return value;
 }
 
+type ServerIntSetting = 'maxBodyDepth' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'connectionTimeoutMs';
+
+/** A whole-number `server.<name>` of at least `min`, or its default. */
+function serverInt(server: Record<string, unknown>, name: ServerIntSetting, min: number): number {
+  const value = server[name];
+  if (value === undefined || value === null) return DEFAULT_CONFIG.server[name];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new ConfigError(`server.${name} must be a whole number ≥ ${min}`);
+  }
+  return value;
+}
+
 export interface LoadOptions {
   env?: Env;
   /** Path of the YAML file; defaults to GENGATE_CONFIG or ./gengate.yaml when it exists. */
@@ -80,7 +92,12 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
       port: intFromEnv(env, 'GENGATE_PORT') ?? (server.port as number | undefined) ?? DEFAULT_CONFIG.server.port,
       bodyLimitBytes: intFromEnv(env, 'GENGATE_BODY_LIMIT') ?? (server.bodyLimitBytes as number | undefined) ?? DEFAULT_CONFIG.server.bodyLimitBytes,
+      maxBodyDepth: serverInt(server, 'maxBodyDepth', 1),
       trustProxy: (server.trustProxy as boolean | undefined) ?? DEFAULT_CONFIG.server.trustProxy,
+      headersTimeoutMs: serverInt(server, 'headersTimeoutMs', 1),
+      requestTimeoutMs: serverInt(server, 'requestTimeoutMs', 1),
+      keepAliveTimeoutMs: serverInt(server, 'keepAliveTimeoutMs', 1),
+      connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
@@ -101,6 +118,10 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
+
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    throw new ConfigError('server.headersTimeoutMs must not be longer than server.requestTimeoutMs');
+  }
 
   const fileChannels = file.channels ?? [];
   if (!Array.isArray(fileChannels)) throw new ConfigError('channels must be a list');

@@ -96,7 +96,17 @@ export interface GatewayConfig {
     port: number;
     /** Largest accepted request body in bytes; larger bodies get 413. */
     bodyLimitBytes: number;
+    /** Deepest nesting of arrays and objects accepted in a JSON body; deeper bodies get 400. */
+    maxBodyDepth: number;
     trustProxy: boolean;
+    /** Time a client has to send the request line and headers of a request. */
+    headersTimeoutMs: number;
+    /** Time a client has to send a whole request, body included (408 after it). Not applied to the answer. */
+    requestTimeoutMs: number;
+    /** How long an idle keep-alive connection stays open between requests. */
+    keepAliveTimeoutMs: number;
+    /** Closes a connection with no traffic either way for this long; 0 (default) never, so a slow answer is never cut. */
+    connectionTimeoutMs: number;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;

@@ -29,6 +29,14 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
   internal: 500,
 };
 
+/** Longest message an error carries; anything longer (an echoed client value, an upstream's answer) is cut. */
+export const MAX_ERROR_MESSAGE_CHARS = 2048;
+const MAX_PARAM_CHARS = 256;
+
+function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}
+
 export interface GatewayErrorOptions {
   /** The request field the error is about, e.g. `messages[0].content`. */
   param?: string;
@@ -55,10 +63,10 @@ export class GatewayError extends Error {
   readonly retryAfter?: number;
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(bounded(message, MAX_ERROR_MESSAGE_CHARS), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayError';
     this.kind = kind;
-    this.param = options.param;
+    this.param = options.param === undefined ? undefined : bounded(options.param, MAX_PARAM_CHARS);
     this.code = options.code;
     this.status = options.status ?? STATUS_BY_KIND[kind];
     this.upstreamStatus = options.upstreamStatus;

@@ -2,6 +2,7 @@
  * Small checks surfaces use while parsing request bodies. Each throws an `invalid_request`
  * GatewayError naming the offending field (`param`), so clients learn exactly what is wrong.
  */
+import { describeValue } from './describe-value.js';
 import { GatewayError } from './errors.js';
 
 export type Json = Record<string, unknown>;
@@ -72,7 +73,7 @@ export function optionalStringList(value: unknown, param: string, max?: number):
 
 export function oneOf<T extends string>(value: unknown, param: string, allowed: readonly T[]): T {
   if (typeof value !== 'string' || !allowed.includes(value as T)) {
-    fail(param, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${JSON.stringify(value)}`);
+    fail(param, `must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got ${describeValue(value)}`);
   }
   return value as T;
 }

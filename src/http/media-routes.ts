@@ -6,14 +6,14 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors.js';
 import type { MediaStore } from '../media/media-store.js';
-import { renderOpenAIError } from '../surfaces/openai/render-error.js';
+import { replyWithError } from './edge-errors.js';
+import type { ErrorRenderers } from './error-family.js';
 
-export function registerMediaRoutes(app: FastifyInstance, media: MediaStore): void {
+export function registerMediaRoutes(app: FastifyInstance, media: MediaStore, renderers: ErrorRenderers): void {
   app.get<{ Params: { name: string } }>('/media/:name', async (request, reply) => {
     const stored = await media.open(request.params.name);
     if (!stored) {
-      const rendered = renderOpenAIError(new GatewayError('not_found', 'No such media, or its link has expired.', { code: 'media_not_found' }), String(request.id));
-      return reply.code(rendered.status).send(rendered.body);
+      return replyWithError(request, reply, new GatewayError('not_found', 'No such media, or its link has expired.', { code: 'media_not_found' }), renderers.openai);
     }
     const maxAge = Math.max(0, Math.floor((stored.expiresAt - Date.now()) / 1000));
     reply.header('content-type', stored.mediaType);

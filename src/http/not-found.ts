@@ -1,14 +1,20 @@
 import type { FastifyInstance } from 'fastify';
+import { truncateText } from '../core/describe-value.js';
 import { GatewayError } from '../core/errors.js';
-import { renderGeminiError } from '../surfaces/gemini/render-error.js';
-import { renderOpenAIError } from '../surfaces/openai/render-error.js';
+import { rendererFor, replyWithError } from './edge-errors.js';
+import { isSharedModelsPath, type ErrorRenderers } from './error-family.js';
 
-/** Unknown routes get a 404 in the dialect their path belongs to. */
-export function registerNotFound(app: FastifyInstance): void {
+/**
+ * Unknown routes get a 404 in the error family of their path. Another method on the shared
+ * model routes (`POST /v1/models/{id}`) gets a 405 in the caller's dialect.
+ */
+export function registerNotFound(app: FastifyInstance, renderers: ErrorRenderers): void {
   app.setNotFoundHandler((request, reply) => {
-    const error = new GatewayError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`, { code: 'unknown_route' });
-    const render = request.url.startsWith('/v1beta/') ? renderGeminiError : renderOpenAIError;
-    const rendered = render(error, String(request.id));
-    reply.code(rendered.status).send(rendered.body);
+    const path = truncateText(request.url.split('?')[0]);
+    const error = isSharedModelsPath(request.url.split('?')[0])
+      ? new GatewayError('invalid_request', `Method ${request.method} is not allowed on ${path}; use GET.`, { code: 'method_not_allowed', status: 405 })
+      : new GatewayError('not_found', `No route for ${request.method} ${path}.`, { code: 'unknown_route' });
+    if (error.status === 405) reply.header('allow', 'GET, HEAD');
+    return replyWithError(request, reply, error, rendererFor(request, renderers));
   });
 }

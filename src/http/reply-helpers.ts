@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
 import type { ErrorRenderer } from './error-renderer.js';
+import { replyWithError } from './edge-errors.js';
 import { gatewayErrorFromFastify } from './fastify-errors.js';
 
 /** Tells the client which channel answered, and that the answer is simulated when it is. */
@@ -50,10 +51,7 @@ export function useErrorRenderer(app: FastifyInstance, render: ErrorRenderer): v
   app.setErrorHandler((error, request, reply) => {
     const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
     if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'internal error');
-    const rendered = render(gatewayError, String(request.id));
-    if (rendered.headers) for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
-    if (gatewayError.retryAfter !== undefined) reply.header('retry-after', String(gatewayError.retryAfter));
-    reply.code(rendered.status).send(rendered.body);
+    replyWithError(request, reply, gatewayError, render);
   });
 }
 

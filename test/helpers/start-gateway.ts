@@ -33,6 +33,8 @@ export interface StartOptions {
   masterKey?: string;
   databaseUrl?: string;
   bodyLimitBytes?: number;
+  /** Server settings (timeouts, body depth) over the defaults. */
+  server?: Partial<GatewayConfig['server']>;
   router?: Partial<GatewayConfig['router']>;
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
@@ -52,7 +54,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
   const base = loadConfig({ env: {} });
   const config: GatewayConfig = {
     ...base,
-    server: { ...base.server, host: '127.0.0.1', port: 0, bodyLimitBytes: options.bodyLimitBytes ?? base.server.bodyLimitBytes },
+    server: { ...base.server, host: '127.0.0.1', port: 0, bodyLimitBytes: options.bodyLimitBytes ?? base.server.bodyLimitBytes, ...options.server },
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
     masterKey: options.masterKey,
     accessLog: false,

@@ -4,6 +4,7 @@
 import type { ToolChoice, ToolDefinition } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { oneOf, optionalBoolean, optionalString, requireArray, requireObject, requireString } from '../../core/validate.js';
+import { describeValue } from '../../core/describe-value.js';
 
 export function parseTools(value: unknown): ToolDefinition[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -13,7 +14,7 @@ export function parseTools(value: unknown): ToolDefinition[] | undefined {
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
       throw new GatewayError(
         'invalid_request',
-        `${param}.type: server tools ("${String(tool.type)}") are not supported by this gateway; define a custom tool with name and input_schema`,
+        `${param}.type: server tools (${describeValue(tool.type)}) are not supported by this gateway; define a custom tool with name and input_schema`,
         { param: `${param}.type`, code: 'unsupported_tool' },
       );
     }

@@ -8,6 +8,7 @@ import { GatewayError } from '../../core/errors.js';
 import { optionalInteger, optionalString, requireArray, requireObject, type Json } from '../../core/validate.js';
 import { GEMINI_TASK_TYPES } from '../../core/wire/gemini-embed-types.js';
 import { protoField, protoKey } from './proto-field.js';
+import { describeValue } from '../../core/describe-value.js';
 
 /** One text and the options it was sent with (a batch may mix options). */
 export interface GeminiEmbedItem {
@@ -62,7 +63,7 @@ function checkModel(value: unknown, model: string, param: string, inBatch: boole
   const name = given.startsWith('models/') ? given.slice('models/'.length) : given;
   if (name !== model) {
     const where = inBatch ? 'the model of the batch' : 'the model in the path';
-    fail(param, `${JSON.stringify(given)} does not match ${where} (models/${model})`);
+    fail(param, `${describeValue(given)} does not match ${where} (models/${model})`);
   }
 }
 
@@ -73,7 +74,7 @@ function parseEmbedFields(request: Json, at: string): GeminiEmbedItem {
   const taskValue = protoField(request, 'taskType');
   if (taskValue !== undefined && taskValue !== null && taskValue !== 'TASK_TYPE_UNSPECIFIED') {
     if (typeof taskValue !== 'string' || !GEMINI_TASK_TYPES.includes(taskValue as EmbedTaskType)) {
-      fail(taskKey, `must be one of ${GEMINI_TASK_TYPES.join(', ')}, got ${JSON.stringify(taskValue)}`);
+      fail(taskKey, `must be one of ${GEMINI_TASK_TYPES.join(', ')}, got ${describeValue(taskValue)}`);
     }
     item.taskType = taskValue as EmbedTaskType;
   }

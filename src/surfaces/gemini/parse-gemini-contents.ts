@@ -10,6 +10,7 @@ import type { ChatMessage, ContentPart, ImagePart, DocumentPart, TextPart, Think
 import { GatewayError } from '../../core/errors.js';
 import { optionalString, requireArray, requireObject, requireString, describe, type Json } from '../../core/validate.js';
 import { protoField, protoKey } from './proto-field.js';
+import { describeValue } from '../../core/describe-value.js';
 
 interface KnownCall {
   id: string;
@@ -40,7 +41,7 @@ export function parseGeminiContents(value: unknown, param: string): ChatMessage[
       // `function` is the role older clients gave to function-response turns.
       parseUserTurn(parts, turn, `${at}.${partsKey}`, calls, messages);
     } else {
-      fail(`${at}.role`, `must be "user" or "model", got ${JSON.stringify(role)}`);
+      fail(`${at}.role`, `must be "user" or "model", got ${describeValue(role)}`);
     }
   }
   return messages;

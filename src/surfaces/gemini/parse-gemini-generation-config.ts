@@ -4,6 +4,7 @@ import { GatewayError } from '../../core/errors.js';
 import { optionalInteger, optionalNumber, optionalString, optionalStringList, requireObject } from '../../core/validate.js';
 import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
 import { protoField, protoKey } from './proto-field.js';
+import { describeValue } from '../../core/describe-value.js';
 
 export type GenerationOptions = Pick<
   ChatRequest,
@@ -64,7 +65,7 @@ function parseResponseFormat(config: Record<string, unknown>, at: (camel: string
   }
   if (mimeType !== 'application/json') {
     const param = at('responseMimeType');
-    throw new GatewayError('invalid_request', `${param}: must be "text/plain" or "application/json", got ${JSON.stringify(mimeType)}`, { param });
+    throw new GatewayError('invalid_request', `${param}: must be "text/plain" or "application/json", got ${describeValue(mimeType)}`, { param });
   }
   if (jsonSchemaValue !== undefined && jsonSchemaValue !== null) {
     return { type: 'json_schema', schema: requireObject(jsonSchemaValue, at('responseJsonSchema')) };

@@ -16,6 +16,8 @@ export function registerGeminiRoutes(app: FastifyInstance, services: GatewayServ
   for (const version of API_VERSIONS) {
     app.post<{ Params: { modelAction: string } }>(`/${version}/models/:modelAction`, async (request, reply) => {
       const target = splitModelAction(request.params.modelAction);
+      // `/v1/models/{id}` without an action is the shared model route, not Gemini's: answered in the caller's dialect.
+      if (target === undefined && version === 'v1') return reply.callNotFound();
       const handler = target === undefined || !Object.hasOwn(geminiActions, target.action) ? undefined : geminiActions[target.action];
       if (target === undefined || handler === undefined) {
         throw new GatewayError('not_found', `${request.params.modelAction} is not a supported method of the ${version} API`, {

@@ -5,6 +5,7 @@
  * else the OpenAI shape — errors included.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { truncateText } from '../../core/describe-value.js';
 import { GatewayError, toGatewayError } from '../../core/errors.js';
 import { renderAnthropicError } from '../anthropic/render-error.js';
 import { renderAnthropicModelList } from '../anthropic/render-model-list.js';
@@ -16,8 +17,9 @@ import type { ModelInfo } from '../../core/model-info.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import type { ErrorRenderer } from '../../http/error-renderer.js';
 import { bearerToken } from '../../http/reply-helpers.js';
+import { modelsDialect, type ModelsDialect } from '../../http/error-family.js';
 
-type Dialect = 'openai' | 'anthropic' | 'gemini';
+type Dialect = ModelsDialect;
 
 function headerString(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -26,9 +28,7 @@ function headerString(request: FastifyRequest, name: string): string | undefined
 
 function dialectOf(request: FastifyRequest): Dialect {
   const query = request.query as Record<string, unknown>;
-  if (request.headers['x-goog-api-key'] !== undefined || typeof query.key === 'string') return 'gemini';
-  if (request.headers['anthropic-version'] !== undefined || request.headers['x-api-key'] !== undefined) return 'anthropic';
-  return 'openai';
+  return modelsDialect(request.headers, typeof query.key === 'string');
 }
 
 function presentedKey(request: FastifyRequest, dialect: Dialect): string | undefined {
@@ -65,7 +65,7 @@ export function registerSharedModelRoutes(app: FastifyInstance, services: Gatewa
       }
       const bare = id.startsWith('models/') ? id.slice('models/'.length) : id;
       const model = models.find((m) => m.id === bare);
-      if (!model) throw new GatewayError('not_found', `The model \`${bare}\` does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
+      if (!model) throw new GatewayError('not_found', `The model \`${truncateText(bare)}\` does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
       reply.send(renderOne(dialect, model));
     } catch (error) {
       const rendered = ERROR_RENDERERS[dialect](toGatewayError(error), String(request.id));

@@ -3,6 +3,7 @@ import type { DocumentPart, ImagePart, MediaSource, TextPart } from '../../core/
 import { invalidRequest } from '../../core/errors.js';
 import { oneOf, optionalString, requireObject, requireString } from '../../core/validate.js';
 import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
+import { describeValue } from '../../core/describe-value.js';
 
 export type UserContentPart = TextPart | ImagePart | DocumentPart;
 
@@ -10,7 +11,7 @@ const IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
 
 export function parseTextPart(value: unknown, param: string): TextPart {
   const part = requireObject(value, param);
-  if (part.type !== 'text') throw invalidRequest(`${param}.type: only "text" parts are allowed here, got ${JSON.stringify(part.type)}`, `${param}.type`);
+  if (part.type !== 'text') throw invalidRequest(`${param}.type: only "text" parts are allowed here, got ${describeValue(part.type)}`, `${param}.type`);
   return { type: 'text', text: requireString(part.text, `${param}.text`) };
 }
 
@@ -27,7 +28,7 @@ export function parseUserContentPart(value: unknown, param: string): UserContent
     case 'input_audio':
       throw invalidRequest(`${param}.type: input_audio content is not supported`, `${param}.type`);
     default:
-      throw invalidRequest(`${param}.type: must be one of "text", "image_url", "file", got ${JSON.stringify(type)}`, `${param}.type`);
+      throw invalidRequest(`${param}.type: must be one of "text", "image_url", "file", got ${describeValue(type)}`, `${param}.type`);
   }
 }
 

@@ -7,6 +7,7 @@ import type { EmbedRequest } from '../../core/embed.js';
 import { invalidRequest } from '../../core/errors.js';
 import { describe, oneOf, optionalInteger, optionalString, requireObject, requireString } from '../../core/validate.js';
 import { OPENAI_MAX_EMBEDDING_INPUTS, type OpenAIEmbeddingEncoding } from '../../core/wire/openai-embeddings-types.js';
+import { describeValue } from '../../core/describe-value.js';
 
 /** One input: a text, or the token ids of one. */
 export type EmbeddingInput = string | number[];
@@ -61,7 +62,7 @@ function tokenArray(items: unknown[], param: string): number[] {
   if (items.length === 0) throw invalidRequest(`${param}: must not be an empty array`, param);
   items.forEach((token, i) => {
     if (typeof token !== 'number' || !Number.isInteger(token) || token < 0) {
-      throw invalidRequest(`${param}[${i}]: expected a token id (a non-negative integer), got ${JSON.stringify(token)}`, `${param}[${i}]`);
+      throw invalidRequest(`${param}[${i}]: expected a token id (a non-negative integer), got ${describeValue(token)}`, `${param}[${i}]`);
     }
   });
   return items as number[];

@@ -1,0 +1,47 @@
+/**
+ * Errors no surface route handles — on unknown routes (malformed or oversized bodies), on the
+ * shared routes, and Fastify's own URL errors (bad percent-encoding, over-long path segments) —
+ * answered in the error shape of the family the path belongs to.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, toGatewayError } from '../core/errors.js';
+import type { ErrorRenderer } from './error-renderer.js';
+import { errorFamilyOf, type ErrorRenderers } from './error-family.js';
+import { gatewayErrorFromFastify } from './fastify-errors.js';
+
+/** Writes a GatewayError as `render` shapes it, with its headers and retry-after. */
+export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: GatewayError, render: ErrorRenderer): FastifyReply {
+  const rendered = render(error, String(request.id));
+  if (rendered.headers) for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  return reply.code(rendered.status).send(rendered.body);
+}
+
+/** The renderer of the request's family (by path; the shared model routes by headers). */
+export function rendererFor(request: FastifyRequest, renderers: ErrorRenderers): ErrorRenderer {
+  return renderers[errorFamilyOf(request.url, request.headers)];
+}
+
+/** The root error handler: surfaces install their own on their scopes; this covers the rest. */
+export function installEdgeErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
+  app.setErrorHandler((error, request, reply) => {
+    const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
+    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'internal error');
+    return replyWithError(request, reply, gatewayError, rendererFor(request, renderers));
+  });
+}
+
+/** Fastify's `frameworkErrors` option: URL errors found while routing, before any route runs. */
+export function frameworkErrorHandler(renderers: ErrorRenderers) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    let gatewayError: GatewayError;
+    if (error.code === 'FST_ERR_BAD_URL') {
+      gatewayError = new GatewayError('invalid_request', 'the request path is not valid percent-encoded UTF-8', { code: 'invalid_url' });
+    } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      gatewayError = new GatewayError('invalid_request', 'a segment of the request path is too long', { code: 'uri_too_long', status: 414 });
+    } else {
+      gatewayError = new GatewayError('invalid_request', 'the request could not be routed', { code: 'invalid_request' });
+    }
+    replyWithError(request, reply, gatewayError, rendererFor(request, renderers));
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { errorFamilyOf, isSharedModelsPath } from './error-family.js';
+
+describe('errorFamilyOf', () => {
+  it('goes by path', () => {
+    expect(errorFamilyOf('/v1beta/models/gemini-2.5-flash:generateContent?alt=sse')).toBe('gemini');
+    expect(errorFamilyOf('/v1beta')).toBe('gemini');
+    expect(errorFamilyOf('/v1/models/gemini-2.5-flash:streamGenerateContent')).toBe('gemini');
+    expect(errorFamilyOf('/v1/models/gemini-2.5-flash%3AcountTokens')).toBe('gemini');
+    expect(errorFamilyOf('/v1/messages')).toBe('anthropic');
+    expect(errorFamilyOf('/v1/messages/count_tokens')).toBe('anthropic');
+    expect(errorFamilyOf('/imagegen2/remix')).toBe('imagegen2');
+    expect(errorFamilyOf('/v1/chat/completions')).toBe('openai');
+    expect(errorFamilyOf('/v1/messagesx')).toBe('openai');
+    expect(errorFamilyOf('/v1beta2/x')).toBe('openai');
+    expect(errorFamilyOf('/nothing/here')).toBe('openai');
+  });
+
+  it('sends the shared model routes by the caller’s headers', () => {
+    expect(errorFamilyOf('/v1/models/gpt-4o', {})).toBe('openai');
+    expect(errorFamilyOf('/v1/models/gpt-4o', { 'anthropic-version': '2023-06-01' })).toBe('anthropic');
+    expect(errorFamilyOf('/v1/models/gpt-4o', { 'x-api-key': 'k' })).toBe('anthropic');
+    expect(errorFamilyOf('/v1/models', { 'x-goog-api-key': 'k' })).toBe('gemini');
+    expect(errorFamilyOf('/v1/models?key=k', {})).toBe('gemini');
+    expect(errorFamilyOf('/v1/models/gpt-4o')).toBe('openai');
+  });
+
+  it('knows which paths the shared model routes serve', () => {
+    expect(isSharedModelsPath('/v1/models')).toBe(true);
+    expect(isSharedModelsPath('/v1/models/gpt-4o')).toBe(true);
+    expect(isSharedModelsPath('/v1/models/x:generateContent')).toBe(false);
+    expect(isSharedModelsPath('/v1/models/a/b')).toBe(false);
+  });
+});
