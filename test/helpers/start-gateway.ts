@@ -35,6 +35,8 @@ export interface StartOptions {
   bodyLimitBytes?: number;
   /** Server settings (timeouts, body depth) over the defaults. */
   server?: Partial<GatewayConfig['server']>;
+  /** GENGATE_SECRET_KEY for stored channel credentials (default: a key generated into a temp data folder). */
+  secretKey?: string;
   router?: Partial<GatewayConfig['router']>;
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
@@ -56,6 +58,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     ...base,
     server: { ...base.server, host: '127.0.0.1', port: 0, bodyLimitBytes: options.bodyLimitBytes ?? base.server.bodyLimitBytes, ...options.server },
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
+    dataDir: mkdtempSync(join(tmpdir(), 'gengate-data-')),
+    secretKey: options.secretKey,
     masterKey: options.masterKey,
     accessLog: false,
     router: { ...base.router, ...options.router },
