@@ -28,6 +28,8 @@ function addMixed(tally: Tally, content: string | Array<TextPart | ImagePart>): 
 /** A document counts its text (a PDF's extracted text) when there is one, else the flat cost. */
 function addDocument(tally: Tally, part: DocumentPart, readings: DocumentReadings): void {
   const reading = readings.get(part);
+  // Pages past the reading bounds cost the flat amount each.
+  if (reading?.kind === 'pdf') tally.flat += (reading.unreadPages ?? 0) * DOCUMENT_INPUT_TOKENS;
   if (reading?.kind === 'pdf' || reading?.kind === 'text') tally.segments.push(reading.text);
   else if (reading === undefined && part.source.kind === 'text') tally.segments.push(part.source.text);
   else tally.flat += DOCUMENT_INPUT_TOKENS;
