@@ -72,5 +72,5 @@ const hostile: Record<string, unknown> = {
   })(),
 };
 for (const [name, schema] of Object.entries(hostile)) {
-  time(`schema ${name}`, () => JSON.stringify(generateFromSchema(schema, createPrng(1))).length);
+  time(`schema ${name}`, () => `${JSON.stringify(generateFromSchema(schema, createPrng(1))).length} characters of arguments`);
 }
