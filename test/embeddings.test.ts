@@ -173,7 +173,7 @@ describe('the sandbox through the gateway', () => {
       .withResponse();
     expect(response.headers.get('x-gengate-simulated')).toBe('true');
     const [cat, similar, unrelated] = data.data.map((item) => item.embedding);
-    expect(cat).toHaveLength(768);
+    expect(cat).toHaveLength(3072);
     for (const vector of [cat, similar, unrelated]) expect(Math.hypot(...vector)).toBeCloseTo(1, 5);
     expect(cosine(cat, similar)).toBeGreaterThan(cosine(cat, unrelated) + 0.3);
     expect(data.usage.prompt_tokens).toBeGreaterThan(0);

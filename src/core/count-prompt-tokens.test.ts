@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChatRequest } from './chat.js';
+import type { ChatRequest, DocumentPart } from './chat.js';
 import { countPromptTokens, DOCUMENT_INPUT_TOKENS, IMAGE_INPUT_TOKENS } from './count-prompt-tokens.js';
 import { loadTokenizer } from './tokenizer.js';
 
@@ -51,5 +51,18 @@ describe('countPromptTokens', () => {
   it('counts special-token strings in user text as plain text instead of throwing', () => {
     const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'say <|endoftext|> now' }] }], stream: false };
     expect(countPromptTokens(request)).toBe(countTokens('say <|endoftext|> now', { disallowedSpecial: new Set() }));
+  });
+
+  it('counts the text read of a long PDF and the flat page cost of the pages left unread', () => {
+    const pdf: DocumentPart = { type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0=' } };
+    const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [pdf] }], stream: false };
+    const readings = new Map([[pdf, { kind: 'pdf' as const, pages: 105, text: 'first pages', unreadPages: 5 }]]);
+    expect(countPromptTokens(request, readings)).toBe(countTokens('first pages') + 5 * DOCUMENT_INPUT_TOKENS);
+  });
+
+  it('finding 2: counts 1 MB of one letter close to the real count, bounded', () => {
+    const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'r'.repeat(1_000_000) }] }], stream: false };
+    // "rrrr" is one o200k token.
+    expect(countPromptTokens(request)).toBe(250_000);
   });
 });

@@ -6,7 +6,7 @@ import type { ChatRequest, ContentPart, DocumentPart, ImagePart, TextPart } from
 import { countTextTokens } from './tokenizer.js';
 
 /** What a reader made of each document of the request (the sandbox reads PDFs), by part identity. */
-export type DocumentReadings = ReadonlyMap<DocumentPart, { kind: string; text?: string }>;
+export type DocumentReadings = ReadonlyMap<DocumentPart, { kind: string; text?: string; unreadPages?: number }>;
 
 /** Flat input cost of one image (the size of a low-detail image in OpenAI's accounting). */
 export const IMAGE_INPUT_TOKENS = 85;
@@ -34,6 +34,8 @@ function addMixed(tally: Tally, content: string | Array<TextPart | ImagePart>): 
 /** A document counts its text (a PDF's extracted text) when there is one, else the flat cost. */
 function addDocument(tally: Tally, part: DocumentPart, readings: DocumentReadings): void {
   const reading = readings.get(part);
+  // Pages past the reading bounds cost the flat amount each.
+  if (reading?.kind === 'pdf') tally.flat += (reading.unreadPages ?? 0) * DOCUMENT_INPUT_TOKENS;
   if ((reading?.kind === 'pdf' || reading?.kind === 'text') && reading.text !== undefined) tally.segments.push(reading.text);
   else if (reading === undefined && part.source.kind === 'text') tally.segments.push(part.source.text);
   else tally.flat += DOCUMENT_INPUT_TOKENS;

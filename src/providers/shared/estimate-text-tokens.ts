@@ -4,10 +4,9 @@
  * what the upstream's own tokenizer would say. Callers load the tokenizer first
  * (`loadTokenizer` in core/tokenizer.ts).
  */
-import { countTextTokens } from '../../core/tokenizer.js';
+import { countTextsTokens } from '../../core/tokenizer.js';
 
+/** Bounded on the event loop whatever the texts (see core/tokenizer.ts). */
 export function estimateTextTokens(texts: readonly string[]): number {
-  let total = 0;
-  for (const text of texts) total += countTextTokens(text);
-  return total;
+  return countTextsTokens(texts);
 }

@@ -34,3 +34,13 @@ describe('estimateInputTokens', () => {
     expect(withTool).toBeGreaterThan(5);
   });
 });
+
+describe('estimateInputTokens on hostile input', () => {
+  it('finding 2: counts 1 MB of one letter and many long messages, bounded and close', () => {
+    const run = 'r'.repeat(1_000_000);
+    // "rrrr" is one o200k token; one message adds 3.
+    expect(estimateInputTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: run }] }] })).toBe(250_003);
+    const messages = Array.from({ length: 200 }, () => ({ role: 'user' as const, content: [{ type: 'text' as const, text: 'r'.repeat(10_000) }] }));
+    expect(estimateInputTokens({ model: 'm', stream: false, messages })).toBe(200 * (2_500 + 3));
+  });
+});

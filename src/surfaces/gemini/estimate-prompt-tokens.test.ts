@@ -30,3 +30,11 @@ describe('estimatePromptTokens', () => {
     expect(total).toBeGreaterThan(0);
   });
 });
+
+describe('estimatePromptTokens on hostile input', () => {
+  it('finding 2: counts 1 MB of one letter, bounded and close to the real count', () => {
+    // "rrrr" is one o200k token.
+    const total = estimatePromptTokens({ model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'r'.repeat(1_000_000) }] }] });
+    expect(total).toBe(250_000);
+  });
+});

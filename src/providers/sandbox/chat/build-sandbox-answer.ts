@@ -1,4 +1,6 @@
-import type { ChatRequest, FinishReason, ToolCallPart } from '../../../core/chat.js';
+import { randomBytes } from 'node:crypto';
+import type { ChatRequest, FinishReason, ToolCallPart, ToolDefinition } from '../../../core/chat.js';
+import { invalidRequest } from '../../../core/errors.js';
 import type { Usage } from '../../../core/usage.js';
 import type { HashSeed } from '../shared/hash-seed.js';
 import { createPrng } from '../shared/prng.js';
@@ -7,6 +9,7 @@ import { chooseToolsToCall } from './choose-tools-to-call.js';
 import { composeAnswerText } from './compose-answer-text.js';
 import { countPromptTokens } from '../../../core/count-prompt-tokens.js';
 import { generateFromSchema } from './generate-from-schema.js';
+import { createGenerationBudget, GenerationLimitError, type GenerationBudget } from './generation-limits.js';
 import { inspectLastTurn } from './inspect-last-turn.js';
 import { limitOutputText } from './limit-output-text.js';
 import type { DocumentReadings } from './read-documents.js';
@@ -24,10 +27,22 @@ export interface SandboxAnswer {
   usage: Usage;
 }
 
-function toolArguments(parameters: unknown, rng: ReturnType<typeof createPrng>): string {
-  const value = generateFromSchema(parameters ?? { type: 'object' }, rng);
+function toolArguments(tool: ToolDefinition, rng: ReturnType<typeof createPrng>, budget: GenerationBudget): string {
+  let value: unknown;
+  try {
+    value = generateFromSchema(tool.parameters ?? { type: 'object' }, rng, budget);
+  } catch (error) {
+    if (!(error instanceof GenerationLimitError)) throw error;
+    const where = error.path === '$' ? '' : ` at ${error.path.replace(/^\$\.?/, '')}`;
+    throw invalidRequest(`tools: the sandbox cannot generate arguments for the tool "${tool.name}"${where}: ${error.message}`, 'tools');
+  }
   // Arguments are always an object, even for an odd schema whose root is not one.
   return JSON.stringify(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+}
+
+/** Ids are unique per answer, like a real model's, even when the content is deterministic. */
+function uniqueHex(length: number): string {
+  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
 }
 
 /**
@@ -40,14 +55,15 @@ export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, reading
   const rng = createPrng(seed.seed);
   const turn = inspectLastTurn(request);
   const inputTokens = countPromptTokens(request, readings);
-  const id = `sandbox-${seed.hex.slice(0, 24)}`;
+  const id = `sandbox-${uniqueHex(24)}`;
   const tools = chooseToolsToCall(request, turn, rng);
   if (tools.length > 0) {
+    const budget = createGenerationBudget();
     const toolCalls: ToolCallPart[] = tools.map((tool) => ({
       type: 'tool_call',
-      id: `call_${rng.hex(24)}`,
+      id: `call_${uniqueHex(24)}`,
       name: tool.name,
-      arguments: toolArguments(tool.parameters, rng),
+      arguments: toolArguments(tool, rng, budget),
     }));
     const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
     return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };

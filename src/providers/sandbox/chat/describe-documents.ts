@@ -28,7 +28,7 @@ export function describeDocuments(documents: readonly DocumentPart[], readings: 
   const clauses: string[] = [];
   const pdfs = of('pdf');
   if (pdfs.length > 0) {
-    clauses.push(withDetails(pdfs.length, 'PDF document', pdfs.map((pdf) => `${count(pdf.pages, 'page')}, ${count(characters(pdf.text), 'character')} of text`)));
+    clauses.push(withDetails(pdfs.length, 'PDF document', pdfs.map((pdf) => `${count(pdf.pages, 'page')}, ${count(characters(pdf.text), 'character')} of text${pdf.unreadPages ? ` (from the first ${NUMBER.format(pdf.pages - pdf.unreadPages)} pages)` : ''}`)));
   }
   const unreadable = of('unreadable_pdf');
   if (unreadable.length > 0) {

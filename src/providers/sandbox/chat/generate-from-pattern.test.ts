@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../shared/prng.js';
 import { generateFromPattern } from './generate-from-pattern.js';
+import { GenerationLimitError, MAX_STRING_LENGTH } from './generation-limits.js';
 
 const ANY_LENGTH = { min: 0, max: Infinity };
 
@@ -46,5 +47,24 @@ describe('generateFromPattern', () => {
   it('gives up on impossible or invalid patterns', () => {
     expect(generateFromPattern('^(?=x)y$', createPrng(1), ANY_LENGTH)).toBeUndefined();
     expect(generateFromPattern('([a-z', createPrng(1), ANY_LENGTH)).toBeUndefined();
+  });
+});
+
+describe('generateFromPattern bounds', () => {
+  it('finding 1: refuses a quantifier whose minimum is over the string bound', () => {
+    expect(() => generateFromPattern('^x{1000000}$', createPrng(1), ANY_LENGTH)).toThrow(GenerationLimitError);
+    expect(() => generateFromPattern('^(ab{100}){200}$', createPrng(1), ANY_LENGTH)).toThrow(/at least 20200 characters/);
+  });
+
+  it('finding 1: matches a large but allowed quantifier, and keeps open repeats within the bound', () => {
+    const value = generateFromPattern('^z{5000}$', createPrng(1), ANY_LENGTH) as string;
+    expect(value).toBe('z'.repeat(5_000));
+    for (const pattern of ['^(((((((((((x*)*)*)*)*)*)*)*)*)*)*)$', '^((a{0,1000}){0,1000}){0,1000}$', '^(){1000000000}y$']) {
+      const out = generateFromPattern(pattern, createPrng(2), ANY_LENGTH);
+      if (out !== undefined) {
+        expect(out.length).toBeLessThanOrEqual(MAX_STRING_LENGTH);
+        expect(new RegExp(pattern, 'u').test(out)).toBe(true);
+      }
+    }
   });
 });

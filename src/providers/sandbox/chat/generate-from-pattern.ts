@@ -2,9 +2,12 @@
  * A best-effort generator of strings matching a JSON Schema `pattern`: it understands the
  * usual building blocks (literals, `.`, classes and ranges, `\d \w \s`, groups, `|`,
  * quantifiers, anchors) and checks every result with the real RegExp. Patterns it cannot
- * satisfy yield undefined, and the caller falls back to plain text.
+ * satisfy yield undefined, and the caller falls back to plain text. Bounded: long patterns are
+ * not parsed, a pattern whose shortest match is longer than MAX_STRING_LENGTH throws a
+ * GenerationLimitError, and no candidate grows past the length allowed.
  */
 import type { Prng } from '../shared/prng.js';
+import { GenerationLimitError, MAX_PATTERN_LENGTH, MAX_STRING_LENGTH } from './generation-limits.js';
 
 type Node =
   | { kind: 'seq'; items: Node[] }
@@ -22,8 +25,12 @@ const SPACE = ' ';
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 /** How far past its minimum an open-ended quantifier repeats. */
 const OPEN_REPEAT = 3;
+/** Characters all the classes of one pattern may list together (ranges are expanded). */
+const MAX_CLASS_CHARS = 100_000;
 
 class Unsupported extends Error {}
+/** A candidate outgrew the length allowed. */
+class TooLong extends Error {}
 
 function without(pool: string, excluded: string): string {
   let out = '';
@@ -58,8 +65,11 @@ function literalEscape(ch: string): string {
   return ch;
 }
 
+const QUANTIFIER = /\{(\d+)(,(\d*))?\}/y;
+
 class Parser {
   private pos = 0;
+  private classChars = 0;
   constructor(private readonly src: string) {}
 
   parse(): Node {
@@ -146,6 +156,8 @@ class Parser {
         const from = ch.codePointAt(0) ?? 0;
         const to = end.codePointAt(0) ?? 0;
         if (to < from || to - from > 0xffff) throw new Unsupported('bad range');
+        this.classChars += to - from + 1;
+        if (this.classChars > MAX_CLASS_CHARS) throw new Unsupported('classes too large');
         for (let c = from; c <= to; c++) chars += String.fromCodePoint(c);
       } else {
         chars += ch;
@@ -165,7 +177,8 @@ class Parser {
     else if (ch === '+') [min, max] = [1, Infinity];
     else if (ch === '?') [min, max] = [0, 1];
     else if (ch === '{') {
-      const match = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.pos));
+      QUANTIFIER.lastIndex = this.pos;
+      const match = QUANTIFIER.exec(this.src);
       if (!match) return atom;
       min = Number(match[1]);
       max = match[2] === undefined ? min : match[3] === '' ? Infinity : Number(match[3]);
@@ -177,12 +190,40 @@ class Parser {
   }
 }
 
-function emit(node: Node, rng: Prng, out: string[]): void {
+/** The length of the shortest string the tree can produce (saturating, so huge counts stay finite). */
+function shortest(node: Node): number {
+  switch (node.kind) {
+    case 'empty':
+      return 0;
+    case 'chars':
+      return 1;
+    case 'seq':
+      return Math.min(Number.MAX_SAFE_INTEGER, node.items.reduce((sum, item) => sum + shortest(item), 0));
+    case 'alt':
+      return Math.min(...node.options.map(shortest));
+    case 'repeat': {
+      const inner = shortest(node.node);
+      return node.min === 0 || inner === 0 ? 0 : Math.min(Number.MAX_SAFE_INTEGER, node.min * inner);
+    }
+  }
+}
+
+interface Output {
+  chars: string[];
+  /** Characters still allowed. */
+  room: number;
+  /** Nodes still allowed to be visited (a repeated empty group emits nothing, but costs). */
+  steps: number;
+}
+
+function emit(node: Node, rng: Prng, out: Output): void {
+  if (--out.steps < 0) throw new TooLong();
   switch (node.kind) {
     case 'empty':
       return;
     case 'chars':
-      out.push(node.chars.length === 1 ? node.chars : node.chars[rng.int(0, node.chars.length - 1)]);
+      if (--out.room < 0) throw new TooLong();
+      out.chars.push(node.chars.length === 1 ? node.chars : node.chars[rng.int(0, node.chars.length - 1)]);
       return;
     case 'seq':
       for (const item of node.items) emit(item, rng, out);
@@ -216,25 +257,43 @@ export interface LengthBounds {
   max: number;
 }
 
-/** A string matching `pattern` within the length bounds, or undefined when none was found. */
+function parse(pattern: string): Node | undefined {
+  if (pattern.length > MAX_PATTERN_LENGTH) return undefined;
+  try {
+    return new Parser(pattern).parse();
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * A string matching `pattern` within the length bounds, or undefined when none was found.
+ * Throws a GenerationLimitError when every match is longer than the sandbox generates.
+ */
 export function generateFromPattern(pattern: string, rng: Prng, length: LengthBounds): string | undefined {
   const regex = compile(pattern);
   if (!regex) return undefined;
+  const longest = Math.min(length.max, MAX_STRING_LENGTH);
   const fits = (s: string): boolean => {
     const n = [...s].length;
-    return n >= length.min && n <= length.max && regex.test(s);
+    return n >= length.min && n <= longest && regex.test(s);
   };
-  let tree: Node | undefined;
-  try {
-    tree = new Parser(pattern).parse();
-  } catch (error) {
-    if (!(error instanceof Unsupported)) throw error;
-  }
+  const tree = parse(pattern);
   if (tree) {
+    const needed = shortest(tree);
+    if (needed > MAX_STRING_LENGTH) {
+      throw new GenerationLimitError(`the pattern needs at least ${needed} characters, more than the ${MAX_STRING_LENGTH} the sandbox generates in a string`, '');
+    }
     for (let attempt = 0; attempt < 8; attempt++) {
-      const out: string[] = [];
-      emit(tree, rng, out);
-      const candidate = out.join('');
+      const out: Output = { chars: [], room: longest, steps: 4 * longest + 1_000 };
+      try {
+        emit(tree, rng, out);
+      } catch (error) {
+        if (error instanceof TooLong) continue;
+        throw error;
+      }
+      const candidate = out.chars.join('');
       if (fits(candidate)) return candidate;
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../shared/prng.js';
 import { generateFromSchema } from './generate-from-schema.js';
+import { GenerationLimitError, MAX_ITEMS, MAX_STRING_LENGTH } from './generation-limits.js';
 
 type Schema = Record<string, unknown> | boolean;
 
@@ -303,5 +304,67 @@ describe('generateFromSchema', () => {
   it('ends on a schema that requires itself forever', () => {
     const schema = { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] };
     expect(() => JSON.stringify(generateFromSchema(schema, createPrng(1)))).not.toThrow();
+  });
+});
+
+function limitError(schema: unknown): GenerationLimitError {
+  try {
+    generateFromSchema(schema, createPrng(1));
+  } catch (error) {
+    if (error instanceof GenerationLimitError) return error;
+    throw error;
+  }
+  throw new Error('expected a GenerationLimitError');
+}
+
+describe('generateFromSchema bounds', () => {
+  it('finding 1: refuses minItems 1e9 by name, without building the array', () => {
+    const error = limitError({ type: 'object', properties: { a: { type: 'array', minItems: 1e9, items: { type: 'integer' } } }, required: ['a'] });
+    expect(error.path).toBe('$.a');
+    expect(error.message).toBe(`minItems 1000000000 is more than the ${MAX_ITEMS} items the sandbox generates in an array`);
+  });
+
+  it('finding 1: clamps huge maximums and still satisfies the schema', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        list: { type: 'array', minItems: 5, maxItems: 1e9, items: { type: 'integer' } },
+        text: { type: 'string', minLength: 3, maxLength: 1e12 },
+        exact: { type: 'array', minItems: MAX_ITEMS, maxItems: MAX_ITEMS, items: { type: 'boolean' } },
+        map: { type: 'object', additionalProperties: { type: 'integer' }, maxProperties: 1e9 },
+      },
+      required: ['list', 'text', 'exact', 'map'],
+    };
+    for (let seed = 1; seed <= 10; seed++) {
+      const value = generateFromSchema(schema, createPrng(seed));
+      expect(check(schema, value, schema)).toEqual([]);
+      const record = value as { list: unknown[]; text: string; exact: unknown[] };
+      expect(record.list.length).toBeLessThanOrEqual(MAX_ITEMS);
+      expect(record.text.length).toBeLessThanOrEqual(MAX_STRING_LENGTH);
+      expect(record.exact).toHaveLength(MAX_ITEMS);
+    }
+  });
+
+  it('finding 1: refuses strings, patterns and objects whose minimum is over the bounds', () => {
+    expect(limitError({ type: 'object', properties: { s: { type: 'string', minLength: 1e9 } }, required: ['s'] }).message).toMatch(/^minLength 1000000000 is more than/);
+    const pattern = limitError({ type: 'object', properties: { code: { type: 'string', pattern: '^a{1000000}$' } }, required: ['code'] });
+    expect(pattern.path).toBe('$.code');
+    expect(pattern.message).toMatch(/pattern needs at least 1000000 characters/);
+    expect(limitError({ type: 'object', minProperties: 1e9, additionalProperties: { type: 'string' } }).message).toMatch(/^minProperties 1000000000 is more than/);
+  });
+
+  it('finding 1: stops on schemas that multiply: nested arrays, $ref fan-out, repeated large defaults', () => {
+    const nested = { type: 'array', minItems: 100, items: { type: 'array', minItems: 100, items: { type: 'array', minItems: 100, items: { type: 'string' } } } };
+    expect(limitError(nested).message).toMatch(/(more than the [0-9]+ steps|longer than the [0-9]+ characters)/);
+    const defs: Record<string, unknown> = { d30: { type: 'string' } };
+    for (let i = 29; i >= 0; i--) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    expect(limitError({ $defs: defs, $ref: '#/$defs/d0' }).message).toMatch(/steps/);
+    const big = { type: 'string', default: 'x'.repeat(50_000) };
+    expect(limitError({ type: 'array', minItems: 10, maxItems: 10, items: big }).message).toMatch(/characters/);
+  });
+
+  it('takes a malformed $ref escape literally instead of throwing', () => {
+    const schema = { type: 'object', properties: { a: { $ref: '#/$defs/%E0%A4%A' } }, required: ['a'] };
+    expect(() => generateFromSchema(schema, createPrng(1))).not.toThrow();
   });
 });

@@ -2,18 +2,34 @@
  * Builds a value that satisfies a JSON Schema, deterministically from a Prng: the arguments
  * of simulated tool calls. Covers the keywords tool schemas use in practice (types, object
  * and array shapes, enum/const, bounds, lengths, formats, simple patterns, combinators and
- * local `$ref`s); unknown keywords are ignored.
+ * local `$ref`s); unknown keywords are ignored. Every piece of work is bounded (see
+ * generation-limits.ts): minimums beyond the bounds throw a GenerationLimitError naming the
+ * field, maximums beyond them are clamped.
  */
 import type { Prng } from '../shared/prng.js';
 import { SANDBOX_WORDS } from '../shared/sandbox-words.js';
 import { generateFromPattern } from './generate-from-pattern.js';
 import { generateStringFormat } from './generate-string-format.js';
+import {
+  createGenerationBudget,
+  GenerationLimitError,
+  MAX_ITEMS,
+  MAX_PATTERN_LENGTH,
+  MAX_PROPERTIES,
+  MAX_STRING_LENGTH,
+  spendChars,
+  spendStep,
+  type GenerationBudget,
+} from './generation-limits.js';
 
 type Schema = Record<string, unknown>;
 
 interface Context {
   root: unknown;
   rng: Prng;
+  budget: GenerationBudget;
+  /** Sizes of client-given values (const, default, examples, enum members) already measured. */
+  sizes: WeakMap<object, number>;
 }
 
 /** Past this depth optional properties and array items are left out, so recursion ends. */
@@ -30,12 +46,22 @@ function count(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
+function decodePointerSegment(raw: string): string {
+  let key = raw;
+  try {
+    key = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape is taken literally.
+  }
+  return key.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 function lookupRef(ref: string, root: unknown): Schema {
   if (ref === '#') return isSchema(root) ? root : {};
-  if (!ref.startsWith('#/')) return {};
+  if (!ref.startsWith('#/') || ref.length > MAX_PATTERN_LENGTH) return {};
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = decodePointerSegment(raw);
     if (!isSchema(node) && !Array.isArray(node)) return {};
     node = (node as Record<string, unknown>)[key];
   }
@@ -54,8 +80,14 @@ function tighter(a: unknown, b: unknown, pick: (x: number, y: number) => number)
   return typeof a === 'number' ? a : typeof b === 'number' ? b : undefined;
 }
 
+function sizeOf(value: unknown): number {
+  if (Array.isArray(value)) return value.length;
+  return isSchema(value) ? Object.keys(value).length : 0;
+}
+
 /** Combines two schemas that must both hold (allOf members, `$ref` siblings, a oneOf branch and its parent). */
-function merge(a: Schema, b: Schema): Schema {
+function merge(a: Schema, b: Schema, ctx: Context, path: string): Schema {
+  spendStep(ctx.budget, path, 1 + sizeOf(a) + sizeOf(b) + sizeOf(a.properties) + sizeOf(b.properties) + sizeOf(a.enum) + sizeOf(b.enum) + sizeOf(a.required) + sizeOf(b.required));
   const out: Schema = { ...a, ...b };
   if (isSchema(a.properties) && isSchema(b.properties)) {
     const properties: Schema = { ...a.properties };
@@ -92,20 +124,36 @@ function merge(a: Schema, b: Schema): Schema {
 }
 
 /** Follows `$ref`s and folds `allOf` so the result is one plain schema. */
-function resolve(schema: Schema, ctx: Context, hops = 0): Schema {
+function resolve(schema: Schema, ctx: Context, path: string, hops = 0): Schema {
   let current = schema;
   while (typeof current.$ref === 'string' && hops < 32) {
     const { $ref, ...siblings } = current;
-    current = merge(lookupRef($ref as string, ctx.root), siblings);
+    current = merge(lookupRef($ref as string, ctx.root), siblings, ctx, path);
     hops++;
   }
   if (Array.isArray(current.allOf) && hops < 32) {
     const { allOf, ...rest } = current;
-    let merged = resolve(rest, ctx, hops + 1);
-    for (const member of allOf) if (isSchema(member)) merged = merge(merged, resolve(member, ctx, hops + 1));
+    let merged = resolve(rest, ctx, path, hops + 1);
+    for (const member of allOf) if (isSchema(member)) merged = merge(merged, resolve(member, ctx, path, hops + 1), ctx, path);
     current = merged;
   }
   return current;
+}
+
+/** A client-given value is returned as is, but its size still counts against the budget. */
+function given(value: unknown, ctx: Context, path: string): unknown {
+  spendChars(ctx.budget, path, measure(value, ctx));
+  return value;
+}
+
+function measure(value: unknown, ctx: Context): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null) return 8;
+  const known = ctx.sizes.get(value);
+  if (known !== undefined) return known;
+  const size = JSON.stringify(value)?.length ?? 0;
+  ctx.sizes.set(value, size);
+  return size;
 }
 
 function isNullOnly(schema: unknown): boolean {
@@ -136,9 +184,18 @@ function words(rng: Prng, min: number, max: number): string {
   return text.endsWith(' ') ? `${text.slice(0, -1)}x` : text;
 }
 
-function generateString(schema: Schema, rng: Prng): string {
+function generateString(schema: Schema, ctx: Context, path: string): string {
+  const text = generateBoundedString(schema, ctx.rng, path);
+  spendChars(ctx.budget, path, text.length);
+  return text;
+}
+
+function generateBoundedString(schema: Schema, rng: Prng, path: string): string {
   const min = count(schema.minLength, 0);
-  const max = count(schema.maxLength, Infinity);
+  if (min > MAX_STRING_LENGTH) {
+    throw new GenerationLimitError(`minLength ${min} is more than the ${MAX_STRING_LENGTH} characters the sandbox generates in a string`, path);
+  }
+  const max = Math.min(count(schema.maxLength, Infinity), MAX_STRING_LENGTH);
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   if (typeof schema.format === 'string') {
     const formatted = generateStringFormat(schema.format, rng);
@@ -147,13 +204,20 @@ function generateString(schema: Schema, rng: Prng): string {
     }
   }
   if (pattern) {
-    const matched = generateFromPattern(pattern, rng, { min, max });
+    let matched: string | undefined;
+    try {
+      matched = generateFromPattern(pattern, rng, { min, max });
+    } catch (error) {
+      if (error instanceof GenerationLimitError) throw new GenerationLimitError(error.message, path);
+      throw error;
+    }
     if (matched !== undefined) return matched;
   }
   return words(rng, min, max);
 }
 
 function safeTest(pattern: string, value: string): boolean {
+  if (pattern.length > MAX_PATTERN_LENGTH) return false;
   try {
     return new RegExp(pattern, 'u').test(value);
   } catch {
@@ -231,20 +295,24 @@ function generateNumber(schema: Schema, integer: boolean, rng: Prng): number {
   return integer && Number.isFinite(middle) ? Math.round(middle) : middle;
 }
 
-function generateArray(schema: Schema, ctx: Context, depth: number): unknown[] {
+function generateArray(schema: Schema, ctx: Context, depth: number, path: string): unknown[] {
   const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : [];
   const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
   const min = count(schema.minItems, 0);
-  const max = count(schema.maxItems, Infinity);
+  if (min > MAX_ITEMS) {
+    throw new GenerationLimitError(`minItems ${min} is more than the ${MAX_ITEMS} items the sandbox generates in an array`, path);
+  }
+  const max = Math.min(count(schema.maxItems, Infinity), MAX_ITEMS);
   const natural = depth >= SHALLOW_DEPTH ? 0 : ctx.rng.int(1, 3);
   const length = Math.min(Math.max(natural, min), max, rest === false ? prefix.length : Infinity);
   const out: unknown[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < length; i++) {
     const itemSchema = i < prefix.length ? prefix[i] : rest;
-    let value = generate(itemSchema, ctx, depth + 1);
+    const itemPath = `${path}[${i}]`;
+    let value = generate(itemSchema, ctx, depth + 1, itemPath);
     if (schema.uniqueItems === true) {
-      for (let retry = 0; retry < 10 && seen.has(JSON.stringify(value)); retry++) value = generate(itemSchema, ctx, depth + 1);
+      for (let retry = 0; retry < 10 && seen.has(JSON.stringify(value)); retry++) value = generate(itemSchema, ctx, depth + 1, itemPath);
       seen.add(JSON.stringify(value));
     }
     out.push(value);
@@ -252,7 +320,11 @@ function generateArray(schema: Schema, ctx: Context, depth: number): unknown[] {
   return out;
 }
 
-function generateObject(schema: Schema, ctx: Context, depth: number): Record<string, unknown> {
+function propertyPath(path: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+function generateObject(schema: Schema, ctx: Context, depth: number, path: string): Record<string, unknown> {
   const { rng } = ctx;
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
@@ -267,20 +339,24 @@ function generateObject(schema: Schema, ctx: Context, depth: number): Record<str
   };
   const optionalChance = depth >= SHALLOW_DEPTH ? 0 : OPTIONAL_PROPERTY_CHANCE;
   for (const [key, sub] of Object.entries(properties)) {
-    if (required.has(key) || rng.chance(optionalChance)) put(key, generate(sub, ctx, depth + 1));
+    if (required.has(key) || rng.chance(optionalChance)) put(key, generate(sub, ctx, depth + 1, propertyPath(path, key)));
   }
-  for (const key of required) if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1));
+  for (const key of required) if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
   const minProperties = count(schema.minProperties, 0);
+  const named = Math.max(Object.keys(properties).length, required.size);
+  if (minProperties > named && minProperties > MAX_PROPERTIES) {
+    throw new GenerationLimitError(`minProperties ${minProperties} is more than the ${MAX_PROPERTIES} properties the sandbox generates in an object`, path);
+  }
   const maxProperties = count(schema.maxProperties, Infinity);
   const isMap = Object.keys(properties).length === 0 && isSchema(additional);
   const wanted = Math.max(minProperties, isMap && depth < SHALLOW_DEPTH ? rng.int(1, 2) : 0);
   for (const key of Object.keys(properties)) {
     if (size >= wanted) break;
-    if (!(key in out)) put(key, generate(properties[key], ctx, depth + 1));
+    if (!(key in out)) put(key, generate(properties[key], ctx, depth + 1, propertyPath(path, key)));
   }
   for (let n = 0; size < wanted && additional !== false && n < wanted + 8; n++) {
     const key = `${rng.pick(SANDBOX_WORDS)}_${n}`;
-    if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1));
+    if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
   }
   for (const key of Object.keys(out)) {
     if (size <= maxProperties) break;
@@ -292,27 +368,28 @@ function generateObject(schema: Schema, ctx: Context, depth: number): Record<str
   return out;
 }
 
-function generate(input: unknown, ctx: Context, depth: number): unknown {
+function generate(input: unknown, ctx: Context, depth: number, path: string): unknown {
   if (depth > MAX_DEPTH) return null;
   if (input === false) return null;
-  const schema = resolve(isSchema(input) ? input : {}, ctx);
+  spendStep(ctx.budget, path);
+  const schema = resolve(isSchema(input) ? input : {}, ctx, path);
   const { rng } = ctx;
-  if ('const' in schema) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return rng.pick(schema.enum);
+  if ('const' in schema) return given(schema.const, ctx, path);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return given(rng.pick(schema.enum), ctx, path);
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (branches && branches.length > 0) {
     const { oneOf: _oneOf, anyOf: _anyOf, ...parent } = schema;
     const concrete = branches.filter((b) => !isNullOnly(b));
     const branch = rng.pick(concrete.length > 0 ? concrete : branches);
-    return generate(merge(parent, resolve(isSchema(branch) ? branch : {}, ctx)), ctx, depth + 1);
+    return generate(merge(parent, resolve(isSchema(branch) ? branch : {}, ctx, path), ctx, path), ctx, depth + 1, path);
   }
-  if ('default' in schema) return schema.default;
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if ('default' in schema) return given(schema.default, ctx, path);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return given(schema.examples[0], ctx, path);
   switch (chooseType(schema, rng)) {
     case 'object':
-      return generateObject(schema, ctx, depth);
+      return generateObject(schema, ctx, depth, path);
     case 'array':
-      return generateArray(schema, ctx, depth);
+      return generateArray(schema, ctx, depth, path);
     case 'integer':
       return generateNumber(schema, true, rng);
     case 'number':
@@ -322,11 +399,15 @@ function generate(input: unknown, ctx: Context, depth: number): unknown {
     case 'null':
       return null;
     default:
-      return generateString(schema, rng);
+      return generateString(schema, ctx, path);
   }
 }
 
-/** A value satisfying `schema`; the same Prng state always gives the same value. */
-export function generateFromSchema(schema: unknown, rng: Prng): unknown {
-  return generate(schema, { root: schema, rng }, 0);
+/**
+ * A value satisfying `schema`; the same Prng state always gives the same value. Throws a
+ * GenerationLimitError when the schema needs more than the sandbox's bounds; pass one budget
+ * to several calls to bound them together.
+ */
+export function generateFromSchema(schema: unknown, rng: Prng, budget: GenerationBudget = createGenerationBudget()): unknown {
+  return generate(schema, { root: schema, rng, budget, sizes: new WeakMap() }, 0, '$');
 }

@@ -8,7 +8,7 @@ import { parseBase64DataUrl } from '../../../core/wire/openai-data-url.js';
 import { readPdf } from './read-pdf.js';
 
 export type DocumentReading =
-  | { kind: 'pdf'; pages: number; text: string }
+  | { kind: 'pdf'; pages: number; text: string; unreadPages?: number }
   | { kind: 'unreadable_pdf'; reason: string }
   | { kind: 'text'; text: string }
   | { kind: 'linked' }
@@ -45,5 +45,6 @@ async function readDocument(part: DocumentPart, signal: AbortSignal | undefined)
   if (!isPdfMediaType(mediaType)) return { kind: 'other', mediaType };
   const bytes = Buffer.from(data, 'base64');
   const reading = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), signal);
-  return reading.ok ? { kind: 'pdf', pages: reading.pages, text: reading.text } : { kind: 'unreadable_pdf', reason: reading.reason };
+  if (!reading.ok) return { kind: 'unreadable_pdf', reason: reading.reason };
+  return reading.unreadPages ? { kind: 'pdf', pages: reading.pages, text: reading.text, unreadPages: reading.unreadPages } : { kind: 'pdf', pages: reading.pages, text: reading.text };
 }

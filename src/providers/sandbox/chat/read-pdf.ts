@@ -5,7 +5,18 @@
  */
 import type { TextContent } from 'pdfjs-dist/types/src/display/api.js';
 
-export type PdfReading = { ok: true; pages: number; text: string } | { ok: false; reason: string };
+/** `unreadPages` (only when some were left): pages past the bounds whose text was not read. */
+export type PdfReading = { ok: true; pages: number; text: string; unreadPages?: number } | { ok: false; reason: string };
+
+/** Bounds of one reading: pdf.js works on the event loop, so a long PDF is read only in part. */
+export interface PdfReadLimits {
+  maxPages: number;
+  maxTextChars: number;
+  /** Pages are not started after this long. */
+  maxMs: number;
+}
+
+export const PDF_READ_LIMITS: PdfReadLimits = { maxPages: 100, maxTextChars: 1_000_000, maxMs: 5_000 };
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -27,21 +38,32 @@ function pageText(content: TextContent): string {
   return text.trim();
 }
 
-/** The text is the pages' texts joined by newlines. Stops early (as unreadable) when `signal` aborts. */
-export async function readPdf(bytes: Uint8Array, signal?: AbortSignal): Promise<PdfReading> {
+/**
+ * The text is the pages' texts joined by newlines, up to the limits (the rest is reported as
+ * unread pages). Stops early (as unreadable) when `signal` aborts.
+ */
+export async function readPdf(bytes: Uint8Array, signal?: AbortSignal, limits: PdfReadLimits = PDF_READ_LIMITS): Promise<PdfReading> {
+  const deadline = performance.now() + limits.maxMs;
   const { getDocument } = await loadPdfJs();
   // pdf.js may take (transfer) the buffer it is given: it gets its own view of the bytes.
   const task = getDocument({ data: bytes, useSystemFonts: false, isEvalSupported: false, disableFontFace: true, verbosity: 0 });
   try {
     const document = await task.promise;
     const texts: string[] = [];
-    for (let number = 1; number <= document.numPages; number++) {
+    let chars = 0;
+    let read = 0;
+    while (read < document.numPages && read < limits.maxPages && chars < limits.maxTextChars && performance.now() < deadline) {
       if (signal?.aborted) return { ok: false, reason: 'the request was aborted' };
-      const page = await document.getPage(number);
-      texts.push(pageText(await page.getTextContent()));
+      const page = await document.getPage(read + 1);
+      const text = pageText(await page.getTextContent()).slice(0, limits.maxTextChars - chars);
       page.cleanup();
+      texts.push(text);
+      chars += text.length + 1;
+      read++;
     }
-    return { ok: true, pages: document.numPages, text: texts.join('\n').trim() };
+    const reading: PdfReading = { ok: true, pages: document.numPages, text: texts.join('\n').trim() };
+    if (read < document.numPages) reading.unreadPages = document.numPages - read;
+    return reading;
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   } finally {

@@ -65,9 +65,21 @@ describe('sandbox chat answers', () => {
     const a = await chat.chat(ask('Hello there'), attempt());
     const b = await chat.chat(ask('Hello there'), attempt());
     const c = await chat.chat(ask('Hello over there'), attempt());
-    expect({ ...b, created: 0 }).toEqual({ ...a, created: 0 });
+    expect({ ...b, created: 0, id: '' }).toEqual({ ...a, created: 0, id: '' });
     expect(textOf(c)).not.toBe(textOf(a));
-    expect(c.id).not.toBe(a.id);
+  });
+
+  it('finding 15: gives every answer and tool call its own id, even for identical requests', async () => {
+    const a = await chat.chat(ask('Hello there'), attempt());
+    const b = await chat.chat(ask('Hello there'), attempt());
+    expect(a.id).toMatch(/^sandbox-[0-9a-f]{24}$/);
+    expect(b.id).not.toBe(a.id);
+    const request = ask('weather in Oslo', { tools: [WEATHER] });
+    const [first, second] = [await chat.chat(request, attempt()), await chat.chat(request, attempt())];
+    const [callA, callB] = [first.content[0], second.content[0]];
+    if (callA.type !== 'tool_call' || callB.type !== 'tool_call') throw new Error('expected tool calls');
+    expect(callB.id).not.toBe(callA.id);
+    expect(callB.arguments).toBe(callA.arguments);
   });
 
   it('starts with the simulation marker and names the model', async () => {
@@ -267,7 +279,7 @@ describe('sandbox streaming', () => {
   it('streams start, token deltas and finish that add up to the plain answer', async () => {
     const plain = await chat.chat(ask('Hello stream'), attempt());
     const events = await collect(await chat.chatStream(ask('Hello stream', { stream: true }), attempt()));
-    expect(events[0]).toEqual({ type: 'start', id: plain.id, model: 'textmodel-b-4o', created: expect.any(Number), usage: { inputTokens: plain.usage.inputTokens } });
+    expect(events[0]).toEqual({ type: 'start', id: expect.stringMatching(/^sandbox-[0-9a-f]{24}$/), model: 'textmodel-b-4o', created: expect.any(Number), usage: { inputTokens: plain.usage.inputTokens } });
     const deltas = events.slice(1, -1);
     expect(deltas.every((e) => e.type === 'text_delta')).toBe(true);
     expect(deltas.length).toBe(plain.usage.outputTokens);
@@ -281,7 +293,7 @@ describe('sandbox streaming', () => {
     const call = plain.content[0];
     if (call.type !== 'tool_call') throw new Error('expected a tool call');
     const events = await collect(await chat.chatStream({ ...request, stream: true }, attempt()));
-    expect(events[1]).toEqual({ type: 'tool_call_start', index: 0, id: call.id, name: 'get_weather' });
+    expect(events[1]).toEqual({ type: 'tool_call_start', index: 0, id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'get_weather' });
     const pieces = events.slice(2, -1);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.every((e) => e.type === 'tool_call_delta' && e.index === 0)).toBe(true);
@@ -408,5 +420,31 @@ describe('sandbox failure injection', () => {
     expect(streamed.length).toBeLessThan(textOf(plain).length);
     expect(textOf(plain).startsWith(streamed)).toBe(true);
     expect(events.some((e) => e.type === 'finish')).toBe(false);
+  });
+});
+
+describe('sandbox chat on hostile tool schemas', () => {
+  it('finding 1: a tool schema with minItems 1e9 answers a clear 400 naming the tool and field', async () => {
+    const huge: ToolDefinition = {
+      name: 'f',
+      parameters: { type: 'object', properties: { a: { type: 'array', minItems: 1e9, items: { type: 'integer' } } }, required: ['a'] },
+    };
+    const error = await chat.chat(ask('hi', { tools: [huge], toolChoice: { type: 'required' } }), attempt()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ kind: 'invalid_request', status: 400, param: 'tools' });
+    expect((error as GatewayError).message).toBe(
+      'tools: the sandbox cannot generate arguments for the tool "f" at a: minItems 1000000000 is more than the 100 items the sandbox generates in an array',
+    );
+  });
+
+  it('finding 1: bounds several parallel tool calls together', async () => {
+    const wide = (name: string): ToolDefinition => ({
+      name,
+      parameters: { type: 'object', properties: { rows: { type: 'array', minItems: 100, items: { type: 'string', minLength: 1_000 } } }, required: ['rows'] },
+    });
+    const tools = [wide('one'), wide('two'), wide('three')];
+    const error = await chat.chat(ask('one two three', { tools, parallelToolCalls: true }), attempt()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
+    expect((error as GatewayError).message).toMatch(/^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the arguments would be longer than/);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseOutputSize, sizeForAspectRatio } from './choose-output-size.js';
+import { checkRequestedSize, chooseOutputSize, fitWithinMaxSide, MAX_SIDE, sizeForAspectRatio } from './choose-output-size.js';
 
 describe('chooseOutputSize', () => {
   it('prefers the requested size, then the aspect ratio, then the fallback', () => {
@@ -17,5 +17,20 @@ describe('chooseOutputSize', () => {
     expect(sizeForAspectRatio('3x2')).toEqual({ width: 1280, height: 832 });
     expect(sizeForAspectRatio('wide')).toBeUndefined();
     expect(sizeForAspectRatio('0:1')).toBeUndefined();
+  });
+});
+
+describe('sandbox image size bounds', () => {
+  it('refuses a requested size beyond the sandbox bounds with a 400', () => {
+    for (const size of [{ width: 100_000, height: 64 }, { width: 0, height: 64 }, { width: 64.5, height: 64 }]) {
+      expect(() => chooseOutputSize({ size })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: 'size' }));
+    }
+    expect(checkRequestedSize({ width: MAX_SIDE, height: 1 })).toEqual({ width: MAX_SIDE, height: 1 });
+  });
+
+  it('scales an input image’s own size down to fit, keeping its ratio', () => {
+    expect(chooseOutputSize({}, { width: 16_384, height: 8_192 })).toEqual({ width: 4096, height: 2048 });
+    expect(fitWithinMaxSide({ width: 100_000, height: 10 })).toEqual({ width: 4096, height: 1 });
+    expect(fitWithinMaxSide({ width: 640, height: 480 })).toEqual({ width: 640, height: 480 });
   });
 });

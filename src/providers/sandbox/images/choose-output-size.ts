@@ -1,11 +1,16 @@
-/** The size of a sandbox output: the requested size, else one derived from the aspect ratio, else a fallback. */
+/**
+ * The size of a sandbox output: the requested size, else one derived from the aspect ratio,
+ * else a fallback (an input image's own size), never more than MAX_SIDE a side.
+ */
+import { invalidRequest } from '../../../core/errors.js';
 import type { ImageSize } from '../../../core/image.js';
 
 export const DEFAULT_IMAGE_SIZE: ImageSize = { width: 1024, height: 1024 };
 
 const TARGET_PIXELS = 1024 * 1024;
 const MIN_SIDE = 64;
-const MAX_SIDE = 4096;
+/** The longest side the sandbox draws. */
+export const MAX_SIDE = 4096;
 
 function roundSide(value: number): number {
   return Math.min(MAX_SIDE, Math.max(MIN_SIDE, Math.round(value / 64) * 64));
@@ -21,8 +26,25 @@ export function sizeForAspectRatio(ratio: string): ImageSize | undefined {
   return { width: roundSide(width), height: roundSide(width / r) };
 }
 
+/** A size a client asked for, refused unless each side is a whole number of 1 to MAX_SIDE pixels. */
+export function checkRequestedSize(size: ImageSize): ImageSize {
+  for (const side of [size.width, size.height]) {
+    if (!Number.isInteger(side) || side < 1 || side > MAX_SIDE) {
+      throw invalidRequest(`size: the sandbox draws images of 1 to ${MAX_SIDE} pixels a side, got ${size.width}x${size.height}`, 'size');
+    }
+  }
+  return size;
+}
+
+/** The size scaled down (keeping its ratio) so that no side exceeds MAX_SIDE. */
+export function fitWithinMaxSide(size: ImageSize): ImageSize {
+  const scale = MAX_SIDE / Math.max(size.width, size.height);
+  if (scale >= 1) return size;
+  return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+}
+
 export function chooseOutputSize(request: { size?: ImageSize; aspectRatio?: string }, fallback: ImageSize = DEFAULT_IMAGE_SIZE): ImageSize {
-  if (request.size) return request.size;
+  if (request.size) return checkRequestedSize(request.size);
   const fromRatio = request.aspectRatio ? sizeForAspectRatio(request.aspectRatio) : undefined;
-  return fromRatio ?? fallback;
+  return fromRatio ?? fitWithinMaxSide(fallback);
 }

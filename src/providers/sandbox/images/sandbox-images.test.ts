@@ -182,3 +182,13 @@ describe('sandbox remix and blend', () => {
     }
   });
 });
+
+describe('sandbox image bounds', () => {
+  it('refuses more pictures than it draws per request, and sizes beyond its bounds, with a 400', async () => {
+    const many = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 1_000, responseFormat: 'url' }, attempt()).catch((e: unknown) => e);
+    expect(many).toBeInstanceOf(GatewayError);
+    expect(many).toMatchObject({ status: 400, param: 'n' });
+    const huge = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 1, size: { width: 50_000, height: 50_000 }, responseFormat: 'url' }, attempt()).catch((e: unknown) => e);
+    expect(huge).toMatchObject({ status: 400, param: 'size' });
+  });
+});

@@ -3,6 +3,7 @@
  * request, each picture labelled as simulated. `n` pictures use `n` different seeds.
  */
 import type { ImageResult, ProducedImage } from '../../../core/image.js';
+import { invalidRequest } from '../../../core/errors.js';
 import { nowSeconds } from '../../../core/ids.js';
 import type { Attempt, ImageProvider } from '../../types.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
@@ -21,9 +22,13 @@ interface SandboxImageRequest {
 
 type Draw<R> = (request: R, seed: number) => Promise<Picture>;
 
+/** Pictures drawn for one request at most. */
+export const MAX_SANDBOX_IMAGES = 10;
+
 export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings): ImageProvider {
   function run<R extends SandboxImageRequest>(draw: Draw<R>, promptUsed: (request: R) => string): (request: R, attempt: Attempt) => Promise<ImageResult> {
     return async (request, attempt) => {
+      if (request.n > MAX_SANDBOX_IMAGES) throw invalidRequest(`n: the sandbox draws at most ${MAX_SANDBOX_IMAGES} images per request, got ${request.n}`, 'n');
       const settings = settingsFor(attempt);
       const requestSeed = seedImageRequest(request);
       throwIfInjectedFailure(settings, requestSeed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);

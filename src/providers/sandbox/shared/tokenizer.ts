@@ -1,2 +1,2 @@
 /** The sandbox counts with the gateway's real tokenizer; its entry points load it first. */
-export { countTextTokens, encodeText, loadTokenizer, tokenPieces } from '../../../core/tokenizer.js';
+export { countTextsTokens, countTextTokens, encodeText, loadTokenizer, tokenPieces } from '../../../core/tokenizer.js';
