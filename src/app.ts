@@ -9,6 +9,7 @@ import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
 import { requestIds } from './http/request-ids.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
+import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { registerNotFound } from './http/not-found.js';
@@ -42,8 +43,17 @@ export interface Gateway {
   recorder: UsageRecorder;
   registry: ChannelRegistry;
   logger: Logger;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
+   * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
+   */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+  /** For an exit that cannot wait: writes the usage journal now (the next start folds it in). */
+  flushForExit(): void;
 }
+
+/** After the drain deadline, how long aborted requests get to send their error before connections are cut. */
+const ABORT_GRACE_MS = 5_000;
 
 export interface BuildOptions {
   logger?: Logger;
@@ -56,7 +66,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const usage = new UsageRepository(store.db, store.sqlite);
   const directory = new KeyDirectory(keys, config.masterKey);
   await directory.start();
-  const recorder = new UsageRecorder(usage, logger);
+  // An in-memory database ends with the process: nothing to recover, so nothing to journal.
+  const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
+  const recorder = new UsageRecorder(usage, logger, { journalDir });
+  await recorder.recover();
   recorder.start();
 
   const catalog = new Catalog();
@@ -89,6 +102,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   });
+  const shutdown = installShutdownSignal(http);
   installJsonBodyParser(http);
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -111,7 +125,21 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerMediaRoutes(http, media);
   registerNotFound(http);
 
-  let closed = false;
+  let closing: Promise<void> | undefined;
+  const drain = async (drainTimeoutMs: number): Promise<void> => {
+    let grace: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => {
+      logger.warn({ inFlight: recorder.openCalls, drainTimeoutMs }, 'drain deadline passed: ending in-flight requests');
+      shutdown.abort(shuttingDownError());
+      grace = setTimeout(() => http.server.closeAllConnections(), ABORT_GRACE_MS);
+    }, drainTimeoutMs);
+    try {
+      await http.close();
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(grace);
+    }
+  };
   return {
     config,
     http,
@@ -122,14 +150,18 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     recorder,
     registry,
     logger,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await http.close();
-      directory.stop();
-      await media.close();
-      await recorder.close();
-      await store.close();
+    close(options = {}) {
+      closing ??= (async () => {
+        await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        directory.stop();
+        await media.close();
+        await recorder.close();
+        await store.close();
+      })();
+      return closing;
+    },
+    flushForExit() {
+      recorder.flushJournalSync();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
 export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
-  server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 50 * 1024 * 1024, trustProxy: false },
+  server: { host: '127.0.0.1', port: 8080, bodyLimitBytes: 50 * 1024 * 1024, trustProxy: false, drainTimeoutMs: 30_000 },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',
   logLevel: 'info',

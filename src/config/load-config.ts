@@ -99,6 +99,12 @@ function intFromEnv(env: Env, name: string): number | undefined {
   return value;
 }
 
+function nonNegativeInt(value: unknown, where: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new ConfigError(`${where} must be a non-negative integer`);
+  return value;
+}
+
 function asRecord(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} must be a mapping`);
@@ -153,6 +159,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       port: intFromEnv(env, 'GENGATE_PORT') ?? (server.port as number | undefined) ?? DEFAULT_CONFIG.server.port,
       bodyLimitBytes: intFromEnv(env, 'GENGATE_BODY_LIMIT') ?? (server.bodyLimitBytes as number | undefined) ?? DEFAULT_CONFIG.server.bodyLimitBytes,
       trustProxy: (server.trustProxy as boolean | undefined) ?? DEFAULT_CONFIG.server.trustProxy,
+      drainTimeoutMs: intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),

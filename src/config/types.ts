@@ -59,6 +59,8 @@ export interface GatewayConfig {
     /** Largest accepted request body in bytes; larger bodies get 413. */
     bodyLimitBytes: number;
     trustProxy: boolean;
+    /** On shutdown, how long in-flight requests may finish before they are ended with an error. */
+    drainTimeoutMs: number;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;

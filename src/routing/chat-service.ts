@@ -5,7 +5,7 @@
  */
 import type { ChatEvent } from '../core/chat.js';
 import { toGatewayError } from '../core/errors.js';
-import type { Usage } from '../core/usage.js';
+import { mergeUsage, type Usage } from '../core/usage.js';
 import type { ChatCall, ChatOutcome, RouteInfo } from '../surfaces/types.js';
 import { checkDocumentLimits } from './check-document-limits.js';
 import { recordUsage, type MeteredCall } from './record-usage.js';
@@ -38,8 +38,8 @@ export class ChatService {
         route.passthrough = true;
         const response = await chat.passthrough(call.raw, attempt);
         response.usage.then(
-          (usage) => record(route, 'ok', usage),
-          () => record(route, 'upstream'),
+          (usage) => void record(route, 'ok', usage),
+          () => void record(route, 'upstream'),
         );
         return { kind: 'passthrough', response, route };
       }
@@ -49,29 +49,44 @@ export class ChatService {
       }
       const response = await chat.chat(call.request, attempt);
       response.model = call.request.model;
-      record(route, 'ok', response.usage);
+      // The row is journaled before the answer leaves: a crash cannot lose the usage of an answered call.
+      await record(route, 'ok', response.usage);
       return { kind: 'response', response, route };
     });
   }
 }
 
-/** Relays stream events, naming the public model, and reports how the stream ended. */
-async function* meter(model: string, events: AsyncIterable<ChatEvent>, done: (outcome: string, usage?: Usage) => void): AsyncGenerator<ChatEvent> {
+/**
+ * Relays stream events, naming the public model, and reports how the stream ended. The row of a
+ * finished stream is journaled before its `finish` event is relayed, so the client never sees
+ * the end of a stream whose usage a crash could lose.
+ */
+async function* meter(model: string, events: AsyncIterable<ChatEvent>, done: (outcome: string, usage?: Usage) => Promise<void>): AsyncGenerator<ChatEvent> {
+  // What the upstream reported so far (start and usage events): recorded even when the stream is cut.
   let usage: Usage | undefined;
   let outcome = 'client_closed';
+  let recorded = false;
   try {
     for await (const event of events) {
-      if (event.type === 'start') event.model = model;
+      if (event.type === 'start') {
+        event.model = model;
+        if (event.usage) usage = mergeUsage(usage ?? { inputTokens: 0, outputTokens: 0 }, event.usage);
+      } else if (event.type === 'usage') usage = mergeUsage(usage ?? { inputTokens: 0, outputTokens: 0 }, event.usage);
       else if (event.type === 'finish') {
         usage = event.usage;
         outcome = 'ok';
+        if (!recorded) {
+          recorded = true;
+          await done(outcome, usage);
+        }
       } else if (event.type === 'error') outcome = event.error.kind;
       yield event;
     }
   } catch (error) {
-    outcome = toGatewayError(error).kind;
+    const gatewayError = toGatewayError(error);
+    outcome = gatewayError.code === 'client_closed' ? 'client_closed' : gatewayError.kind;
     throw error;
   } finally {
-    done(outcome, usage);
+    if (!recorded) await done(outcome, usage);
   }
 }

@@ -31,7 +31,7 @@ export class EmbedService {
       const response = await embedInBatches(embed, call.request, attempt, Math.max(1, embed.maxBatchSize(attempt.channel)));
       return { response: { ...response, model: call.request.model }, route } satisfies { response: EmbedResponse; route: RouteInfo };
     });
-    recordUsage(this.deps.recorder, this.deps.catalog, metered, outcome.route, startedAt, 'ok', {
+    await recordUsage(this.deps.recorder, this.deps.catalog, metered, outcome.route, startedAt, 'ok', {
       inputTokens: outcome.response.usage.inputTokens,
       outputTokens: 0,
     });

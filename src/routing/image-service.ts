@@ -51,7 +51,7 @@ export class ImageService {
       });
       return { result, route } satisfies { result: DeliveredImages; route: RouteInfo };
     });
-    recordUsage(this.deps.recorder, this.deps.catalog, metered, outcome.route, startedAt, 'ok', undefined, outcome.result.images.length);
+    await recordUsage(this.deps.recorder, this.deps.catalog, metered, outcome.route, startedAt, 'ok', undefined, outcome.result.images.length);
     return outcome;
   }
 

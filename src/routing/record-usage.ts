@@ -15,7 +15,10 @@ export interface MeteredCall {
   stream: boolean;
 }
 
-/** Queues one usage row (written later in a batch). Simulated answers cost nothing. */
+/**
+ * Journals and queues one usage row (written later in a batch); resolves once it is journaled.
+ * Simulated answers cost nothing.
+ */
 export function recordUsage(
   recorder: UsageRecorder,
   catalog: Catalog,
@@ -25,10 +28,10 @@ export function recordUsage(
   outcome: string,
   usage?: Usage,
   units = 0,
-): void {
+): Promise<void> {
   const price = catalog.get(call.model)?.price;
   const cost = route.simulated ? 0 : (usage ? costOf(price, usage) : 0) + units * (price?.perUnit ?? 0);
-  recorder.record({
+  return recorder.record({
     request_id: call.requestId,
     key_id: call.key.id,
     surface: call.surface,
@@ -47,6 +50,19 @@ export function recordUsage(
     units,
     cost_usd: cost,
     latency_ms: Math.round(performance.now() - startedAt),
+    created_at: Date.now(),
+  });
+}
+
+/** The call was admitted: journaled as open until its row is recorded. */
+export function beginUsage(recorder: UsageRecorder, call: MeteredCall): void {
+  recorder.begin({
+    request_id: call.requestId,
+    key_id: call.key.id,
+    surface: call.surface,
+    operation: call.operation,
+    model: call.model,
+    stream: call.stream,
     created_at: Date.now(),
   });
 }

@@ -13,7 +13,7 @@ import type { ChannelRegistry, RuntimeChannel } from './channel-registry.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { keyMayUse } from './key-may-use.js';
 import { orderAttempts } from './order-attempts.js';
-import { recordUsage, type MeteredCall } from './record-usage.js';
+import { beginUsage, recordUsage, type MeteredCall } from './record-usage.js';
 
 export interface RouterDeps {
   registry: ChannelRegistry;
@@ -48,6 +48,7 @@ export async function runAttempts<T>(deps: RouterDeps, call: RoutedCall, started
   const candidates = deps.registry.candidates(call.model, call.operation);
   if (candidates.length === 0) throw modelNotFound(call.model);
   const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
+  beginUsage(deps.recorder, call);
   let lastError: GatewayError | undefined;
   let lastRoute: RouteInfo | undefined;
   for (let i = 0; i < plan.length; i++) {
@@ -69,9 +70,12 @@ export async function runAttempts<T>(deps: RouterDeps, call: RoutedCall, started
       return value;
     } catch (error) {
       const gatewayError = toGatewayError(error);
-      if (call.signal.aborted) throw gatewayError;
+      if (call.signal.aborted) {
+        void recordUsage(deps.recorder, deps.catalog, call, route, startedAt, gatewayError.code === 'client_closed' ? 'client_closed' : gatewayError.kind);
+        throw gatewayError;
+      }
       if (!gatewayError.retryable) {
-        recordUsage(deps.recorder, deps.catalog, call, route, startedAt, gatewayError.kind);
+        void recordUsage(deps.recorder, deps.catalog, call, route, startedAt, gatewayError.kind);
         throw gatewayError;
       }
       deps.breaker.failure(channel.name);
@@ -79,6 +83,6 @@ export async function runAttempts<T>(deps: RouterDeps, call: RoutedCall, started
     }
   }
   const final = lastError ?? new GatewayError('overloaded', 'no channel could serve the request');
-  if (lastRoute) recordUsage(deps.recorder, deps.catalog, call, lastRoute, startedAt, final.kind);
+  if (lastRoute) void recordUsage(deps.recorder, deps.catalog, call, lastRoute, startedAt, final.kind);
   throw final;
 }

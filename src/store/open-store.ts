@@ -10,6 +10,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import type { Database } from './schema.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
+import { uniqueRequestIdMigration } from './migrations/003-unique-request-id.js';
 
 export type StoreDialect = 'sqlite' | 'postgres';
 
@@ -24,7 +25,7 @@ export interface OpenedStore {
 function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration };
+      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration, '003-unique-request-id': uniqueRequestIdMigration };
     },
   };
 }
