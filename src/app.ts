@@ -133,11 +133,14 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       shutdown.abort(shuttingDownError());
       grace = setTimeout(() => http.server.closeAllConnections(), ABORT_GRACE_MS);
     }, drainTimeoutMs);
+    // A keep-alive connection whose request finished would hold the server open until the client drops it.
+    const idle = setInterval(() => http.server.closeIdleConnections(), 100);
     try {
       await http.close();
     } finally {
       clearTimeout(deadline);
       clearTimeout(grace);
+      clearInterval(idle);
     }
   };
   return {
