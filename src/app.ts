@@ -12,6 +12,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
 import type { ErrorRenderers } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
+import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
@@ -53,8 +54,17 @@ export interface GatewayApp {
   channels: ChannelsRepository;
   invalidation: InvalidationBus;
   logger: Logger;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
+   * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
+   */
+  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+  /** For an exit that cannot wait: writes the usage journal now (the next start folds it in). */
+  flushForExit(): void;
 }
+
+/** After the drain deadline, how long aborted requests get to send their error before connections are cut. */
+const ABORT_GRACE_MS = 5_000;
 
 export interface BuildOptions {
   logger?: Logger;
@@ -67,7 +77,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const usage = new UsageRepository(store.db, store.sqlite);
   const directory = new KeyDirectory(keys, config.masterKey);
   await directory.start();
-  const recorder = new UsageRecorder(usage, logger);
+  // An in-memory database ends with the process: nothing to recover, so nothing to journal.
+  const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
+  const recorder = new UsageRecorder(usage, logger, { journalDir });
+  await recorder.recover();
   recorder.start();
 
   const catalog = Catalog.withOverrides(config.models);
@@ -104,6 +117,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     clientErrorHandler: clientErrorHandler(errorRenderers, nextRequestId),
     frameworkErrors: frameworkErrorHandler(errorRenderers),
   });
+  const shutdown = installShutdownSignal(http);
   installJsonBodyParser(http, config.server.maxBodyDepth);
   installEdgeErrorHandler(http, errorRenderers);
   http.addHook('onRequest', (request, reply, done) => {
@@ -127,7 +141,24 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerMediaRoutes(http, media, errorRenderers);
   registerNotFound(http, errorRenderers);
 
-  let closed = false;
+  let closing: Promise<void> | undefined;
+  const drain = async (drainTimeoutMs: number): Promise<void> => {
+    let grace: NodeJS.Timeout | undefined;
+    const deadline = setTimeout(() => {
+      logger.warn({ inFlight: recorder.openCalls, drainTimeoutMs }, 'drain deadline passed: ending in-flight requests');
+      shutdown.abort(shuttingDownError());
+      grace = setTimeout(() => http.server.closeAllConnections(), ABORT_GRACE_MS);
+    }, drainTimeoutMs);
+    // A keep-alive connection whose request finished would hold the server open until the client drops it.
+    const idle = setInterval(() => http.server.closeIdleConnections(), 100);
+    try {
+      await http.close();
+    } finally {
+      clearTimeout(deadline);
+      clearTimeout(grace);
+      clearInterval(idle);
+    }
+  };
   return {
     config,
     http,
@@ -140,15 +171,19 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     channels,
     invalidation,
     logger,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await http.close();
-      directory.stop();
-      liveChannels.stop();
-      await media.close();
-      await recorder.close();
-      await store.close();
+    close(options = {}) {
+      closing ??= (async () => {
+        await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        directory.stop();
+        liveChannels.stop();
+        await media.close();
+        await recorder.close();
+        await store.close();
+      })();
+      return closing;
+    },
+    flushForExit() {
+      recorder.flushJournalSync();
     },
   };
 }

@@ -32,9 +32,15 @@ async function start(config: GatewayConfig): Promise<void> {
 
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the person wants out now. What was journaled is folded in at the next
+      // start, and calls still open then are closed as interrupted.
+      gateway.flushForExit();
+      gateway.logger.warn({ signal }, 'second signal: exiting now; unfinished requests will be recorded as interrupted at the next start');
+      process.exit(1);
+    }
     stopping = true;
-    gateway.logger.info({ signal }, 'draining: finishing open requests and flushing usage');
+    gateway.logger.info({ signal, drainTimeoutMs: config.server.drainTimeoutMs }, 'draining: finishing open requests and flushing usage (a second signal exits at once)');
     gateway
       .close()
       .then(() => process.exit(0))

@@ -12,6 +12,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     requestTimeoutMs: 120_000,
     keepAliveTimeoutMs: 72_000,
     connectionTimeoutMs: 0,
+    drainTimeoutMs: 30_000,
   },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',

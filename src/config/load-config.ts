@@ -24,6 +24,12 @@ function intFromEnv(env: Env, name: string): number | undefined {
   return value;
 }
 
+function nonNegativeInt(value: unknown, where: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new ConfigError(`${where} must be a non-negative integer`);
+  return value;
+}
+
 function asRecord(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} must be a mapping`);
@@ -98,6 +104,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       requestTimeoutMs: serverInt(server, 'requestTimeoutMs', 1),
       keepAliveTimeoutMs: serverInt(server, 'keepAliveTimeoutMs', 1),
       connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
+      drainTimeoutMs: intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),

@@ -107,6 +107,8 @@ export interface GatewayConfig {
     keepAliveTimeoutMs: number;
     /** Closes a connection with no traffic either way for this long; 0 (default) never, so a slow answer is never cut. */
     connectionTimeoutMs: number;
+    /** On shutdown, how long in-flight requests may finish before they are ended with an error. */
+    drainTimeoutMs: number;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;

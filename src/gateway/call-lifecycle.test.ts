@@ -18,7 +18,7 @@ const fakeProvider: Provider = { name: 'openai', operations: new Set(['chat', 'e
 
 function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) {
   const rows: UsageRow[] = [];
-  const recorder = { record: (row: UsageRow) => rows.push(row) } as unknown as UsageRecorder;
+  const recorder = { begin: () => undefined, record: async (row: UsageRow) => void rows.push(row) } as unknown as UsageRecorder;
   const providers = { get: () => fakeProvider } as unknown as ProviderRegistry;
   const catalog = new Catalog();
   const registry = new ChannelRegistry(
@@ -191,5 +191,18 @@ describe('meterChatStream', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ outcome: 'upstream', input_tokens: 5 });
     expect(rows[0].output_tokens).toBeGreaterThan(0);
+  });
+});
+
+describe('meterChatStream, a client gone before the first event', () => {
+  it('ends the call as client_closed, billed for its input, though the stream was never read', async () => {
+    const { lifecycle, rows } = setup();
+    const abort = new AbortController();
+    const call = await lifecycle.admit(subject({ stream: true, signal: abort.signal }));
+    await call.attempt(async () => 'ok');
+    meterChatStream(events([START]), call, { model: 'textmodel-b-4o', estimateInput: () => 17 });
+    abort.abort();
+    await expect.poll(() => rows.length).toBe(1);
+    expect(rows[0]).toMatchObject({ outcome: 'client_closed', input_tokens: 17, output_tokens: 0 });
   });
 });

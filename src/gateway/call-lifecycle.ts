@@ -128,7 +128,7 @@ export class Call {
   readonly startedAt = performance.now();
   /** The channel tried last (the one that answered, once `attempt` resolved). */
   route?: RouteInfo;
-  private ended = false;
+  private ended?: Promise<void>;
 
   constructor(
     readonly subject: CallSubject,
@@ -138,7 +138,7 @@ export class Call {
   ) {}
 
   get isEnded(): boolean {
-    return this.ended;
+    return this.ended !== undefined;
   }
 
   /**
@@ -150,6 +150,15 @@ export class Call {
     try {
       const candidates = deps.registry.current().candidates(subject.model, subject.operation);
       if (candidates.length === 0) throw modelNotFound(subject.model);
+      deps.recorder.begin({
+        request_id: subject.requestId,
+        key_id: subject.key.id,
+        surface: subject.surface,
+        operation: subject.operation,
+        model: subject.model,
+        stream: subject.stream,
+        created_at: Date.now(),
+      });
       const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
       const value = await runAttempts(
         plan,
@@ -173,25 +182,34 @@ export class Call {
     }
   }
 
-  /** Ends the call as completed, with what it used. */
-  settle(usage: Usage | undefined, units = 0): void {
-    this.finish('ok', usage, units);
+  /**
+   * Ends the call as completed, with what it used. Resolves once the usage is journaled:
+   * callers wait for it before the answer's last bytes go out, so a crash cannot lose it.
+   */
+  settle(usage: Usage | undefined, units = 0): Promise<void> {
+    return this.finish('ok', usage, units);
   }
 
   /**
    * Ends the call as failed. A call whose client went away ends as `client_closed`, billed
    * for what was produced (`usage`), whatever error the abort caused downstream.
    */
-  fail(error: unknown, usage?: Usage): void {
+  fail(error: unknown, usage?: Usage): Promise<void> {
     const gatewayError = toGatewayError(error);
-    const outcome = this.subject.signal.aborted ? 'client_closed' : gatewayError.kind;
-    this.finish(outcome, usage, 0, gatewayError);
+    return this.finish(this.abortOutcome() ?? gatewayError.kind, usage, 0, gatewayError);
+  }
+
+  /** Why the call's signal was aborted: the gateway's own reason (drain deadline), else the client left. */
+  abortOutcome(): string | undefined {
+    const { signal } = this.subject;
+    if (!signal.aborted) return undefined;
+    return signal.reason instanceof GatewayError ? signal.reason.kind : 'client_closed';
   }
 
   /** Ends the call with an explicit outcome (e.g. `client_closed` for an abandoned stream). */
-  finish(outcome: string, usage: Usage | undefined, units = 0, error?: GatewayError): void {
-    if (this.ended) return;
-    this.ended = true;
+  finish(outcome: string, usage: Usage | undefined, units = 0, error?: GatewayError): Promise<void> {
+    if (this.ended) return this.ended;
+    this.ended = Promise.resolve();
     this.onEnd(this);
     const { subject, deps, route } = this;
     const price = deps.catalog.get(subject.model)?.price;
@@ -199,7 +217,7 @@ export class Call {
     const latencyMs = Math.round(performance.now() - this.startedAt);
     const ending: CallEnding = { outcome, usage, units, error, route, costUsd, latencyMs };
     if (route) {
-      deps.recorder.record({
+      this.ended = deps.recorder.record({
         request_id: subject.requestId,
         key_id: subject.key.id,
         surface: subject.surface,
@@ -222,6 +240,7 @@ export class Call {
       });
     }
     for (const hook of this.hooks) hook.end?.(this, ending);
+    return this.ended;
   }
 }
 

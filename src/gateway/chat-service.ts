@@ -38,10 +38,10 @@ export class ChatService {
     return this.account(chatCall, call, outcome);
   }
 
-  private account(chatCall: ChatCall, call: Call, outcome: ChatOutcome): ChatOutcome {
+  private async account(chatCall: ChatCall, call: Call, outcome: ChatOutcome): Promise<ChatOutcome> {
     switch (outcome.kind) {
       case 'response':
-        call.settle(outcome.response.usage);
+        await call.settle(outcome.response.usage);
         return outcome;
       case 'stream':
         return {
@@ -50,7 +50,7 @@ export class ChatService {
         };
       case 'passthrough':
         outcome.response.usage.then(
-          (usage) => (chatCall.signal.aborted ? call.finish('client_closed', usage) : call.settle(usage)),
+          (usage) => (call.abortOutcome() ? call.finish(call.abortOutcome()!, usage) : call.settle(usage)),
           (error: unknown) => call.fail(error),
         );
         return outcome;

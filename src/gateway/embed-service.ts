@@ -21,7 +21,7 @@ export class EmbedService {
       const response = await embedInBatches(embed, embedCall.request, attempt, Math.max(1, embed.maxBatchSize(attempt.channel)));
       return { response: { ...response, model: embedCall.request.model }, route };
     });
-    call.settle({ inputTokens: outcome.response.usage.inputTokens, outputTokens: 0 });
+    await call.settle({ inputTokens: outcome.response.usage.inputTokens, outputTokens: 0 });
     return outcome;
   }
 }

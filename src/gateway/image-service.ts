@@ -41,7 +41,7 @@ export class ImageService {
       });
       return { result, route };
     });
-    call.settle(undefined, outcome.result.images.length);
+    await call.settle(undefined, outcome.result.images.length);
     return outcome;
   }
   /** A client-supplied image URL, fetched with the SSRF guards and checked to be an image. */

@@ -28,7 +28,7 @@ describe('live channel registry', () => {
     const lifecycle = new CallLifecycle({
       registry,
       catalog: new Catalog(),
-      recorder: { record: () => undefined } as unknown as UsageRecorder,
+      recorder: { begin: () => undefined, record: async () => undefined } as unknown as UsageRecorder,
       breaker: new CircuitBreaker(1_000_000, 1),
       maxAttempts: 3,
     });

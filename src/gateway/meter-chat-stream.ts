@@ -19,7 +19,32 @@ export interface MeterOptions {
   estimateInput(): number;
 }
 
-export async function* meterChatStream(events: AsyncIterable<ChatEvent>, call: Call, options: MeterOptions): AsyncGenerator<ChatEvent> {
+export function meterChatStream(events: AsyncIterable<ChatEvent>, call: Call, options: MeterOptions): AsyncGenerator<ChatEvent> {
+  // A client that leaves before the first event is read never starts the generator (its
+  // `finally` never runs): the abort itself ends such a call, billed for its input.
+  const state = { started: false };
+  const { signal } = call.subject;
+  const onAbort = (): void => {
+    setImmediate(() => {
+      if (state.started || call.isEnded) return;
+      void loadTokenizer()
+        .then(() => ({ inputTokens: options.estimateInput(), outputTokens: 0 }))
+        .catch(() => undefined)
+        .then((usage) => call.finish(call.abortOutcome() ?? 'client_closed', usage));
+    });
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  return relay(events, call, options, state, () => signal.removeEventListener('abort', onAbort));
+}
+
+async function* relay(
+  events: AsyncIterable<ChatEvent>,
+  call: Call,
+  options: MeterOptions,
+  state: { started: boolean },
+  done: () => void,
+): AsyncGenerator<ChatEvent> {
+  state.started = true;
   const reported: Usage = emptyUsage();
   let inputReported = false;
   let outputReported = false;
@@ -44,7 +69,7 @@ export async function* meterChatStream(events: AsyncIterable<ChatEvent>, call: C
     ending = true;
     void partialUsage()
       .catch(() => reported)
-      .then((usage) => (outcome === 'client_closed' ? call.finish('client_closed', usage) : call.fail(error, usage)));
+      .then((usage) => (outcome === 'client_closed' ? call.finish(call.abortOutcome() ?? 'client_closed', usage) : call.fail(error, usage)));
   };
   try {
     for await (const event of events) {
@@ -64,7 +89,8 @@ export async function* meterChatStream(events: AsyncIterable<ChatEvent>, call: C
           note(event.usage);
           break;
         case 'finish':
-          call.settle(event.usage);
+          // Journaled before the client sees the end, so a crash after it cannot lose the usage.
+          await call.settle(event.usage);
           break;
         case 'error':
           if (isOpen()) endAbandoned('error', event.error);
@@ -73,9 +99,10 @@ export async function* meterChatStream(events: AsyncIterable<ChatEvent>, call: C
       yield event;
     }
   } catch (error) {
-    if (isOpen()) endAbandoned(call.subject.signal.aborted ? 'client_closed' : 'error', error);
+    if (isOpen()) endAbandoned(call.abortOutcome() ? 'client_closed' : 'error', error);
     throw error;
   } finally {
+    done();
     if (isOpen()) endAbandoned('client_closed');
   }
 }

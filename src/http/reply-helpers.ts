@@ -36,12 +36,20 @@ export function sendPassthrough(
   return reply.send(response.body);
 }
 
-/** An AbortSignal that fires when the client goes away before the response is complete. */
+/**
+ * An AbortSignal that fires when the client goes away before the response is complete, or when
+ * the gateway's drain deadline passes (with the shutdown error as its reason).
+ */
 export function clientSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
+  const shutdown = request.server.shutdownSignal;
+  const onShutdown = (): void => controller.abort(shutdown?.reason);
   const onClose = (): void => {
+    shutdown?.removeEventListener('abort', onShutdown);
     if (!reply.raw.writableFinished) controller.abort();
   };
+  if (shutdown?.aborted) controller.abort(shutdown.reason);
+  else shutdown?.addEventListener('abort', onShutdown, { once: true });
   reply.raw.once('close', onClose);
   return controller.signal;
 }

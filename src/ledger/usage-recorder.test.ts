@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { UsageRepository, UsageRow } from '../store/usage-repository.js';
@@ -57,5 +60,46 @@ describe('UsageRecorder', () => {
     await first;
     await recorder.close();
     expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'b']);
+  });
+
+  describe('with a journal', () => {
+    const journalText = (dir: string) => readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+
+    it('journals the open call, then its row before record() resolves, and only then queues the row', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
+      try {
+        const repo = new FlakyRepository();
+        const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger, { journalDir: dir });
+        recorder.start();
+        recorder.begin({ request_id: 'a', key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', stream: false, created_at: 0 });
+        const recorded = recorder.record(row('a'));
+        expect(recorder.pending).toBe(0);
+        await recorded;
+        expect(journalText(dir).split('\n').filter(Boolean).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(['o', 'r']);
+        expect(recorder.pending).toBe(1);
+        expect(recorder.openCalls).toBe(0);
+        await recorder.close();
+        expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a']);
+        expect(readdirSync(dir)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('leaves the journal for the next start when a call is still open at close', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
+      try {
+        const repo = new FlakyRepository();
+        const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger, { journalDir: dir });
+        recorder.start();
+        recorder.begin({ request_id: 'b', key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', stream: true, created_at: 0 });
+        await recorder.close();
+        const next = new UsageRecorder(repo as unknown as UsageRepository, logger, { journalDir: dir });
+        expect(await next.recover()).toMatchObject({ files: 1, interrupted: 1 });
+        expect(repo.written.flat().map((r) => `${r.request_id}:${r.outcome}`)).toEqual(['b:interrupted']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

@@ -1,54 +1,135 @@
 /**
- * Records usage off the hot path: calls only queue a row in memory; a timer writes queued rows
- * to the store in one batch. A failed write keeps the rows for the next flush (bounded, oldest
- * dropped first with a log line), and `close()` flushes everything before the process stops.
+ * Records usage off the hot path. Each admitted call is journaled as open (`begin`); when it
+ * ends its row is journaled (`record`, resolved once the row is in the kernel, so a caller can
+ * hold its last byte until then) and then queued; a timer writes queued rows to the store in one
+ * batch. A failed write keeps the rows for the next flush (bounded, oldest dropped from memory
+ * first — the journal still has them for the next start), and `close()` flushes everything.
+ * `recover()` folds in the journals of processes that died before their rows reached the store.
  */
 import type { Logger } from 'pino';
+import { randomId } from '../core/ids.js';
 import type { UsageRepository, UsageRow } from '../store/usage-repository.js';
+import { liveInstances } from './journal-files.js';
+import { openLine, rowLine, type OpenCall } from './journal-entries.js';
+import { recoverJournals, type RecoveryResult } from './recover-journals.js';
+import { UsageJournal, type JournalSegment } from './usage-journal.js';
+
+export type { OpenCall } from './journal-entries.js';
+export type { RecoveryResult } from './recover-journals.js';
 
 const MAX_QUEUED = 100_000;
 
+export interface UsageRecorderOptions {
+  /** Folder of the usage journal (`<dataDir>/usage-journal`); without it nothing is journaled. */
+  journalDir?: string;
+  /** Short intervals keep each batch (and, with SQLite, its synchronous write) small. */
+  intervalMs?: number;
+  maxSegmentBytes?: number;
+}
+
+interface Queued {
+  row: UsageRow;
+  segment?: JournalSegment;
+}
+
 export class UsageRecorder {
-  private queue: UsageRow[] = [];
+  private queue: Queued[] = [];
+  private readonly open = new Map<string, OpenCall>();
+  private journal?: UsageJournal;
+  private readonly instance = randomId(12);
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
+  private readonly intervalMs: number;
 
   constructor(
     private readonly repository: UsageRepository,
     private readonly logger: Logger,
-    // Short intervals keep each batch (and, with SQLite, its synchronous write) small.
-    private readonly intervalMs = 100,
-  ) {}
+    private readonly options: UsageRecorderOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 100;
+  }
+
+  /** Folds in the journals of processes that are gone. Call before `start()` and before serving. */
+  async recover(): Promise<RecoveryResult> {
+    if (!this.options.journalDir) return { files: 0, rows: 0, interrupted: 0, skippedLines: 0 };
+    const result = await recoverJournals(this.options.journalDir, this.repository);
+    if (result.files > 0) this.logger.info({ ...result }, 'usage journal recovered: unfinished calls closed as interrupted');
+    return result;
+  }
 
   start(): void {
+    if (this.options.journalDir && !this.journal) {
+      liveInstances.add(this.instance);
+      this.journal = new UsageJournal({
+        dir: this.options.journalDir,
+        pid: process.pid,
+        instance: this.instance,
+        logger: this.logger,
+        carryOver: () => [...this.open.values()].map(openLine),
+        maxSegmentBytes: this.options.maxSegmentBytes,
+      });
+    }
     this.timer = setInterval(() => void this.flush(), this.intervalMs);
     this.timer.unref();
   }
 
-  record(row: UsageRow): void {
-    if (this.queue.length >= MAX_QUEUED) {
-      this.queue.shift();
-      this.logger.warn('usage queue full: oldest record dropped');
+  /** A call was admitted: journaled so that, should the process die, it is closed as interrupted. */
+  begin(open: OpenCall): void {
+    if (!this.journal) return;
+    this.open.set(open.request_id, open);
+    this.journal.append(openLine(open));
+  }
+
+  /**
+   * A call ended (exactly once per call): its row is journaled, closing the open entry with the
+   * same request id, then queued for the store. Resolves once the row is in the kernel.
+   */
+  record(row: UsageRow): Promise<void> {
+    this.open.delete(row.request_id);
+    const journal = this.journal;
+    if (!journal) {
+      this.enqueue(row);
+      return Promise.resolve();
     }
-    this.queue.push(row);
+    return new Promise((resolve) => {
+      journal.append(rowLine(row), (segment) => {
+        this.enqueue(row, segment);
+        resolve();
+      });
+    });
   }
 
   get pending(): number {
     return this.queue.length;
   }
 
+  /** Calls begun and not yet recorded. */
+  get openCalls(): number {
+    return this.open.size;
+  }
+
+  /** Writes the journal now: for an exit that cannot wait (the next start folds it in). */
+  flushJournalSync(): void {
+    this.journal?.flushSync();
+  }
+
   /** Writes what is queued; concurrent calls share one write. */
   flush(): Promise<void> {
+    this.journal?.flushSync();
     if (this.flushing) return this.flushing;
     if (this.queue.length === 0) return Promise.resolve();
     const batch = this.queue;
     this.queue = [];
     this.flushing = this.repository
-      .insertMany(batch)
-      .catch((error: unknown) => {
-        this.logger.error({ err: error, rows: batch.length }, 'usage write failed; will retry');
-        this.queue = batch.concat(this.queue).slice(-MAX_QUEUED);
-      })
+      .insertMany(batch.map((queued) => queued.row))
+      .then(
+        () => this.settle(batch),
+        (error: unknown) => {
+          this.logger.error({ err: error, rows: batch.length }, 'usage write failed; will retry');
+          this.queue = batch.concat(this.queue);
+          this.trim();
+        },
+      )
       .finally(() => {
         this.flushing = undefined;
       });
@@ -60,5 +141,30 @@ export class UsageRecorder {
     await this.flush();
     // A flush that was running when close began may have left newer rows queued.
     if (this.queue.length > 0) await this.flush();
+    if (this.journal) {
+      if (this.open.size > 0) this.logger.warn({ open: this.open.size }, 'calls still open at shutdown: the next start closes them as interrupted');
+      this.journal.close(this.open.size === 0 && this.queue.length === 0);
+      liveInstances.delete(this.instance);
+    }
+  }
+
+  private enqueue(row: UsageRow, segment?: JournalSegment): void {
+    if (segment) segment.pendingRows++;
+    this.queue.push({ row, segment });
+    this.trim();
+  }
+
+  private trim(): void {
+    if (this.queue.length <= MAX_QUEUED) return;
+    const dropped = this.queue.splice(0, this.queue.length - MAX_QUEUED);
+    for (const queued of dropped) if (queued.segment) queued.segment.keep = true;
+    this.logger.warn({ dropped: dropped.length }, 'usage queue full: oldest records left to the journal for the next start');
+  }
+
+  private settle(batch: Queued[]): void {
+    if (!this.journal) return;
+    const counts = new Map<JournalSegment, number>();
+    for (const { segment } of batch) if (segment) counts.set(segment, (counts.get(segment) ?? 0) + 1);
+    for (const [segment, count] of counts) this.journal.settled(segment, count);
   }
 }

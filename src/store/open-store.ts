@@ -12,6 +12,7 @@ import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
 import { channelsMigration } from './migrations/003-channels.js';
 import type { StoreDialect } from './store-dialect.js';
+import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js';
 
 export type { StoreDialect };
 
@@ -26,7 +27,12 @@ export interface OpenedStore {
 function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
-      return { '001-initial': initialMigration(dialect), '002-usage-units': usageUnitsMigration, '003-channels': channelsMigration };
+      return {
+        '001-initial': initialMigration(dialect),
+        '002-usage-units': usageUnitsMigration,
+        '003-channels': channelsMigration,
+        '004-unique-request-id': uniqueRequestIdMigration,
+      };
     },
   };
 }

@@ -33,7 +33,7 @@ export class UsageRepository {
   ) {
     if (sqlite) {
       const statement = sqlite.prepare(
-        `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
+        `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
       );
       this.sqliteInsert = sqlite.transaction((rows: UsageRow[]) => {
         for (const row of rows) statement.run(row);
@@ -41,6 +41,7 @@ export class UsageRepository {
     }
   }
 
+  /** Inserts rows; a request id the table already holds is skipped (rows are written at most once). */
   async insertMany(rows: UsageRow[]): Promise<void> {
     if (rows.length === 0) return;
     if (this.sqliteInsert) {
@@ -49,7 +50,11 @@ export class UsageRepository {
     }
     // Bounded statement size: SQLite allows 32k parameters; 19 columns a row.
     for (let i = 0; i < rows.length; i += 500) {
-      await this.db.insertInto('usage_records').values(rows.slice(i, i + 500)).execute();
+      await this.db
+        .insertInto('usage_records')
+        .values(rows.slice(i, i + 500))
+        .onConflict((conflict) => conflict.column('request_id').doNothing())
+        .execute();
     }
   }
 

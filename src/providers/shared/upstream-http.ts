@@ -50,6 +50,8 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
     return { status: res.statusCode, headers: res.headers, body: res.body };
   } catch (error) {
     if (req.signal.aborted) {
+      // A reason given (the gateway shutting down) says why; otherwise the client left.
+      if (req.signal.reason instanceof GatewayError) throw req.signal.reason;
       throw new GatewayError('upstream', 'request aborted by the client', { retryable: false, cause: error, code: 'client_closed' });
     }
     const code = (error as { code?: string }).code;

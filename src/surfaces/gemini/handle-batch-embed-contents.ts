@@ -16,7 +16,8 @@ export async function handleBatchEmbedContents({ request, reply, services, key, 
   const signal = clientSignal(request, reply);
   const requestId = String(request.id);
   const outcomes = await Promise.all(
-    groups.map((group) => services.embed({ key, surface: 'gemini', requestId, request: group.request, signal })),
+    // One usage row per call, and request ids are unique in the ledger: each group is its own call.
+    groups.map((group, g) => services.embed({ key, surface: 'gemini', requestId: groups.length > 1 ? `${requestId}.${g}` : requestId, request: group.request, signal })),
   );
   const vectors = new Array<number[]>(items.length);
   groups.forEach((group, g) => {

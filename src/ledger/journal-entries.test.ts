@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { UsageRow } from '../store/usage-repository.js';
+import { interruptedRow, openLine, parseJournalLine, rowLine, type OpenCall } from './journal-entries.js';
+
+const open: OpenCall = { request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', stream: true, created_at: 1_000 };
+const row: UsageRow = {
+  request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', channel: 'c', provider: 'sandbox', upstream_model: 'm',
+  outcome: 'ok', stream: 1, input_tokens: 5, output_tokens: 7, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
+  units: 0, cost_usd: 0.5, latency_ms: 30, created_at: 1_030,
+};
+
+describe('journal entries', () => {
+  it('read back what was written, one line each', () => {
+    expect(openLine(open).endsWith('\n')).toBe(true);
+    expect(parseJournalLine(openLine(open).trimEnd())).toEqual({ open });
+    expect(parseJournalLine(rowLine(row).trimEnd())).toEqual({ row });
+  });
+
+  it('skip a torn line (a write cut by kill -9) and lines with a missing or mistyped field', () => {
+    const line = rowLine(row).trimEnd();
+    expect(parseJournalLine(line.slice(0, line.length - 3))).toBeUndefined();
+    expect(parseJournalLine(JSON.stringify({ r: { ...row, input_tokens: '5' } }))).toBeUndefined();
+    expect(parseJournalLine(JSON.stringify({ o: { ...open, stream: undefined } }))).toBeUndefined();
+    expect(parseJournalLine('[1,2]')).toBeUndefined();
+    expect(parseJournalLine('')).toBeUndefined();
+  });
+
+  it('close an open call as interrupted with what was known', () => {
+    expect(interruptedRow(open, 4_000)).toMatchObject({
+      request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', stream: 1,
+      outcome: 'interrupted', input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: 3_000, created_at: 1_000,
+    });
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The lines of the usage journal, one JSON object each: `{"o":OpenCall}` when a call is
+ * admitted, `{"r":UsageRow}` when it ends. Reading checks every field, so a torn last line
+ * (a `kill -9` in the middle of a write) or any damaged line is skipped, never inserted.
+ */
+import type { UsageRow } from '../store/usage-repository.js';
+
+/** What is known of a call when it is admitted, before its first upstream attempt. */
+export interface OpenCall {
+  request_id: string;
+  key_id: string;
+  surface: string;
+  operation: string;
+  model: string;
+  stream: boolean;
+  /** Unix milliseconds. */
+  created_at: number;
+}
+
+export type JournalEntry = { open: OpenCall } | { row: UsageRow };
+
+export function openLine(open: OpenCall): string {
+  return `${JSON.stringify({ o: open })}\n`;
+}
+
+export function rowLine(row: UsageRow): string {
+  return `${JSON.stringify({ r: row })}\n`;
+}
+
+const ROW_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome'] as const;
+const ROW_NUMBERS = [
+  'stream', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd', 'latency_ms', 'created_at',
+] as const;
+const OPEN_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toRow(value: unknown): UsageRow | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const name of ROW_TEXT) if (typeof value[name] !== 'string') return undefined;
+  for (const name of ROW_NUMBERS) if (typeof value[name] !== 'number' || !Number.isFinite(value[name])) return undefined;
+  const row: Record<string, unknown> = {};
+  for (const name of [...ROW_TEXT, ...ROW_NUMBERS]) row[name] = value[name];
+  return row as unknown as UsageRow;
+}
+
+function toOpen(value: unknown): OpenCall | undefined {
+  if (!isRecord(value)) return undefined;
+  for (const name of OPEN_TEXT) if (typeof value[name] !== 'string') return undefined;
+  if (typeof value.stream !== 'boolean' || typeof value.created_at !== 'number' || !Number.isFinite(value.created_at)) return undefined;
+  return {
+    request_id: value.request_id as string,
+    key_id: value.key_id as string,
+    surface: value.surface as string,
+    operation: value.operation as string,
+    model: value.model as string,
+    stream: value.stream,
+    created_at: value.created_at,
+  };
+}
+
+/** One journal line, or undefined when it is torn or damaged. */
+export function parseJournalLine(line: string): JournalEntry | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed)) return undefined;
+  if ('r' in parsed) {
+    const row = toRow(parsed.r);
+    return row ? { row } : undefined;
+  }
+  if ('o' in parsed) {
+    const open = toOpen(parsed.o);
+    return open ? { open } : undefined;
+  }
+  return undefined;
+}
+
+/** The row closing a call that was admitted but never ended: what was known, outcome `interrupted`. */
+export function interruptedRow(open: OpenCall, lastSeenAt: number): UsageRow {
+  return {
+    request_id: open.request_id,
+    key_id: open.key_id,
+    surface: open.surface,
+    operation: open.operation,
+    model: open.model,
+    channel: '',
+    provider: '',
+    upstream_model: '',
+    outcome: 'interrupted',
+    stream: open.stream ? 1 : 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    units: 0,
+    cost_usd: 0,
+    // It ran at least until its journal was last written.
+    latency_ms: Math.max(0, Math.round(lastSeenAt - open.created_at)),
+    created_at: open.created_at,
+  };
+}

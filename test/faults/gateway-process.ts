@@ -1,0 +1,68 @@
+/**
+ * A real gateway process for fault tests: `gengate start` through tsx on a free port, with its
+ * own data folder, database and sandbox pace, stopped by signals (or `kill -9`) like in production.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const MASTER_KEY = 'gg-fault-suite-master-key-0123456789';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface GatewaySetup {
+  dataDir: string;
+  databaseUrl: string;
+  tokensPerSecond: number;
+  drainTimeoutMs?: number;
+}
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayProcess> {
+  const port = await freePort();
+  const configPath = join(setup.dataDir, 'gengate.yaml');
+  writeFileSync(configPath, `sandbox:\n  tokensPerSecond: ${setup.tokensPerSecond}\n  firstTokenDelayMs: 20\n`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      GENGATE_CONFIG: configPath,
+      GENGATE_PORT: String(port),
+      GENGATE_DATA_DIR: setup.dataDir,
+      GENGATE_DATABASE_URL: setup.databaseUrl,
+      GENGATE_MASTER_KEY: MASTER_KEY,
+      GENGATE_LOG_LEVEL: 'warn',
+      GENGATE_ACCESS_LOG: 'false',
+      ...(setup.drainTimeoutMs !== undefined ? { GENGATE_DRAIN_TIMEOUT_MS: String(setup.drainTimeoutMs) } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('gengate listening on')) {
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`gateway did not start:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `http://127.0.0.1:${port}`, child, output: () => output, exited };
+}

@@ -1,0 +1,135 @@
+/**
+ * Finding 13: shutdown. SIGTERM stops accepting and lets in-flight requests finish until the
+ * drain deadline; then streams end with their dialect's error event (not a cut connection) and
+ * their usage is recorded. A second signal exits at once; the next start closes what it cut as
+ * `interrupted`.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTempDatabase, type TempDatabase } from '../helpers/postgres.js';
+import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
+import { send, type Kind, type Seen } from './mixed-load.js';
+import { byRequestId, readUsage } from './read-usage.js';
+
+const dirs: string[] = [];
+const databases: TempDatabase[] = [];
+afterAll(async () => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const database of databases) await database.drop();
+});
+
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'gengate-drain-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const STREAMS: Kind[] = ['openai-stream', 'anthropic-stream', 'gemini-stream'];
+
+/** Sends the requests and resolves once every stream has sent its first bytes. */
+async function inFlight(gateway: GatewayProcess, kinds: Kind[]): Promise<Array<Promise<Seen>>> {
+  const started: Array<Promise<void>> = [];
+  const answers = kinds.map((kind) => {
+    let firstBytes!: () => void;
+    if (kind !== 'chat' && kind !== 'embed') started.push(new Promise<void>((resolve) => (firstBytes = resolve)));
+    return send(kind, gateway.url, () => firstBytes?.());
+  });
+  await Promise.all(started);
+  return answers;
+}
+
+/** The dialect's in-stream error event, as its SDKs recognise it. */
+function endsWithDialectError(seen: Seen): boolean {
+  const frames = seen.body.trim().split(/\n\n/);
+  const last = frames.at(-1) ?? '';
+  if (seen.kind === 'anthropic-stream') return last.startsWith('event: error\n') && last.includes('"overloaded_error"');
+  if (seen.kind === 'openai-stream') return frames.some((f) => f.startsWith('data: {"error":'));
+  return last.startsWith('data: {"error":') && last.includes('"code":503');
+}
+
+describe('shutdown', () => {
+  for (const store of ['SQLite', 'PostgreSQL'] as const) {
+    it(`finding 13: ${store} — after the drain deadline, in-flight streams end with the dialect's error event and their usage is recorded`, async () => {
+      const dir = dataDir();
+      let databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
+      if (store === 'PostgreSQL') {
+        const database = await createTempDatabase();
+        databases.push(database);
+        databaseUrl = database.url;
+      }
+      // 40 tokens at 4 a second: ten seconds, far beyond the 1.5 s deadline.
+      const gateway = await startGatewayProcess({ dataDir: dir, databaseUrl, tokensPerSecond: 4, drainTimeoutMs: 1_500 });
+      const answers = await inFlight(gateway, STREAMS);
+      const signalledAt = Date.now();
+      gateway.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // No new work once draining.
+      const late = await send('embed', gateway.url);
+      expect(late.completed).toBe(false);
+
+      const seen = await Promise.all(answers);
+      const exit = await gateway.exited;
+      expect(exit.code).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(6_000);
+      for (const stream of seen) {
+        expect(stream.status).toBe(200);
+        expect(endsWithDialectError(stream), `${stream.kind}:\n${stream.body.slice(-300)}`).toBe(true);
+      }
+
+      const rows = byRequestId(await readUsage(databaseUrl));
+      for (const request of seen) {
+        const found = rows.get(request.requestId!) ?? [];
+        expect(found.map((r) => r.outcome), request.kind).toEqual(['overloaded']);
+        expect(found[0].input_tokens, request.kind).toBeGreaterThan(0);
+      }
+      expect(readdirSync(join(dir, 'usage-journal'))).toEqual([]);
+    }, 60_000);
+  }
+
+  it('finding 13: requests that finish within the drain deadline complete normally, and the process exits as soon as they have', async () => {
+    const dir = dataDir();
+    const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
+    // About a second per answer; a deadline far beyond.
+    const gateway = await startGatewayProcess({ dataDir: dir, databaseUrl, tokensPerSecond: 40, drainTimeoutMs: 20_000 });
+    const answers = await inFlight(gateway, STREAMS);
+    const signalledAt = Date.now();
+    gateway.child.kill('SIGTERM');
+    const seen = await Promise.all(answers);
+    expect((await gateway.exited).code).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(10_000);
+    expect(seen.map((s) => s.completed)).toEqual([true, true, true]);
+    const rows = byRequestId(await readUsage(databaseUrl));
+    for (const request of seen) expect((rows.get(request.requestId!) ?? []).map((r) => r.outcome)).toEqual(['ok']);
+  }, 60_000);
+
+  it('finding 13: a second signal exits at once, and the next start closes the cut requests as interrupted', async () => {
+    const dir = dataDir();
+    const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
+    const setup = { dataDir: dir, databaseUrl, tokensPerSecond: 4 };
+    // The default deadline: 30 s.
+    const gateway = await startGatewayProcess(setup);
+    const answers = await inFlight(gateway, STREAMS);
+    gateway.child.kill('SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const secondAt = Date.now();
+    gateway.child.kill('SIGINT');
+    const exit = await gateway.exited;
+    expect(Date.now() - secondAt).toBeLessThan(2_000);
+    expect(exit.code).toBe(1);
+    const seen = await Promise.all(answers);
+    expect(seen.some((s) => s.completed)).toBe(false);
+    expect(existsSync(join(dir, 'usage-journal'))).toBe(true);
+
+    const restarted = await startGatewayProcess(setup);
+    restarted.child.kill('SIGTERM');
+    expect((await restarted.exited).code).toBe(0);
+    const rows = byRequestId(await readUsage(databaseUrl));
+    for (const request of seen) {
+      const found = rows.get(request.requestId!) ?? [];
+      expect(found.map((r) => r.outcome), request.kind).toEqual(['interrupted']);
+      expect(found[0]).toMatchObject({ key_id: 'master', operation: 'chat', stream: 1 });
+    }
+  }, 60_000);
+});
