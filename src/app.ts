@@ -13,6 +13,7 @@ import { registerMediaRoutes } from './http/media-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
+import { configureImageDecoding } from './media/image-decoding.js';
 import { LocalMediaStore } from './media/local-media-store.js';
 import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
@@ -69,6 +70,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   const images = new ImageService(routerDeps, media, config.media);
+  configureImageDecoding({ maxPixels: config.media.maxImagePixels });
   const services: GatewayServices = {
     authenticate: (presented) => directory.authenticate(presented),
     chat: (call) => chat.chat(call),
@@ -76,6 +78,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     embed: (call) => embed.embed(call),
     images: (call) => images.images(call),
     fetchImage: (url, param, signal) => images.fetchImage(url, param, signal),
+    imageLimits: { maxBytes: config.media.maxImageBytes, maxPixels: config.media.maxImagePixels },
   };
 
   const http: FastifyInstance = Fastify({

@@ -1,3 +1,4 @@
+import { DEFAULT_IMAGE_LIMITS } from '../core/image-bytes.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
 export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
@@ -8,7 +9,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'sources'> = {
   accessLog: true,
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000 },
   sandbox: { enabled: true, tokensPerSecond: 200, firstTokenDelayMs: 20, failureRate: 0 },
-  media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: 20 * 1024 * 1024, fetchTimeoutMs: 15_000 },
+  media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes, maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels, fetchTimeoutMs: 15_000 },
   limits: { maxDocumentBytes: 32 * 1024 * 1024 },
 };
 

@@ -20,6 +20,14 @@ export { SUPPORTED_IMAGE_TYPES, sniffImageType, type SupportedImageType } from '
  */
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
+/** What the gateway accepts of one client image (config `media.maxImageBytes` and `media.maxImagePixels`). */
+export interface ImageLimits {
+  maxBytes: number;
+  maxPixels: number;
+}
+
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxBytes: 20 * 1024 * 1024, maxPixels: DEFAULT_MAX_IMAGE_PIXELS };
+
 export interface ImageBytesOptions {
   filename?: string;
   /** Largest accepted image in bytes (decoded). */

@@ -14,6 +14,7 @@ import type {
   ImageInput,
   ImageRemixRequest,
 } from '../core/image.js';
+import type { ImageLimits } from '../core/image-bytes.js';
 import type { GatewayError } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, ProviderName, RawChatRequest } from '../providers/types.js';
@@ -122,6 +123,8 @@ export interface GatewayServices {
    * time caps, image content type. Throws `invalid_request` naming `param`.
    */
   fetchImage(url: string, param: string, signal: AbortSignal): Promise<ImageInput>;
+  /** Size and pixel caps for client images, checked from their headers when a surface takes them in. */
+  imageLimits: ImageLimits;
 }
 
 /** A surface: registers its routes (in its own encapsulated plugin, with its own error rendering). */

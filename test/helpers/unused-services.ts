@@ -1,3 +1,4 @@
+import { DEFAULT_IMAGE_LIMITS } from '../../src/core/image-bytes.js';
 import type { GatewayServices } from '../../src/surfaces/types.js';
 
 function unused(name: string): () => never {
@@ -6,8 +7,9 @@ function unused(name: string): () => never {
   };
 }
 
-/** Stand-ins for the services a surface test does not exercise; spread them into a stub. */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage'> = {
+/** Stand-ins for the services a surface test does not exercise (and the default image limits); spread them into a stub. */
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'imageLimits'> = {
+  imageLimits: DEFAULT_IMAGE_LIMITS,
   embed: unused('embed'),
   images: unused('images'),
   fetchImage: unused('fetchImage'),

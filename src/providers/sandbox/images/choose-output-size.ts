@@ -1,4 +1,7 @@
-/** The size of a sandbox output: the requested size, else one derived from the aspect ratio, else a fallback. */
+/**
+ * The size of a sandbox output: the requested size, else one derived from the aspect ratio,
+ * else a fallback (an input image's size, scaled down to fit the largest side a client may ask for).
+ */
 import type { ImageSize } from '../../../core/image.js';
 
 export const DEFAULT_IMAGE_SIZE: ImageSize = { width: 1024, height: 1024 };
@@ -21,8 +24,15 @@ export function sizeForAspectRatio(ratio: string): ImageSize | undefined {
   return { width: roundSide(width), height: roundSide(width / r) };
 }
 
+/** `size` scaled down, keeping its aspect ratio, until neither side exceeds MAX_SIDE. */
+export function fitWithinMaxSide(size: ImageSize): ImageSize {
+  const scale = Math.min(1, MAX_SIDE / Math.max(size.width, size.height));
+  if (scale === 1) return size;
+  return { width: Math.max(1, Math.round(size.width * scale)), height: Math.max(1, Math.round(size.height * scale)) };
+}
+
 export function chooseOutputSize(request: { size?: ImageSize; aspectRatio?: string }, fallback: ImageSize = DEFAULT_IMAGE_SIZE): ImageSize {
   if (request.size) return request.size;
   const fromRatio = request.aspectRatio ? sizeForAspectRatio(request.aspectRatio) : undefined;
-  return fromRatio ?? fallback;
+  return fromRatio ?? fitWithinMaxSide(fallback);
 }

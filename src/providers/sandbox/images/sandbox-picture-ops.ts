@@ -5,7 +5,7 @@
 import { invalidRequest } from '../../../core/errors.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageSize } from '../../../core/image.js';
 import { createPrng } from '../shared/prng.js';
-import { chooseOutputSize } from './choose-output-size.js';
+import { chooseOutputSize, fitWithinMaxSide } from './choose-output-size.js';
 import { averageRasters, invertAndTint, mixRasters } from './mix-pixels.js';
 import { decodeChannel, decodeRaster, encodePng, imageSize, labelRaster, renderLabelledPattern, renderPattern } from './raster.js';
 
@@ -41,7 +41,7 @@ export async function generatePicture(request: ImageGenerateRequest, seed: numbe
 export async function editPicture(request: ImageEditRequest, seed: number): Promise<Picture> {
   const [image] = request.images;
   if (!image) throw invalidRequest('image: at least one image is required', 'image');
-  const size = request.size ?? (await imageSize(image, 'image'));
+  const size = request.size ?? fitWithinMaxSide(await imageSize(image, 'image'));
   const base = await decodeRaster(image, size, 'image');
   const edited = await labelRaster(invertAndTint(base, createPrng(seed).pick(TINTS), 0.35));
   if (!request.mask) return { png: await encodePng(edited), size };
