@@ -17,6 +17,7 @@ import { registerMediaRoutes } from './http/media-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
+import { configureImageDecoding } from './media/image-decoding.js';
 import { LocalMediaStore } from './media/local-media-store.js';
 import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
@@ -92,6 +93,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   await liveChannels.start();
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
+  configureImageDecoding({ maxPixels: config.media.maxImagePixels });
   const services = new Gateway({
     config,
     authenticate: (presented) => directory.authenticate(presented),

@@ -1,4 +1,5 @@
 import { SANDBOX_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
+import { DEFAULT_IMAGE_LIMITS } from '../core/image-bytes.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
 export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'sources'> = {
@@ -20,7 +21,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   accessLog: true,
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000 },
   sandbox: { enabled: true, ...SANDBOX_DEFAULTS },
-  media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: 20 * 1024 * 1024, fetchTimeoutMs: 15_000 },
+  media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes, maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels, fetchTimeoutMs: 15_000 },
   limits: { maxDocumentBytes: 32 * 1024 * 1024 },
 };
 

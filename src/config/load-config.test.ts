@@ -83,6 +83,14 @@ channels:
     expect(() => loadConfig({ env: {}, configPath: '/nonexistent/gengate.yaml' })).toThrow(/not found/);
     expect(() => loadConfig({ env: { GENGATE_PORT: 'eighty' } })).toThrow(/GENGATE_PORT/);
   });
+
+  it('reads the image pixel cap from YAML or the environment, 50 megapixels by default, and refuses a bad one', () => {
+    expect(loadConfig({ env: {} }).media.maxImagePixels).toBe(50_000_000);
+    expect(loadConfig({ env: {}, configPath: yamlFile('media:\n  maxImagePixels: 80000000\n') }).media.maxImagePixels).toBe(80_000_000);
+    expect(loadConfig({ env: { GENGATE_MAX_IMAGE_PIXELS: '1000000' } }).media.maxImagePixels).toBe(1_000_000);
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('media:\n  maxImagePixels: lots\n') })).toThrow(/media\.maxImagePixels must be a positive integer/);
+    expect(() => loadConfig({ env: { GENGATE_MAX_IMAGE_PIXELS: '0' } })).toThrow(/media\.maxImagePixels/);
+  });
 });
 
 describe('environment presets', () => {

@@ -125,6 +125,10 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
+  config.media.maxImagePixels = intFromEnv(env, 'GENGATE_MAX_IMAGE_PIXELS') ?? config.media.maxImagePixels;
+  if (!Number.isInteger(config.media.maxImagePixels) || config.media.maxImagePixels < 1) {
+    throw new ConfigError(`media.maxImagePixels must be a positive integer, got ${JSON.stringify(config.media.maxImagePixels)}`);
+  }
 
   if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
     throw new ConfigError('server.headersTimeoutMs must not be longer than server.requestTimeoutMs');

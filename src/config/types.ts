@@ -42,6 +42,11 @@ export interface MediaSettings {
   allowPrivateUrls: boolean;
   /** Largest image the gateway fetches or accepts, in bytes. */
   maxImageBytes: number;
+  /**
+   * Largest picture a client image may declare (width × height), checked from its header before
+   * anything decodes it; a request's images together may declare four times this.
+   */
+  maxImagePixels: number;
   /** Time allowed for fetching one image URL. */
   fetchTimeoutMs: number;
   /** Public base URL for media links (e.g. behind a proxy); default: the URL the client reached. */

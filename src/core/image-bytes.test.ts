@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from './errors.js';
-import { decodeBase64, decodeImageString, sniffImageType, toImageInput } from './image-bytes.js';
+import { blackPng, gifHeader, jpegHeader, pngHeader, webpVp8Header, webpVp8lHeader, webpVp8xHeader } from '../../test/helpers/image-headers.js';
+import { DEFAULT_MAX_IMAGE_PIXELS, decodeBase64, decodeImageString, sniffImageType, toImageInput } from './image-bytes.js';
 
 const red = { r: 200, g: 10, b: 10 };
 let png: Buffer;
@@ -57,6 +58,54 @@ describe('toImageInput', () => {
     expect([text.status, text.param, text.message]).toEqual([400, 'image[1]', 'image[1]: unsupported image type; expected a PNG, JPEG, WebP or GIF image']);
     const large = rejection(() => toImageInput(png, 'image', { maxBytes: 10 }));
     expect([large.status, large.kind, large.param]).toEqual([413, 'request_too_large', 'image']);
+  });
+});
+
+describe('toImageInput: the pixel cap (finding 3)', () => {
+  it('finding 3: a real 12000×12000 PNG of a few kilobytes is refused from its header', () => {
+    const bomb = blackPng(12000, 12000);
+    expect(bomb.length).toBeLessThan(100_000);
+    const error = rejection(() => toImageInput(bomb, 'image'));
+    expect([error.status, error.kind, error.param]).toEqual([400, 'invalid_request', 'image']);
+    expect(error.message).toBe('image: the image is 12000×12000 pixels, more than the limit of 50000000 pixels (50 megapixels); scale it down');
+  });
+
+  it.each([
+    ['PNG', pngHeader(8000, 8000)],
+    ['JPEG', jpegHeader(8000, 8000)],
+    ['progressive JPEG', jpegHeader(8000, 8000, 0xc2)],
+    ['WebP (VP8)', webpVp8Header(8000, 8000)],
+    ['WebP (VP8L)', webpVp8lHeader(8000, 8000)],
+    ['WebP (VP8X)', webpVp8xHeader(8000, 8000)],
+    ['GIF', gifHeader({ width: 8000, height: 8000 })],
+    ['GIF whose frame is larger than its screen', gifHeader({ width: 16, height: 16 }, { left: 0, top: 0, width: 8000, height: 8000 })],
+  ])('finding 3: an 8000×8000 %s is refused, naming the param', (_format, bytes) => {
+    const error = rejection(() => toImageInput(bytes, 'base64Array[0]'));
+    expect([error.status, error.param]).toEqual([400, 'base64Array[0]']);
+    expect(error.message).toContain('the image is 8000×8000 pixels, more than the limit');
+  });
+
+  it('admits an 8K frame and a 48-megapixel photo under the default cap, and labels the image with its size', () => {
+    expect(DEFAULT_MAX_IMAGE_PIXELS).toBe(50_000_000);
+    expect(toImageInput(jpegHeader(7680, 4320), 'image')).toMatchObject({ mediaType: 'image/jpeg', width: 7680, height: 4320 });
+    expect(toImageInput(jpegHeader(8064, 6048), 'image')).toMatchObject({ width: 8064, height: 6048 });
+  });
+
+  it('uses the configured cap: exactly at it passes, one pixel row more is refused', () => {
+    expect(toImageInput(pngHeader(1000, 1000), 'image', { maxPixels: 1_000_000 })).toMatchObject({ width: 1000, height: 1000 });
+    const error = rejection(() => toImageInput(pngHeader(1000, 1001), 'images[1]', { maxPixels: 1_000_000 }));
+    expect([error.status, error.param, error.message]).toEqual([400, 'images[1]', 'images[1]: the image is 1000×1001 pixels, more than the limit of 1000000 pixels (1 megapixels); scale it down']);
+  });
+
+  it('refuses an image whose header cannot be read', () => {
+    const error = rejection(() => toImageInput(pngHeader(10, 10).subarray(0, 20), 'mask'));
+    expect([error.status, error.param, error.message]).toEqual([400, 'mask', "mask: the image's header is damaged or incomplete, so its dimensions cannot be read"]);
+  });
+
+  it('applies the cap to base64 and data URLs too', () => {
+    const dataUrl = `data:image/png;base64,${blackPng(12000, 12000).toString('base64')}`;
+    expect(rejection(() => decodeImageString(dataUrl, 'image_url')).param).toBe('image_url');
+    expect(rejection(() => decodeImageString(jpegHeader(9000, 9000).toString('base64'), 'image', { maxPixels: 80_000_000 })).message).toContain('limit of 80000000 pixels');
   });
 });
 

@@ -1,49 +1,49 @@
 /**
  * Image bytes as clients send them (uploads, base64, `data:` URLs) → checked `ImageInput`s.
- * The media type is always sniffed from the bytes: declared types and file names lie. Every
+ * The media type is always sniffed from the bytes: declared types and file names lie. The
+ * dimensions come from the header, before anything decodes the image, so a small file that
+ * declares a huge picture (a decompression bomb) is refused without costing memory. Every
  * refusal is an `invalid_request` naming the param, so bad input is a 400, never a 500.
  */
 import { GatewayError, invalidRequest } from './errors.js';
 import type { ImageInput } from './image.js';
+import { readImageHeader } from './image-header.js';
+import { sniffImageType } from './image-type.js';
 import { parseBase64DataUrl } from './wire/openai-data-url.js';
 
-export type SupportedImageType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
+export { SUPPORTED_IMAGE_TYPES, sniffImageType, type SupportedImageType } from './image-type.js';
 
-export const SUPPORTED_IMAGE_TYPES: readonly SupportedImageType[] = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+/**
+ * Largest picture accepted by default, in pixels: 50 megapixels admits 8K frames (33 MP) and
+ * 48 MP phone photos; a 12000×12000 bomb (144 MP) or 8000×8000 (64 MP) is refused. Decoded as
+ * RGBA, 50 MP is 200 MB.
+ */
+export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
+
+/** What the gateway accepts of one client image (config `media.maxImageBytes` and `media.maxImagePixels`). */
+export interface ImageLimits {
+  maxBytes: number;
+  maxPixels: number;
+}
+
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxBytes: 20 * 1024 * 1024, maxPixels: DEFAULT_MAX_IMAGE_PIXELS };
 
 export interface ImageBytesOptions {
   filename?: string;
   /** Largest accepted image in bytes (decoded). */
   maxBytes?: number;
+  /** Largest accepted picture, width × height as the header declares it (default `DEFAULT_MAX_IMAGE_PIXELS`). */
+  maxPixels?: number;
 }
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
-  if (bytes.length < offset + signature.length) return false;
-  for (let i = 0; i < signature.length; i++) if (bytes[offset + i] !== signature[i]) return false;
-  return true;
+function describePixels(pixels: number): string {
+  return `${pixels} pixels (${Number((pixels / 1_000_000).toFixed(1))} megapixels)`;
 }
 
-function ascii(text: string): number[] {
-  return [...text].map((c) => c.charCodeAt(0));
-}
-
-const GIF87 = ascii('GIF87a');
-const GIF89 = ascii('GIF89a');
-const RIFF = ascii('RIFF');
-const WEBP = ascii('WEBP');
-
-/** The image type the magic bytes announce, or undefined for anything else. */
-export function sniffImageType(bytes: Uint8Array): SupportedImageType | undefined {
-  if (startsWith(bytes, PNG_SIGNATURE)) return 'image/png';
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(bytes, GIF87) || startsWith(bytes, GIF89)) return 'image/gif';
-  if (startsWith(bytes, RIFF) && startsWith(bytes, WEBP, 8)) return 'image/webp';
-  return undefined;
-}
-
-/** Checks that bytes are a non-empty supported image (within `maxBytes`) and labels them with their real type. */
+/**
+ * Checks that bytes are a non-empty supported image within `maxBytes` and `maxPixels`, reading
+ * only its header, and labels them with their real type and dimensions.
+ */
 export function toImageInput(bytes: Uint8Array, param: string, options: ImageBytesOptions = {}): ImageInput {
   if (bytes.length === 0) throw invalidRequest(`${param}: the image is empty (0 bytes)`, param);
   if (options.maxBytes !== undefined && bytes.length > options.maxBytes) {
@@ -52,9 +52,18 @@ export function toImageInput(bytes: Uint8Array, param: string, options: ImageByt
       code: 'image_too_large',
     });
   }
-  const mediaType = sniffImageType(bytes);
-  if (!mediaType) throw invalidRequest(`${param}: unsupported image type; expected a PNG, JPEG, WebP or GIF image`, param);
-  const image: ImageInput = { data: bytes, mediaType };
+  if (!sniffImageType(bytes)) throw invalidRequest(`${param}: unsupported image type; expected a PNG, JPEG, WebP or GIF image`, param);
+  const header = readImageHeader(bytes);
+  if (!header) throw invalidRequest(`${param}: the image's header is damaged or incomplete, so its dimensions cannot be read`, param);
+  const { mediaType, width, height } = header;
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_IMAGE_PIXELS;
+  if (width * height > maxPixels) {
+    throw invalidRequest(
+      `${param}: the image is ${width}×${height} pixels, more than the limit of ${describePixels(maxPixels)}; scale it down`,
+      param,
+    );
+  }
+  const image: ImageInput = { data: bytes, mediaType, width, height };
   if (options.filename !== undefined) image.filename = options.filename;
   return image;
 }

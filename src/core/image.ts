@@ -9,6 +9,9 @@ export interface ImageInput {
   /** e.g. `image/png`; checked against the bytes by the surface. */
   mediaType: string;
   filename?: string;
+  /** As the header declares them, when the gateway checked the image (client images always are). */
+  width?: number;
+  height?: number;
 }
 
 export interface ImageSize {

@@ -13,6 +13,7 @@ import type {
   ImageInput,
   ImageRemixRequest,
 } from '../core/image.js';
+import type { ImageLimits } from '../core/image-bytes.js';
 import type { AuthenticatedKey } from '../core/key.js';
 import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
@@ -83,6 +84,8 @@ export interface ImagesOutcome {
 }
 
 export interface GatewayServices {
+  /** Size and pixel caps a surface checks image inputs against before anything decodes them. */
+  readonly imageLimits: ImageLimits;
   /** Resolves the key the client presented; throws GatewayError `authentication`. */
   authenticate(presented: string | undefined): Promise<AuthenticatedKey>;
   /**

@@ -5,6 +5,7 @@
  */
 import type { GatewayConfig } from '../config/types.js';
 import type { ImageInput } from '../core/image.js';
+import type { ImageLimits } from '../core/image-bytes.js';
 import type { AuthenticatedKey } from '../core/key.js';
 import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
@@ -32,12 +33,14 @@ export interface GatewayDeps {
 
 export class Gateway implements GatewayServices {
   readonly lifecycle: CallLifecycle;
+  readonly imageLimits: ImageLimits;
   private readonly chats: ChatService;
   private readonly embeds: EmbedService;
   private readonly imageService: ImageService;
 
   constructor(private readonly deps: GatewayDeps) {
     const { config } = deps;
+    this.imageLimits = { maxBytes: config.media.maxImageBytes, maxPixels: config.media.maxImagePixels };
     this.lifecycle = new CallLifecycle({
       registry: deps.registry,
       catalog: deps.catalog,

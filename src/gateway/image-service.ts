@@ -54,6 +54,6 @@ export class ImageService {
       signal,
     });
     const filename = new URL(fetched.finalUrl).pathname.split('/').pop() || undefined;
-    return toImageInput(fetched.data, param, { filename, maxBytes: this.settings.maxImageBytes });
+    return toImageInput(fetched.data, param, { filename, maxBytes: this.settings.maxImageBytes, maxPixels: this.settings.maxImagePixels });
   }
 }

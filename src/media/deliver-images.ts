@@ -4,7 +4,7 @@
  * hands it to the client as asked — a link into the gateway's media store, or base64.
  */
 import type { Metadata } from 'sharp';
-import { loadSharp } from './load-sharp.js';
+import { openImage } from './image-decoding.js';
 import { GatewayError } from '../core/errors.js';
 import type { DeliveredImage, DeliveredImages, ImageResponseFormat, ImageResult } from '../core/image.js';
 import type { MediaStore } from './media-store.js';
@@ -34,9 +34,12 @@ async function deliverOne(image: ImageResult['images'][number], context: Deliver
   }
   let metadata: Metadata;
   try {
-    metadata = await (await loadSharp())(data).metadata();
-  } catch {
-    throw new GatewayError('upstream', 'the upstream answered bytes that are not an image', { retryable: true });
+    metadata = await (await openImage(data)).metadata();
+  } catch (error) {
+    const tooLarge = /pixel limit/i.test(String(error));
+    throw new GatewayError('upstream', tooLarge ? 'the upstream answered an image larger than the pixel limit' : 'the upstream answered bytes that are not an image', {
+      retryable: true,
+    });
   }
   const mediaType = FORMAT_TYPES[metadata.format ?? ''] ?? image.mediaType ?? 'image/png';
   const delivered: DeliveredImage = { ...described, mediaType, width: metadata.width, height: metadata.height };

@@ -76,6 +76,12 @@ describe('guardedFetch', () => {
     await expect(guardedFetch(`http://[::1]:1/image`, guarded)).rejects.toThrow(/private or loopback/);
   });
 
+  it('refuses IPv6 literals that carry a loopback IPv4 address before connecting (minor finding of issue 8)', async () => {
+    for (const literal of ['::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::', '::127.0.0.1', '64:ff9b::7f00:1', '2001:0:4136:e378:8000:63bf:80ff:fffe']) {
+      await expect(guardedFetch(`http://[${literal}]:1/image`, guarded), literal).rejects.toThrow(/points to a private or loopback address/);
+    }
+  });
+
   it('refuses a host name that resolves to a private address at connect time', async () => {
     const error = await new Promise<Error | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/private address/);

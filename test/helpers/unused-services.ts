@@ -1,3 +1,4 @@
+import { DEFAULT_IMAGE_LIMITS } from '../../src/core/image-bytes.js';
 import type { GatewayServices } from '../../src/gateway/contract.js';
 
 function unused(name: string): () => never {
@@ -10,7 +11,8 @@ function unused(name: string): () => never {
  * Stand-ins for the services a surface test does not exercise; spread them into a stub.
  * `checkAccess` lets every key use every model (access rules are the gateway's, tested there).
  */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess'> = {
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits'> = {
+  imageLimits: DEFAULT_IMAGE_LIMITS,
   embed: unused('embed'),
   images: unused('images'),
   fetchImage: unused('fetchImage'),

@@ -6,13 +6,13 @@ import { installJsonBodyParser } from '../../http/json-body-parser.js';
 import type { RouteInfo } from '../../core/route.js';
 import type { GatewayServices, ImageCall, ImagesOutcome } from '../../gateway/contract.js';
 import { imagegen2Surface } from './index.js';
+import { jpegHeader, pngHeader } from '../../../test/helpers/image-headers.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
 
 const KEY = 'gg-imagegen2-test-key';
 const route: RouteInfo = { channel: 'ideogram-main', provider: 'ideogram', simulated: false, upstreamModel: 'V_3', attempts: 1, passthrough: false };
-const PNG_BYTES = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7];
-const PNG_BASE64 = Buffer.from(PNG_BYTES).toString('base64');
-const FETCHED: ImageInput = { data: new Uint8Array([1]), mediaType: 'image/jpeg', filename: 'cat.jpg' };
+const PNG_BASE64 = pngHeader(64, 48).toString('base64');
+const FETCHED: ImageInput = { data: jpegHeader(320, 200), mediaType: 'image/jpeg', filename: 'cat.jpg' };
 
 describe('imagegen2Surface', () => {
   let app: FastifyInstance;
@@ -85,7 +85,7 @@ describe('imagegen2Surface', () => {
       surface: 'imagegen2',
       publicBaseUrl: base,
       operation: 'image.remix',
-      request: { model: 'imagegen2-v3', prompt: 'a cat', image: FETCHED, imageWeight: 0.25, n: 1, responseFormat: 'url' },
+      request: { model: 'imagegen2-v3', prompt: 'a cat', image: { ...FETCHED, width: 320, height: 200 }, imageWeight: 0.25, n: 1, responseFormat: 'url' },
     });
   });
 

@@ -4,6 +4,7 @@
  * transparent pixels is read the canonical way and kept as it is.
  */
 import type { OutputInfo } from 'sharp';
+import { openImage, withDecodeSlot } from '../../media/image-decoding.js';
 import { loadSharp } from '../../media/load-sharp.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { ImageInput } from '../../core/image.js';
@@ -11,7 +12,7 @@ import type { ImageInput } from '../../core/image.js';
 export async function toCanonicalMask(mask: ImageInput, param = 'mask'): Promise<ImageInput> {
   let decoded: { data: Buffer; info: OutputInfo };
   try {
-    decoded = await (await loadSharp())(mask.data).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    decoded = await withDecodeSlot(async () => (await openImage(mask.data)).ensureAlpha().raw().toBuffer({ resolveWithObject: true }));
   } catch {
     throw invalidRequest(`${param}: the mask could not be decoded as an image`, param);
   }
@@ -33,5 +34,5 @@ export async function toCanonicalMask(mask: ImageInput, param = 'mask'): Promise
     if (0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2] < 128) out[o + 3] = 0;
   }
   const png = await (await loadSharp())(out, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
-  return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png' };
+  return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png', width: info.width, height: info.height };
 }

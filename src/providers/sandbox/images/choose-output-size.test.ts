@@ -9,6 +9,13 @@ describe('chooseOutputSize', () => {
     expect(chooseOutputSize({})).toEqual({ width: 1024, height: 1024 });
   });
 
+  it('finding 3: scales an input-derived fallback down to at most 4096 on its longer side, keeping the ratio', () => {
+    expect(chooseOutputSize({}, { width: 7000, height: 7000 })).toEqual({ width: 4096, height: 4096 });
+    expect(chooseOutputSize({}, { width: 8192, height: 2048 })).toEqual({ width: 4096, height: 1024 });
+    expect(chooseOutputSize({}, { width: 3000, height: 12000 })).toEqual({ width: 1024, height: 4096 });
+    expect(chooseOutputSize({}, { width: 4096, height: 100 })).toEqual({ width: 4096, height: 100 });
+  });
+
   it('derives about a megapixel in multiples of 64 from a ratio', () => {
     // 16:9 → width √(1048576·16/9) ≈ 1365.3 → 1344; height 1365.3·9/16 ≈ 768
     expect(sizeForAspectRatio('16:9')).toEqual({ width: 1344, height: 768 });

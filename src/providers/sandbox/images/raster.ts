@@ -1,8 +1,10 @@
 /**
  * Pictures as raw RGBA pixels, the form the sandbox mixes them in, and the sharp calls that
- * get them in and out. Decoding failures of client images are the client's error (400).
+ * get them in and out. Client images are opened with the gateway's pixel cap; decoding failures
+ * of client images are the client's error (400).
  */
 import type { Sharp } from 'sharp';
+import { openImage } from '../../../media/image-decoding.js';
 import { loadSharp } from '../../../media/load-sharp.js';
 import { invalidRequest } from '../../../core/errors.js';
 import type { ImageInput, ImageSize } from '../../../core/image.js';
@@ -19,7 +21,7 @@ export interface Raster {
 }
 
 async function probe(image: ImageInput, param: string): Promise<ImageSize & { hasAlpha: boolean }> {
-  const meta = await (await loadSharp())(image.data)
+  const meta = await (await openImage(image.data))
     .metadata()
     .catch((error: unknown) => {
       throw undecodable(param, error);
@@ -36,7 +38,7 @@ export async function imageSize(image: ImageInput, param: string): Promise<Image
 /** Decodes a client image to RGBA, resized to `size` (`fill` stretches, `cover` crops) unless it already has it. */
 export async function decodeRaster(image: ImageInput, size: ImageSize, param: string, fit: 'fill' | 'cover' = 'fill'): Promise<Raster> {
   const own = await probe(image, param);
-  let pipeline = (await loadSharp())(image.data);
+  let pipeline = await openImage(image.data);
   if (own.width !== size.width || own.height !== size.height) pipeline = pipeline.resize(size.width, size.height, { fit });
   const data = await pipeline
     .ensureAlpha()
@@ -51,7 +53,7 @@ export async function decodeRaster(image: ImageInput, size: ImageSize, param: st
 /** One channel per pixel (`alpha` of an image with one, else its grey level), resized to `size`. */
 export async function decodeChannel(image: ImageInput, size: ImageSize, param: string): Promise<{ values: Buffer; fromAlpha: boolean }> {
   const fromAlpha = (await probe(image, param)).hasAlpha;
-  let pipeline = (await loadSharp())(image.data).resize(size.width, size.height, { fit: 'fill' });
+  let pipeline = (await openImage(image.data)).resize(size.width, size.height, { fit: 'fill' });
   pipeline = fromAlpha ? pipeline.ensureAlpha().extractChannel(3) : pipeline.greyscale().extractChannel(0);
   const values = await pipeline
     .raw()

@@ -1,7 +1,9 @@
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_IMAGE_PIXELS } from '../../../core/image-bytes.js';
 import { GatewayError } from '../../../core/errors.js';
 import type { ImageEditRequest, ImageInput } from '../../../core/image.js';
+import { configureImageDecoding, decodeSlotUsage } from '../../../media/image-decoding.js';
 import type { Attempt } from '../../types.js';
 import { resolveSandboxSettings, type SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { createSandboxImages } from './sandbox-images.js';
@@ -190,5 +192,39 @@ describe('sandbox image bounds', () => {
     expect(many).toMatchObject({ status: 400, param: 'n' });
     const huge = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 1, size: { width: 50_000, height: 50_000 }, responseFormat: 'url' }, attempt()).catch((e: unknown) => e);
     expect(huge).toMatchObject({ status: 400, param: 'size' });
+  });
+});
+
+describe('sandbox decoding limits (finding 3, defence in depth)', () => {
+  afterEach(() => configureImageDecoding({ maxPixels: DEFAULT_MAX_IMAGE_PIXELS }));
+
+  it('finding 3: sharp refuses a client image over the pixel cap even when it skipped the header check', async () => {
+    configureImageDecoding({ maxPixels: W * H - 1 });
+    const error = (await images
+      .remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: base }, attempt())
+      .catch((e: unknown) => e)) as GatewayError;
+    expect(error).toBeInstanceOf(GatewayError);
+    expect([error.status, error.param]).toEqual([400, 'image']);
+    expect(error.message).toContain('exceeds pixel limit');
+    configureImageDecoding({ maxPixels: W * H });
+    await expect(images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: base }, attempt())).resolves.toBeDefined();
+  });
+
+  it('finding 3: num_images pictures of several requests are drawn at most two at a time', async () => {
+    let peak = 0;
+    const watch = setInterval(() => (peak = Math.max(peak, decodeSlotUsage().active)), 1);
+    const remix = () => images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 4, size: { width: 512, height: 512 }, responseFormat: 'url', image: base }, attempt());
+    const results = await Promise.all([remix(), remix(), remix()]);
+    clearInterval(watch);
+    expect(results.flatMap((result) => result.images)).toHaveLength(12);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(2);
+    expect(decodeSlotUsage()).toEqual({ active: 0, queued: 0 });
+  });
+
+  it('finding 3: an output sized from a large input image fits 4096 on its longer side', async () => {
+    const wide: ImageInput = { data: await sharp({ create: { width: 8192, height: 16, channels: 3, background: 'white' } }).png().toBuffer(), mediaType: 'image/png' };
+    const result = await images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: wide }, attempt());
+    expect(result.images[0].resolution).toBe('4096x8');
   });
 });

@@ -1,10 +1,13 @@
 /**
  * The sandbox's image operations: real PNGs made with sharp, deterministic for the same
- * request, each picture labelled as simulated. `n` pictures use `n` different seeds.
+ * request, each picture labelled as simulated. `n` pictures use `n` different seeds; each is
+ * drawn in one of the gateway's few decode slots, so that `n` × many requests queue instead
+ * of decoding all at once.
  */
 import type { ImageResult, ProducedImage } from '../../../core/image.js';
 import { invalidRequest } from '../../../core/errors.js';
 import { nowSeconds } from '../../../core/ids.js';
+import { withDecodeSlot } from '../../../media/image-decoding.js';
 import type { Attempt, ImageProvider } from '../../types.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { throwIfInjectedFailure } from '../shared/injected-failure.js';
@@ -39,7 +42,7 @@ export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRu
           // The client's seed is part of the request hash; the one reported back is the client's, counted up per picture.
           const drawSeed = seedForIndex(requestSeed, index);
           const seed = request.seed !== undefined ? request.seed + index : drawSeed & 0x7fffffff;
-          const picture = await draw(request, drawSeed);
+          const picture = await withDecodeSlot(() => draw(request, drawSeed), attempt.signal);
           return {
             data: picture.png,
             mediaType: 'image/png',

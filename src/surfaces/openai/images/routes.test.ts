@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError, invalidRequest } from '../../../core/errors.js';
 import type { ImageEditRequest } from '../../../core/image.js';
 import { installJsonBodyParser } from '../../../http/json-body-parser.js';
+import { DEFAULT_IMAGE_LIMITS } from '../../../core/image-bytes.js';
 import type { RouteInfo } from '../../../core/route.js';
 import type { GatewayServices, ImageCall } from '../../../gateway/contract.js';
 import { registerOpenAIImageRoutes } from './routes.js';
@@ -56,6 +57,7 @@ const services: GatewayServices = {
       },
     };
   },
+  imageLimits: DEFAULT_IMAGE_LIMITS,
   async fetchImage(url, param) {
     fetched.push({ url, param });
     if (url === 'https://images.example/photo.png') return { data: photo, mediaType: 'image/png', filename: 'photo.png' };

@@ -56,6 +56,6 @@ async function generations(services: GatewayServices, request: FastifyRequest, r
 async function edits(services: GatewayServices, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<FastifyReply> {
   const base = begin(request, reply);
   const parts = request.isMultipart() ? await collectMultipartEdit(request, bodyLimit) : collectJsonEdit(request.body);
-  const editRequest = await parseOpenAIEditRequest(parts, (url, param) => services.fetchImage(url, param, base.signal));
+  const editRequest = await parseOpenAIEditRequest(parts, (url, param) => services.fetchImage(url, param, base.signal), services.imageLimits);
   return send(reply, await services.images({ ...base, operation: 'image.edit', request: editRequest }));
 }
