@@ -38,7 +38,7 @@ export class ChatService {
         route.passthrough = true;
         const response = await chat.passthrough(call.raw, attempt);
         response.usage.then(
-          (usage) => record(route, 'ok', usage),
+          (tap) => record(route, 'ok', tap.usage),
           () => record(route, 'upstream'),
         );
         return { kind: 'passthrough', response, route };

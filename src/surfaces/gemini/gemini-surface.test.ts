@@ -11,7 +11,7 @@ import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } fro
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { createGeminiProvider } from '../../providers/gemini/index.js';
-import type { Usage } from '../../core/usage.js';
+import type { TapResult } from '../../providers/shared/usage-tap.js';
 import type { AuthenticatedKey, ChatCall, ChatOutcome, GatewayServices, ModelInfo, RouteInfo } from '../types.js';
 import { geminiSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
@@ -28,7 +28,7 @@ let upstream: FakeGeminiUpstream;
 let app: FastifyInstance;
 let baseUrl: string;
 const calls: ChatCall[] = [];
-const passthroughUsage: Array<Promise<Usage | undefined>> = [];
+const passthroughUsage: Array<Promise<TapResult>> = [];
 const provider = createGeminiProvider();
 
 function lastUserText(request: ChatRequest): string {
@@ -213,7 +213,7 @@ describe('gemini surface through @google/genai', () => {
     let text = '';
     for await (const chunk of await client().models.generateContentStream({ model: 'textmodel-c-passthrough', contents: 'a b c d' })) text += chunk.text ?? '';
     expect(text).toBe('Fake Gemini says: a b c d');
-    expect(await passthroughUsage[1]).toEqual({ inputTokens: 4, outputTokens: 7 });
+    expect((await passthroughUsage[1]).usage).toEqual({ inputTokens: 4, outputTokens: 7 });
   });
 
   it('countTokens, models.get and models.list', async () => {
