@@ -137,6 +137,11 @@ export interface GatewayConfig {
     failureThreshold: number;
     /** How long an open circuit keeps a channel out before one trial request. */
     cooldownMs: number;
+    /**
+     * Whether pass-through answers name the public model id the client asked for (true) or the
+     * upstream's own model name (false). Translated answers always name the public id.
+     */
+    publicModelNames: boolean;
   };
   sandbox: SandboxSettings;
   media: MediaSettings;

@@ -13,15 +13,41 @@ export interface RawChatRequest {
   stream: boolean;
   /** Dialect headers of the client worth forwarding (e.g. `anthropic-version`, `anthropic-beta`). */
   headers?: Record<string, string>;
+  /** The public model id the client asked for; defaults to `body.model` when that is a string (Gemini has it in the URL). */
+  model?: string;
+  /**
+   * When true (the default), the answer names the public model id instead of the upstream's
+   * name (OpenAI `model`, Anthropic `model` / `message_start.message.model`, Gemini `modelVersion`).
+   */
+  publicModel?: boolean;
 }
 
-/** The upstream's successful answer to a pass-through request, relayed to the client as is. */
+/** What the relay learnt once it is over. */
+export interface TapResult {
+  /** The last usage the upstream reported, if any (SSE reports are merged, later ones win). */
+  usage?: Usage;
+  /** True only when the upstream body ended normally (not cut by the client or the connection). */
+  completed: boolean;
+  /** Assistant text and tool-argument text seen in the stream (capped); empty for JSON answers. */
+  producedText: string;
+}
+
+/**
+ * The upstream's successful answer to a pass-through request, relayed to the client: the
+ * upstream's bytes, except the public model id where the upstream named its own model and
+ * (OpenAI) what the gateway itself asked for to meter a stream.
+ */
 export interface PassthroughResponse {
   status: number;
-  /** Headers worth relaying (content-type and the upstream's request id). */
+  /** Headers to relay: content-type, and content-length for a sized body. Never the upstream's request id. */
   headers: Record<string, string>;
-  /** The upstream bytes, tapped: reading it to the end settles `usage`. */
+  /** The upstream's own request id (`x-request-id` / `request-id`), for `x-gengate-upstream-request-id`. */
+  upstreamRequestId?: string;
+  /** The answer's bytes, tapped: reading them to the end (or dropping them) settles `usage`. */
   body: Readable;
-  /** Usage read from the relayed bytes; resolves when the body ends (undefined if none seen). */
-  usage: Promise<Usage | undefined>;
+  /**
+   * Settles once the relay is over: the usage read (if any), whether the upstream body ended
+   * normally, and the text produced so far (to bill a stream cut short). Never rejects.
+   */
+  usage: Promise<TapResult>;
 }

@@ -38,3 +38,27 @@ describe('SseDecoder', () => {
     expect(events).toEqual(['{"done":true}']);
   });
 });
+
+describe('SseDecoder with keepRaw', () => {
+  const stream = ': hello\r\nevent: a\r\ndata:{"x":1}\r\n\r\ndata: one\ndata: two\nid: 7\n\n\n: trailing\ndata: last';
+
+  it('gives each event its text as received, whatever the chunking, and where its data line starts', () => {
+    for (let size = 1; size <= stream.length; size++) {
+      const decoder = new SseDecoder({ keepRaw: true });
+      const events = [];
+      for (let i = 0; i < stream.length; i += size) events.push(...decoder.push(stream.slice(i, i + size)));
+      events.push(...decoder.end());
+      expect(events.map((e) => e.raw).join('') + decoder.takeRaw()).toBe(stream);
+      expect(events.map((e) => e.data)).toEqual(['{"x":1}', 'one\ntwo', 'last']);
+      const [first, second, third] = events;
+      expect(first.raw!.slice(first.rawDataAt, first.rawDataAt! + first.data.length)).toBe('{"x":1}');
+      expect(second.rawDataAt).toBe(-1);
+      expect(third.raw!.slice(third.rawDataAt)).toBe('last');
+    }
+  });
+
+  it('keeps nothing when not asked', () => {
+    const [event] = new SseDecoder().push('data: x\n\n');
+    expect(event.raw).toBeUndefined();
+  });
+});

@@ -9,6 +9,10 @@ export interface SseEvent {
   /** The joined `data:` lines. */
   data: string;
   id?: string;
+  /** With `keepRaw`: the event's text as received, from its first line to its blank line (comments included). */
+  raw?: string;
+  /** With `keepRaw`: where the value of its only `data:` line starts in `raw`; -1 when it has several or none. */
+  rawDataAt?: number;
 }
 
 export class SseDecoder {
@@ -18,6 +22,15 @@ export class SseDecoder {
   private data: string[] = [];
   private id: string | undefined;
   private sawCarriageReturn = false;
+  private readonly keepRaw: boolean;
+  private raw = '';
+  private lineAt = 0;
+  private dataAt = -1;
+
+  /** `keepRaw` keeps each event's text as received, so a relay can re-emit it byte for byte. */
+  constructor(options: { keepRaw?: boolean } = {}) {
+    this.keepRaw = options.keepRaw === true;
+  }
 
   /** Decodes one chunk; returns the events it completed (often none or one). */
   push(chunk: Uint8Array | string): SseEvent[] {
@@ -38,7 +51,12 @@ export class SseDecoder {
       }
       if (end === -1) break;
       const line = text.slice(start, end);
-      start = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
+      const next = end + (text.charCodeAt(end) === 13 && text.charCodeAt(end + 1) === 10 ? 2 : 1);
+      if (this.keepRaw) {
+        this.lineAt = this.raw.length;
+        this.raw += text.slice(start, next);
+      }
+      start = next;
       this.line(line, events);
     }
     this.buffer = start === 0 ? text : text.slice(start);
@@ -48,16 +66,35 @@ export class SseDecoder {
   /** Flushes a final event that was not followed by a blank line. */
   end(): SseEvent[] {
     const events: SseEvent[] = [];
-    if (this.buffer.length > 0) this.line(this.buffer, events);
+    if (this.buffer.length > 0) {
+      if (this.keepRaw) {
+        this.lineAt = this.raw.length;
+        this.raw += this.buffer;
+      }
+      this.line(this.buffer, events);
+    }
     this.buffer = '';
     this.line('', events);
     return events;
   }
 
+  /** With `keepRaw`, after `end()`: text received after the last event (comments, blank lines), to relay too. */
+  takeRaw(): string {
+    const rest = this.raw;
+    this.raw = '';
+    return rest;
+  }
+
   private line(line: string, events: SseEvent[]): void {
     if (line.length === 0) {
       if (this.data.length > 0 || this.event !== undefined) {
-        events.push({ event: this.event, data: this.data.join('\n'), id: this.id });
+        const event: SseEvent = { event: this.event, data: this.data.join('\n'), id: this.id };
+        if (this.keepRaw) {
+          event.raw = this.raw;
+          event.rawDataAt = this.data.length === 1 ? this.dataAt : -1;
+          this.raw = '';
+        }
+        events.push(event);
       }
       this.event = undefined;
       this.data = [];
@@ -68,7 +105,10 @@ export class SseDecoder {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === 'data') this.data.push(value);
+    if (field === 'data') {
+      if (this.keepRaw) this.dataAt = this.lineAt + line.length - value.length;
+      this.data.push(value);
+    }
     else if (field === 'event') this.event = value;
     else if (field === 'id') this.id = value;
   }

@@ -1,25 +1,33 @@
 /**
  * Runs one chat call through the lifecycle. A channel that speaks the client's dialect gets
- * the client's request as it came (pass-through); any other gets the canonical form, parsed
- * only then. The call ends when the answer is complete: at once for a whole response, when
- * the stream or the relayed body ends otherwise.
+ * the client's request as it came (pass-through, native features intact); any other gets the
+ * canonical form, parsed only then — so a request that failover takes from a pass-through
+ * channel to a translating one is parsed at that point. The call ends when the answer is
+ * complete: at once for a whole response, when the stream or the relayed body ends otherwise.
  */
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
-import type { ChatOutcome, ChatCall } from './contract.js';
-import type { Call, CallLifecycle } from './call-lifecycle.js';
-import { modelNotFound } from './call-lifecycle.js';
-import { checkDocumentLimits, checkDocumentSizes } from './check-document-limits.js';
+import type { TapResult } from '../core/passthrough.js';
+import { type Call, type CallLifecycle, modelNotFound } from './call-lifecycle.js';
+import { checkDocumentLimits, checkPeekedDocuments } from './check-document-limits.js';
+import type { ChatCall, ChatOutcome } from './contract.js';
 import { meterChatStream } from './meter-chat-stream.js';
+import { usageOfCutAnswer } from './usage-of-cut-answer.js';
+
+export interface ChatSettings {
+  maxDocumentBytes: number;
+  /** Whether pass-through answers name the public model id instead of the upstream's name. */
+  publicModelNames: boolean;
+}
 
 export class ChatService {
   constructor(
     private readonly lifecycle: CallLifecycle,
-    private readonly maxDocumentBytes: number,
+    private readonly settings: ChatSettings,
   ) {}
 
   async chat(chatCall: ChatCall): Promise<ChatOutcome> {
-    if (chatCall.documents) checkDocumentSizes(chatCall.documents, this.maxDocumentBytes);
-    else checkDocumentLimits(chatCall.canonical(), this.maxDocumentBytes);
+    if (chatCall.documents) checkPeekedDocuments(chatCall.documents, this.settings.maxDocumentBytes);
+    else checkDocumentLimits(chatCall.canonical(), this.settings.maxDocumentBytes);
     const call = await this.lifecycle.admit({ ...chatCall, operation: 'chat' });
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ChatOutcome> => {
       const chat = channel.provider.chat;
@@ -27,33 +35,37 @@ export class ChatService {
       const raw = chatCall.raw;
       if (raw && chat.passthrough && channel.provider.dialect === raw.dialect) {
         route.passthrough = true;
-        return { kind: 'passthrough', response: await chat.passthrough(raw, attempt), route };
+        const relayed = { ...raw, model: chatCall.model, publicModel: this.settings.publicModelNames };
+        return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
       }
       const request = chatCall.canonical();
+      if (chatCall.documents) checkDocumentLimits(request, this.settings.maxDocumentBytes);
       if (request.stream) return { kind: 'stream', events: await chat.chatStream(request, attempt), route };
       const response = await chat.chat(request, attempt);
       response.model = chatCall.model;
       return { kind: 'response', response, route };
     });
-    return this.account(chatCall, call, outcome);
-  }
-
-  private async account(chatCall: ChatCall, call: Call, outcome: ChatOutcome): Promise<ChatOutcome> {
+    const estimateInput = () => countPromptTokens(chatCall.canonical());
     switch (outcome.kind) {
       case 'response':
         await call.settle(outcome.response.usage);
         return outcome;
       case 'stream':
-        return {
-          ...outcome,
-          events: meterChatStream(outcome.events, call, { model: chatCall.model, estimateInput: () => countPromptTokens(chatCall.canonical()) }),
-        };
+        return { ...outcome, events: meterChatStream(outcome.events, call, { model: chatCall.model, estimateInput }) };
       case 'passthrough':
-        outcome.response.usage.then(
-          (usage) => (call.abortOutcome() ? call.finish(call.abortOutcome()!, usage) : call.settle(usage)),
-          (error: unknown) => call.fail(error),
-        );
+        void outcome.response.usage.then((tap) => endRelayed(call, tap, estimateInput));
         return outcome;
     }
   }
+}
+
+/** Ends a pass-through call when its relay is over: as reported, or billed for what was produced when cut short. */
+async function endRelayed(call: Call, tap: TapResult, estimateInput: () => number): Promise<void> {
+  const cutBy = call.abortOutcome();
+  if (tap.completed && !cutBy) {
+    await call.settle(tap.usage);
+    return;
+  }
+  const usage = await usageOfCutAnswer({ reported: tap.usage, producedText: tap.producedText, estimateInput }).catch(() => tap.usage);
+  await call.finish(cutBy ?? 'upstream', usage);
 }

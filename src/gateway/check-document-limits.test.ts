@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ContentPart } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
-import { checkDocumentLimits } from './check-document-limits.js';
+import { checkDocumentLimits, checkPeekedDocuments } from './check-document-limits.js';
 
 const PDF = Buffer.from('%PDF-1.4\n% a small document body\n%%EOF\n').toString('base64');
 
@@ -86,5 +86,26 @@ describe('checkDocumentLimits', () => {
   it('ignores images and text', () => {
     const huge = { type: 'image' as const, source: { kind: 'base64' as const, mediaType: 'image/png', data: 'A'.repeat(4000) } };
     expect(() => checkDocumentLimits(request(huge, { type: 'text', text: 'y'.repeat(5000) }), 10)).not.toThrow();
+  });
+});
+
+describe('checkPeekedDocuments', () => {
+  it('refuses the first document over the limit, naming where it is', () => {
+    const error = failure(() =>
+      checkPeekedDocuments(
+        [
+          { param: 'messages[0].content[0].source.data', bytes: 100 },
+          { param: 'messages[1].content[2].source.data', bytes: 101 },
+        ],
+        100,
+      ),
+    );
+    expect(error.kind).toBe('request_too_large');
+    expect(error.param).toBe('messages[1].content[2].source.data');
+    expect(error.code).toBe('document_too_large');
+  });
+
+  it('accepts documents within the limit', () => {
+    expect(() => checkPeekedDocuments([{ param: 'contents[0].parts[0].inlineData.data', bytes: 100 }], 100)).not.toThrow();
   });
 });

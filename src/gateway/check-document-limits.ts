@@ -4,6 +4,7 @@
  * Runs on every path, pass-through included, so no upstream sees a request we would refuse.
  */
 import type { ChatRequest, DocumentPart } from '../core/chat.js';
+import type { PeekedDocument } from '../core/peeked-chat-request.js';
 import { decodedBase64Length, isBase64, isPdfMediaType, startsLikePdf } from '../core/document-bytes.js';
 import { GatewayError, invalidRequest } from '../core/errors.js';
 import { parseBase64DataUrl } from '../core/wire/openai-data-url.js';
@@ -16,6 +17,11 @@ export function checkDocumentLimits(request: ChatRequest, maxBytes: number): voi
       if (part.type === 'document') checkDocument(part, maxBytes, `messages[${i}].content[${j}]`);
     }
   }
+}
+
+/** The same size limit for a pass-through request read by a surface's light reader. */
+export function checkPeekedDocuments(documents: readonly PeekedDocument[], maxBytes: number): void {
+  for (const document of documents) checkSize(document.bytes, maxBytes, document.param);
 }
 
 function checkDocument(part: DocumentPart, maxBytes: number, param: string): void {
@@ -55,7 +61,3 @@ function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** The same size limit for documents a surface measured in its own dialect (pass-through). */
-export function checkDocumentSizes(documents: ReadonlyArray<{ param: string; bytes: number }>, maxBytes: number): void {
-  for (const document of documents) checkSize(document.bytes, maxBytes, document.param);
-}

@@ -18,6 +18,7 @@ import type { AuthenticatedKey } from '../core/key.js';
 import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
+import type { PeekedDocument } from '../core/peeked-chat-request.js';
 import type { RouteInfo } from '../core/route.js';
 
 export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2';
@@ -29,12 +30,6 @@ export interface CallOrigin {
   requestId: string;
   /** Aborted when the client disconnects (or the gateway drains past its deadline). */
   signal: AbortSignal;
-}
-
-/** An inline document's decoded size, for the per-document limit. */
-export interface DocumentSize {
-  param: string;
-  bytes: number;
 }
 
 export interface ChatCall extends CallOrigin {
@@ -49,7 +44,7 @@ export interface ChatCall extends CallOrigin {
   /** The untranslated request, used when the chosen channel speaks the surface's dialect. */
   raw?: RawChatRequest;
   /** Sizes of inline documents, checked before any attempt (absent: read from the canonical form). */
-  documents?: DocumentSize[];
+  documents?: PeekedDocument[];
 }
 
 export type ChatOutcome =

@@ -49,7 +49,7 @@ export class Gateway implements GatewayServices {
       maxAttempts: config.router.maxAttempts,
       hooks: deps.hooks,
     });
-    this.chats = new ChatService(this.lifecycle, config.limits.maxDocumentBytes);
+    this.chats = new ChatService(this.lifecycle, { maxDocumentBytes: config.limits.maxDocumentBytes, publicModelNames: config.router.publicModelNames });
     this.embeds = new EmbedService(this.lifecycle);
     this.imageService = new ImageService(this.lifecycle, deps.media, config.media);
   }

@@ -5,8 +5,9 @@
  * otherwise the streamed text counted locally (and the request's input estimated).
  */
 import type { ChatEvent } from '../core/chat.js';
-import { countTextTokens, loadTokenizer } from '../core/tokenizer.js';
-import { type Usage, emptyUsage, mergeUsage } from '../core/usage.js';
+import { loadTokenizer } from '../core/tokenizer.js';
+import { type Usage, mergeUsage } from '../core/usage.js';
+import { usageOfCutAnswer } from './usage-of-cut-answer.js';
 import type { Call } from './call-lifecycle.js';
 
 /** Streamed text kept for counting an abandoned stream's output. */
@@ -45,30 +46,18 @@ async function* relay(
   done: () => void,
 ): AsyncGenerator<ChatEvent> {
   state.started = true;
-  const reported: Usage = emptyUsage();
-  let inputReported = false;
-  let outputReported = false;
+  const reported: Partial<Usage> = {};
   let produced = '';
   const note = (update: Partial<Usage> | undefined): void => {
-    if (!update) return;
-    mergeUsage(reported, update);
-    if (update.inputTokens !== undefined) inputReported = true;
-    if (update.outputTokens !== undefined) outputReported = true;
+    if (update) mergeUsage(reported as Usage, update);
   };
-  const partialUsage = async (): Promise<Usage> => {
-    if (inputReported && outputReported) return reported;
-    await loadTokenizer();
-    const usage: Usage = { ...reported };
-    if (!inputReported) usage.inputTokens = options.estimateInput();
-    if (!outputReported) usage.outputTokens = countTextTokens(produced);
-    return usage;
-  };
+  const partialUsage = (): Promise<Usage> => usageOfCutAnswer({ reported, producedText: produced, estimateInput: options.estimateInput });
   let ending = false;
   const isOpen = (): boolean => !ending && !call.isEnded;
   const endAbandoned = (outcome: 'client_closed' | 'error', error?: unknown): void => {
     ending = true;
     void partialUsage()
-      .catch(() => reported)
+      .catch(() => ({ inputTokens: 0, outputTokens: 0, ...reported }))
       .then((usage) => (outcome === 'client_closed' ? call.finish(call.abortOutcome() ?? 'client_closed', usage) : call.fail(error, usage)));
   };
   try {

@@ -26,13 +26,17 @@ export function sendSse(reply: FastifyReply, frames: AsyncIterable<string>): Fas
   return reply.send(Readable.from(frames, { objectMode: false }));
 }
 
-/** Relays an upstream pass-through answer: status, content type and bytes as they come. */
+/**
+ * Relays an upstream pass-through answer: status, content type and bytes as they come; the
+ * upstream's request id goes in `x-gengate-upstream-request-id` (the gateway's own id stays the client's).
+ */
 export function sendPassthrough(
   reply: FastifyReply,
-  response: { status: number; headers: Record<string, string>; body: Readable },
+  response: { status: number; headers: Record<string, string>; upstreamRequestId?: string; body: Readable },
 ): FastifyReply {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
+  if (response.upstreamRequestId !== undefined) reply.header('x-gengate-upstream-request-id', response.upstreamRequestId);
   return reply.send(response.body);
 }
 

@@ -7,6 +7,9 @@
  * Scenarios, by model name containing them or by header `x-fake-scenario`:
  *   fail-400, fail-429 (retry-after: 7), fail-500, fail-529 — answer that error;
  *   midstream-error — stream a little text, then `event: error` overloaded_error.
+ * Server tools: a `web_search_*` tool in `tools` is "run" — the answer is a `server_tool_use`
+ * block, its `web_search_tool_result`, then text citing the result, with
+ * `usage.server_tool_use.web_search_requests`.
  * Deterministic: the answer depends only on the request (and, for caching, on the prefixes
  * this server instance has already seen).
  */
@@ -149,8 +152,16 @@ interface Answer {
   content: Json[];
   stopReason: string;
   stopSequence: string | null;
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+    server_tool_use?: { web_search_requests: number };
+  };
 }
+
+export const FAKE_SEARCH_RESULT = { type: 'web_search_result', title: 'Fake search result', url: 'https://example.com/fake-result', encrypted_content: 'ZmFrZQ==', page_age: null };
 
 function lastUserText(messages: Json[]): string {
   const last = messages[messages.length - 1];
@@ -178,6 +189,18 @@ class FakeAnthropic {
     let stopSequence: string | null = null;
     let outputTokens = 0;
 
+    const search = tools.find((t) => typeof t.type === 'string' && t.type.startsWith('web_search_'));
+    if (search && choice.type !== 'none' && !answersToolResult) {
+      const toolId = `srvtoolu_fake${String(this.counter).padStart(4, '0')}`;
+      const text = `Fake search found: ${FAKE_SEARCH_RESULT.title}`;
+      content.push(
+        { type: 'server_tool_use', id: toolId, name: String(search.name), input: { query: lastUserText(messages) } },
+        { type: 'web_search_tool_result', tool_use_id: toolId, content: [FAKE_SEARCH_RESULT] },
+        { type: 'text', text },
+      );
+      const usage = { ...this.inputUsage(body), output_tokens: words(text) + 5, server_tool_use: { web_search_requests: 1 } };
+      return { id, content, stopReason, stopSequence, usage };
+    }
     if (tools.length > 0 && choice.type !== 'none' && !answersToolResult) {
       const tool = choice.type === 'tool' ? (tools.find((t) => t.name === choice.name) ?? tools[0]) : tools[0];
       if (choice.type === 'auto') {
@@ -262,7 +285,7 @@ function pieces(text: string, count: number): string[] {
 
 function stream(res: ServerResponse, body: Json, answer: Answer, requestId: string, midstreamError: boolean): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'request-id': requestId });
-  const { output_tokens, ...input } = answer.usage;
+  const { output_tokens, server_tool_use, ...input } = answer.usage;
   event(res, 'message_start', {
     message: {
       id: answer.id,
@@ -287,15 +310,18 @@ function stream(res: ServerResponse, body: Json, answer: Answer, requestId: stri
           return;
         }
       }
+    } else if (block.type === 'web_search_tool_result') {
+      event(res, 'content_block_start', { index, content_block: block });
     } else {
-      event(res, 'content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
+      event(res, 'content_block_start', { index, content_block: { type: block.type, id: block.id, name: block.name, input: {} } });
       for (const partial of pieces(JSON.stringify(block.input), 3)) {
         event(res, 'content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: partial } });
       }
     }
     event(res, 'content_block_stop', { index });
   }
-  event(res, 'message_delta', { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: { output_tokens } });
+  const finalUsage = server_tool_use ? { output_tokens, server_tool_use } : { output_tokens };
+  event(res, 'message_delta', { delta: { stop_reason: answer.stopReason, stop_sequence: answer.stopSequence }, usage: finalUsage });
   event(res, 'message_stop', {});
   res.end();
 }

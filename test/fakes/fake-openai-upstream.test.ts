@@ -57,6 +57,32 @@ describe('fake OpenAI upstream', () => {
     expect(chunks.at(-2)?.choices[0].finish_reason).toBe('tool_calls');
   });
 
+  it('answers n choices, streamed or not, counting completion tokens for all', async () => {
+    const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'twice please' }], n: 2 };
+    const completion = await client.chat.completions.create(params);
+    expect(completion.choices.map((choice) => choice.index)).toEqual([0, 1]);
+    expect(completion.usage?.completion_tokens).toBe(8);
+    const texts = ['', ''];
+    const finishes: Array<string | null> = [null, null];
+    for await (const chunk of await client.chat.completions.create({ ...params, stream: true })) {
+      for (const choice of chunk.choices) {
+        texts[choice.index] += choice.delta.content ?? '';
+        if (choice.finish_reason) finishes[choice.index] = choice.finish_reason;
+      }
+    }
+    expect(texts).toEqual(['You said: twice please', 'You said: twice please']);
+    expect(finishes).toEqual(['stop', 'stop']);
+  });
+
+  it('puts "usage":null in every chunk only when include_usage is asked', async () => {
+    const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }], stream: true as const };
+    const without = await (await client.chat.completions.create(params).asResponse()).text();
+    expect(without).not.toContain('"usage"');
+    const withUsage = await (await client.chat.completions.create({ ...params, stream_options: { include_usage: true } }).asResponse()).text();
+    const frames = withUsage.split('\n\n').filter((frame) => frame.startsWith('data: {'));
+    expect(frames.slice(0, -1).every((frame) => frame.endsWith(',"usage":null}'))).toBe(true);
+  });
+
   it('refuses a wrong key with 401 invalid_api_key', async () => {
     const wrong = new OpenAI({ baseURL: upstream.url, apiKey: 'sk-wrong-key-1234', maxRetries: 0 });
     const error = await wrong.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);

@@ -9,6 +9,8 @@
  *   fail-400, fail-401, fail-404, fail-429, fail-quota, fail-500, fail-503, fail-html-502,
  *   mid-stream-error (streams some text, then an error chunk), truncated-stream (no finish,
  *   no [DONE]), parallel-tools (two tool calls), slow-stream (a pause before each chunk).
+ * `n` above 1 answers that many choices (up to 8), the same answer in each, completion tokens
+ * counted for all of them, as OpenAI does.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,7 +108,9 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
 
     const plan = planAnswer(body, n, scenario);
     const id = `chatcmpl-fake${n}`;
-    if (body.stream === true) return streamAnswer(res, body, plan, id, scenario, options.slowChunkDelayMs ?? 50);
+    const choices = typeof body.n === 'number' && Number.isInteger(body.n) && body.n > 1 ? Math.min(body.n, 8) : 1;
+    if (choices > 1) plan.usage = scaleCompletion(plan.usage, choices);
+    if (body.stream === true) return streamAnswer(res, body, plan, id, scenario, options.slowChunkDelayMs ?? 50, choices);
     const message: Json = { role: 'assistant', content: plan.text ?? null, refusal: null, annotations: [] };
     if (plan.toolCalls) {
       message.tool_calls = plan.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
@@ -116,7 +120,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
       object: 'chat.completion',
       created: FAKE_CREATED,
       model: body.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: plan.finishReason }],
+      choices: Array.from({ length: choices }, (_, index) => ({ index, message, logprobs: null, finish_reason: plan.finishReason })),
       usage: plan.usage,
       service_tier: 'default',
       system_fingerprint: 'fp_fake',
@@ -208,10 +212,16 @@ function planAnswer(body: Json, n: number, scenario: string | undefined): Plan {
   return { text: words.join(' '), finishReason, usage: usageFor(words.length) };
 }
 
-function streamAnswer(res: ServerResponse, body: Json, plan: Plan, id: string, scenario: string | undefined, delayMs: number): void {
+function scaleCompletion(usage: Json, choices: number): Json {
+  const completion = (usage.completion_tokens as number) * choices;
+  return { ...usage, completion_tokens: completion, total_tokens: (usage.prompt_tokens as number) + completion };
+}
+
+function streamAnswer(res: ServerResponse, body: Json, plan: Plan, id: string, scenario: string | undefined, delayMs: number, choices = 1): void {
   const includeUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const frames: string[] = [];
+  let index = 0;
   const chunk = (delta: Json, finishReason: string | null = null): void => {
     const value: Json = {
       id,
@@ -220,23 +230,27 @@ function streamAnswer(res: ServerResponse, body: Json, plan: Plan, id: string, s
       model: body.model,
       service_tier: 'default',
       system_fingerprint: 'fp_fake',
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      choices: [{ index, delta, logprobs: null, finish_reason: finishReason }],
     };
     if (includeUsage) value.usage = null;
     frames.push(`data: ${JSON.stringify(value)}\n\n`);
   };
 
-  if (plan.toolCalls) {
-    plan.toolCalls.forEach((call, index) => {
-      const first = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
-      chunk(index === 0 ? { role: 'assistant', content: null, tool_calls: [first], refusal: null } : { tool_calls: [first] });
-      for (const piece of splitInto(call.arguments, 3)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-    });
-  } else {
-    chunk({ role: 'assistant', content: '', refusal: null });
-    const words = (plan.text ?? '').split(' ');
-    words.forEach((word, i) => chunk({ content: i === 0 ? word : ` ${word}` }));
+  for (index = 0; index < choices; index++) {
+    if (plan.toolCalls) {
+      plan.toolCalls.forEach((call, at) => {
+        const first = { index: at, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+        chunk(at === 0 ? { role: 'assistant', content: null, tool_calls: [first], refusal: null } : { tool_calls: [first] });
+        for (const piece of splitInto(call.arguments, 3)) chunk({ tool_calls: [{ index: at, function: { arguments: piece } }] });
+      });
+    } else {
+      chunk({ role: 'assistant', content: '', refusal: null });
+      const words = (plan.text ?? '').split(' ');
+      words.forEach((word, i) => chunk({ content: i === 0 ? word : ` ${word}` }));
+    }
+    if (index < choices - 1) chunk({}, plan.finishReason);
   }
+  index = choices - 1;
   if (scenario === 'mid-stream-error') {
     frames.splice(3);
     frames.push(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } })}\n\n`);

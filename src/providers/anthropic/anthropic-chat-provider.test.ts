@@ -244,16 +244,18 @@ describe('anthropic provider: passthrough', () => {
     expect(sent.headers['anthropic-version']).toBe('2026-10-21');
     expect(sent.headers['anthropic-beta']).toBe('beta-x');
     expect(result.status).toBe(200);
-    expect(result.headers).toEqual({ 'content-type': 'application/json', 'request-id': expect.stringMatching(/^req_fake/) });
+    expect(result.headers).toEqual({ 'content-type': 'application/json', 'content-length': expect.stringMatching(/^\d+$/) });
+    expect(result.upstreamRequestId).toMatch(/^req_fake/);
     const text = await readAll(result.body);
+    expect(Buffer.byteLength(text)).toBe(Number(result.headers['content-length']));
     const json = JSON.parse(text) as { model: string; usage: Record<string, number> };
-    expect(json.model).toBe('claude-pass-json');
+    expect(json.model).toBe('textmodel-a-sonnet-4-20250514');
     // System block 1 + 4 words = 5 (cached, written); string user content "Hi there" = 2.
     expect(json.usage).toEqual({ input_tokens: 2, output_tokens: 10, cache_creation_input_tokens: 5, cache_read_input_tokens: 0 });
-    expect(await result.usage).toEqual({ inputTokens: 7, outputTokens: 10, cacheWriteTokens: 5, cacheReadTokens: 0 });
+    expect(await result.usage).toEqual({ usage: { inputTokens: 7, outputTokens: 10, cacheWriteTokens: 5, cacheReadTokens: 0 }, completed: true, producedText: '' });
   });
 
-  it('relays SSE unchanged (pings included) and taps usage from message_start and message_delta', async () => {
+  it('relays SSE as sent (pings included) but for the public model, and taps usage and text', async () => {
     const result = await provider.passthrough!(
       { dialect: 'anthropic', body: { model: 'x', max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'Hi there' }] }, stream: true },
       attempt('claude-pass-sse'),
@@ -261,10 +263,16 @@ describe('anthropic provider: passthrough', () => {
     expect(result.headers['content-type']).toContain('text/event-stream');
     expect(fake.requests[fake.requests.length - 1].headers['anthropic-version']).toBe('2023-06-01');
     const text = await readAll(result.body);
-    expect(text.startsWith('event: message_start\ndata: {"type":"message_start"')).toBe(true);
+    expect(text.startsWith('event: message_start\ndata: {"type":"message_start","message":{"id":"msg_fake')).toBe(true);
+    expect(text).toContain('"role":"assistant","model":"x","content":[]');
+    expect(text).not.toContain('claude-pass-sse');
     expect(text).toContain('event: ping\ndata: {"type":"ping"}\n\n');
     expect(text.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n')).toBe(true);
-    expect(await result.usage).toEqual({ inputTokens: 2, outputTokens: 10, cacheWriteTokens: 0, cacheReadTokens: 0 });
+    expect(await result.usage).toEqual({
+      usage: { inputTokens: 2, outputTokens: 10, cacheWriteTokens: 0, cacheReadTokens: 0 },
+      completed: true,
+      producedText: 'Hello from the fake Anthropic upstream. You said: Hi there',
+    });
   });
 
   it('throws for a non-2xx answer like chat does', async () => {

@@ -1,19 +1,20 @@
 /**
  * Same-dialect pass-through: the client's Messages body goes upstream with only the model
- * rewritten; the answer's bytes are relayed untouched while a tap reads usage from them.
+ * rewritten; the answer is relayed as the upstream wrote it (naming the public model) while a
+ * tap reads usage and the produced text from it.
  */
 import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
-import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
-import { tapJson, tapSse } from '../shared/usage-tap.js';
+import { forEachStringValue } from '../shared/json-members.js';
+import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { tapJson, tapSse, type SseEventReader } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
-
-const RELAYED_HEADERS = ['content-type', 'request-id'];
 
 /** A usage reader for one stream: message_start gives input, message_delta cumulative output. */
 export function anthropicSseUsageReader(): (event: SseEvent) => Partial<Usage> | undefined {
@@ -37,6 +38,26 @@ export function anthropicSseUsageReader(): (event: SseEvent) => Partial<Usage> |
   };
 }
 
+/**
+ * The stream reader: usage from message_start and message_delta, produced text from the
+ * deltas (text, tool input JSON, thinking), and the public model in message_start.
+ */
+export function anthropicStreamReader(model: string | undefined): SseEventReader {
+  const usageOf = anthropicSseUsageReader();
+  return (event, found) => {
+    const data = event.data;
+    if (event.event === 'content_block_delta') {
+      forEachStringValue(data, 'text', found.text);
+      forEachStringValue(data, 'partial_json', found.text);
+      forEachStringValue(data, 'thinking', found.text);
+      return data;
+    }
+    const usage = usageOf(event);
+    if (usage) found.usage(usage);
+    return event.event === 'message_start' && model !== undefined ? renameModel(data, 'model', 2, model) : data;
+  };
+}
+
 function jsonUsage(document: unknown): Partial<Usage> | undefined {
   const usage = (document as { usage?: AnthropicUsage } | null)?.usage;
   return usage && typeof usage === 'object' ? fromAnthropicUsage(usage) : undefined;
@@ -53,13 +74,20 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
   if (response.status < 200 || response.status >= 300) {
     throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
   }
-  const headers: Record<string, string> = {};
-  for (const name of RELAYED_HEADERS) {
-    const value = headerValue(response.headers, name);
-    if (value !== undefined) headers[name] = value;
+  const contentType = headerValue(response.headers, 'content-type');
+  const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
+  const upstreamRequestId = headerValue(response.headers, 'request-id');
+  const model = publicModelOf(request);
+  if ((contentType ?? '').includes('text/event-stream')) {
+    const tapped = tapSse(response.body, anthropicStreamReader(model), { rewrites: model !== undefined });
+    return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
-  const isSse = (headers['content-type'] ?? '').includes('text/event-stream');
-  if (!isSse) relayContentLength(response.headers, headers);
-  const tapped = isSse ? tapSse(response.body, anthropicSseUsageReader()) : tapJson(response.body, jsonUsage, 'usage');
-  return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
+  const tapped = await tapJson(response.body, {
+    extract: jsonUsage,
+    usageKey: 'usage',
+    rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+  });
+  const length = tapped.length ?? headerValue(response.headers, 'content-length');
+  if (length !== undefined) headers['content-length'] = String(length);
+  return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
 }

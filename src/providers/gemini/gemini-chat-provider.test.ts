@@ -184,12 +184,26 @@ describe('gemini provider: passthrough', () => {
     const response = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: false }, attempt());
     expect(upstream.requests[0].body).toEqual(clientBody);
     expect(response.status).toBe(200);
-    expect(response.headers).toEqual({ 'content-type': 'application/json; charset=UTF-8' });
+    expect(response.headers).toEqual({ 'content-type': 'application/json; charset=UTF-8', 'content-length': expect.stringMatching(/^\d+$/) });
     let text = '';
     for await (const chunk of response.body) text += String(chunk);
     expect(JSON.parse(text).candidates[0].content.parts[0].text).toBe('Fake Gemini says: Cached question');
     // Prompt: 2 words + the cached tokens; answer: 5 words.
-    expect(await response.usage).toEqual({ inputTokens: 2 + FAKE_CACHED_TOKENS, outputTokens: 5, cacheReadTokens: FAKE_CACHED_TOKENS });
+    expect((await response.usage).usage).toEqual({ inputTokens: 2 + FAKE_CACHED_TOKENS, outputTokens: 5, cacheReadTokens: FAKE_CACHED_TOKENS });
+  });
+
+  it('names the public model in modelVersion, in JSON (resized) and in every SSE chunk', async () => {
+    const json = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: false, model: 'textmodel-c-2.5-flash' }, attempt());
+    let text = '';
+    for await (const chunk of json.body) text += String(chunk);
+    expect(JSON.parse(text).modelVersion).toBe('textmodel-c-2.5-flash');
+    expect(Buffer.byteLength(text)).toBe(Number(json.headers['content-length']));
+    const sse = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: true, model: 'textmodel-c-2.5-flash' }, attempt());
+    text = '';
+    for await (const chunk of sse.body) text += String(chunk);
+    const frames = text.split('\r\n\r\n').filter((f) => f.length > 0);
+    expect(frames.map((f) => JSON.parse(f.slice('data: '.length)).modelVersion)).toEqual(['textmodel-c-2.5-flash', 'textmodel-c-2.5-flash']);
+    expect(await sse.usage).toMatchObject({ completed: true, producedText: 'Fake Gemini says: Cached question' });
   });
 
   it('relays SSE bytes untouched and takes the usage of the last chunk carrying it', async () => {
@@ -201,7 +215,7 @@ describe('gemini provider: passthrough', () => {
     const frames = text.split('\r\n\r\n').filter((f) => f.length > 0);
     expect(frames.every((f) => f.startsWith('data: {'))).toBe(true);
     expect(frames).toHaveLength(2);
-    expect(await response.usage).toEqual({ inputTokens: 2 + FAKE_CACHED_TOKENS, outputTokens: 5, cacheReadTokens: FAKE_CACHED_TOKENS });
+    expect((await response.usage).usage).toEqual({ inputTokens: 2 + FAKE_CACHED_TOKENS, outputTokens: 5, cacheReadTokens: FAKE_CACHED_TOKENS });
   });
 
   it('rewrites a model named in the body', async () => {

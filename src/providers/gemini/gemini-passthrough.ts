@@ -1,28 +1,51 @@
 /**
  * Same-dialect pass-through: the client's GenerateContentRequest goes upstream untouched
  * (the model is in the URL; a body `model` field, when present, is rewritten too) and the
- * answer's bytes are relayed as they come while a tap reads `usageMetadata` from them.
+ * answer is relayed as the upstream wrote it (naming the public model in `modelVersion`)
+ * while a tap reads `usageMetadata` and the produced text from it.
  */
 import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
-import { headerValue, readErrorText, sendUpstream, relayContentLength } from '../shared/upstream-http.js';
-import { tapJson, tapSse } from '../shared/usage-tap.js';
+import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
 import { mapGeminiError } from './map-gemini-error.js';
 
-/** Each chunk carries the usage so far; the tap keeps the last one seen. */
-function sseUsage(event: SseEvent): Partial<Usage> | undefined {
-  if (!event.data.includes('"usageMetadata"')) return undefined;
+/**
+ * The stream reader. Each chunk carries the usage so far and its parts, so a chunk holding
+ * either is parsed once for both; the tap keeps the last usage seen.
+ */
+export function geminiStreamReader(model: string | undefined): SseEventReader {
+  return (event: SseEvent, found: TapFindings) => {
+    const data = event.data;
+    if (data.includes('"usageMetadata"') || data.includes('"parts"')) readChunk(data, found);
+    return model === undefined ? data : renameModel(data, 'modelVersion', 1, model);
+  };
+}
+
+function readChunk(data: string, found: TapFindings): void {
+  let chunk: GeminiGenerateContentResponse;
   try {
-    const meta = (JSON.parse(event.data) as GeminiGenerateContentResponse).usageMetadata;
-    return meta && typeof meta === 'object' ? fromGeminiUsage(meta) : undefined;
+    chunk = JSON.parse(data) as GeminiGenerateContentResponse;
   } catch {
-    return undefined;
+    return;
   }
+  if (chunk === null || typeof chunk !== 'object') return;
+  for (const candidate of Array.isArray(chunk.candidates) ? chunk.candidates : []) {
+    const parts = candidate?.content?.parts;
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      if (typeof part?.text === 'string') found.text(part.text);
+      else if (part?.functionCall?.args !== undefined) found.text(JSON.stringify(part.functionCall.args));
+    }
+  }
+  const meta = chunk.usageMetadata;
+  if (meta && typeof meta === 'object') found.usage(fromGeminiUsage(meta));
 }
 
 function jsonUsage(document: unknown): Partial<Usage> | undefined {
@@ -44,7 +67,18 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   }
   const contentType = headerValue(response.headers, 'content-type');
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
-  if (!request.stream) relayContentLength(response.headers, headers);
-  const tapped = request.stream ? tapSse(response.body, sseUsage) : tapJson(response.body, jsonUsage, 'usageMetadata');
-  return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
+  const upstreamRequestId = headerValue(response.headers, 'x-request-id');
+  const model = publicModelOf(request);
+  if (request.stream) {
+    const tapped = tapSse(response.body, geminiStreamReader(model), { rewrites: model !== undefined });
+    return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
+  }
+  const tapped = await tapJson(response.body, {
+    extract: jsonUsage,
+    usageKey: 'usageMetadata',
+    rewrite: model === undefined ? undefined : (text) => renameModel(text, 'modelVersion', 1, model),
+  });
+  const length = tapped.length ?? headerValue(response.headers, 'content-length');
+  if (length !== undefined) headers['content-length'] = String(length);
+  return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
 }

@@ -168,37 +168,42 @@ describe('openai provider against the fake upstream', () => {
     expect(error.upstreamStatus).toBe(500);
   });
 
-  it('passthrough (JSON): rewrites only the model, relays the bytes and reads usage', async () => {
+  it('passthrough (JSON): rewrites only the model, relays the answer naming the public model, sized, and reads usage', async () => {
     const body = { model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'relay this' }], temperature: 0.1, logit_bias: { '42': 1 } };
     const response = await openai.chat!.passthrough!({ dialect: 'openai', body, stream: false }, attempt());
     expect(lastSent().body).toEqual({ ...body, model: 'gpt-4o-mini' });
     expect(response.status).toBe(200);
-    expect(response.headers).toEqual({
-      'content-type': 'application/json',
-      'content-length': expect.stringMatching(/^\d+$/),
-      'x-request-id': expect.stringMatching(/^req_fake\d+$/),
-    });
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'content-length': expect.stringMatching(/^\d+$/) });
+    expect(response.upstreamRequestId).toMatch(/^req_fake\d+$/);
     const text = await readAll(response.body);
-    // The upstream's length is relayed and must match the bytes relayed.
     expect(Buffer.byteLength(text)).toBe(Number(response.headers['content-length']));
     const relayed = JSON.parse(text) as { model: string; choices: Array<{ message: { content: string } }> };
-    expect(relayed.model).toBe('gpt-4o-mini');
+    expect(relayed.model).toBe('textmodel-b-4o-mini');
     expect(relayed.choices[0].message.content).toBe('You said: relay this');
-    expect(await response.usage).toEqual({ inputTokens: 6, outputTokens: 4 });
+    expect(await response.usage).toEqual({ usage: { inputTokens: 6, outputTokens: 4 }, completed: true, producedText: '' });
   });
 
-  it('passthrough (stream): injects include_usage, meters it, and drops the usage chunk the client did not ask for', async () => {
+  it('passthrough (JSON): with publicModel off, relays the upstream bytes as they were', async () => {
+    const body = { model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'as is' }] };
+    const response = await openai.chat!.passthrough!({ dialect: 'openai', body, stream: false, publicModel: false }, attempt());
+    const text = await readAll(response.body);
+    expect((JSON.parse(text) as { model: string }).model).toBe('gpt-4o-mini');
+    expect(Buffer.byteLength(text)).toBe(Number(response.headers['content-length']));
+  });
+
+  it('passthrough (stream): injects include_usage, meters it, and relays chunks as if it had not', async () => {
     const body = { model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'count my tokens' }], stream: true };
     const response = await openai.chat!.passthrough!({ dialect: 'openai', body, stream: true }, attempt());
     expect(lastSent().body).toEqual({ ...body, model: 'gpt-4o-mini', stream_options: { include_usage: true } });
     expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     const text = await readAll(response.body);
+    expect(text).not.toContain('"usage"');
     const data = text.split('\n\n').filter((frame) => frame.length > 0);
     expect(data.at(-1)).toBe('data: [DONE]');
-    const chunks = data.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as { choices: Array<{ finish_reason: string | null }> });
-    expect(chunks.every((chunk) => chunk.choices.length === 1)).toBe(true);
+    const chunks = data.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as { model: string; choices: Array<{ finish_reason: string | null }> });
+    expect(chunks.every((chunk) => chunk.choices.length === 1 && chunk.model === 'textmodel-b-4o-mini')).toBe(true);
     expect(chunks.at(-1)?.choices[0].finish_reason).toBe('stop');
-    expect(await response.usage).toEqual({ inputTokens: 7, outputTokens: 5 });
+    expect(await response.usage).toEqual({ usage: { inputTokens: 7, outputTokens: 5 }, completed: true, producedText: 'You said: count my tokens' });
   });
 
   it('passthrough (stream): keeps the usage chunk the client asked for', async () => {
@@ -207,8 +212,21 @@ describe('openai provider against the fake upstream', () => {
     expect(lastSent().body).toEqual({ ...body, model: 'gpt-4o-mini' });
     const text = await readAll(response.body);
     expect(text).toContain('"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8');
+    expect(text).toContain('"usage":null');
     expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
-    expect(await response.usage).toEqual({ inputTokens: 5, outputTokens: 3 });
+    expect((await response.usage).usage).toEqual({ inputTokens: 5, outputTokens: 3 });
+  });
+
+  it('passthrough (stream): collects streamed tool-call arguments as produced text', async () => {
+    const body = {
+      model: 'textmodel-b-4o-mini',
+      messages: [{ role: 'user', content: 'weather?' }],
+      stream: true,
+      tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+    };
+    const response = await openai.chat!.passthrough!({ dialect: 'openai', body, stream: true }, attempt());
+    await readAll(response.body);
+    expect((await response.usage).producedText).toBe('{"city":"fake-city"}');
   });
 
   it('passthrough: throws for a non-2xx answer like chat', async () => {

@@ -1,15 +1,17 @@
 /**
  * Same-dialect relay: the client's body goes upstream with only the model rewritten, and the
- * answer's bytes come back untouched except for one case: when the gateway itself asked for
- * the usage chunk (to meter a stream the client did not ask usage for), that extra chunk is
- * dropped from what the client receives.
+ * answer comes back as the upstream wrote it, except that it names the public model and that,
+ * when the gateway itself asked for the usage chunk (to meter a stream the client did not ask
+ * usage for), the client gets exactly the bytes it would have got without that request: no
+ * `"usage":null` member in the chunks and no usage-only chunk.
  */
 import type { SseEvent } from '../../core/sse.js';
-import type { Usage } from '../../core/usage.js';
 import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
-import { headerValue, relayContentLength } from '../shared/upstream-http.js';
-import { tapJson, tapSse } from '../shared/usage-tap.js';
+import { findMembers, forEachStringValue, removeMember, replaceValue, valueIs, type MemberSpan } from '../shared/json-members.js';
+import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { headerValue } from '../shared/upstream-http.js';
+import { tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
@@ -30,33 +32,66 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
   const contentType = headerValue(response.headers, 'content-type');
   if (contentType) headers['content-type'] = contentType;
   const upstreamRequestId = headerValue(response.headers, 'x-request-id');
-  if (upstreamRequestId) headers['x-request-id'] = upstreamRequestId;
+  const model = publicModelOf(raw);
 
   const isSse = raw.stream && (contentType === undefined || contentType.includes('text/event-stream'));
-  if (!isSse) relayContentLength(response.headers, headers);
-  const tapped = isSse ? tapStream(response.body, injectedUsage) : tapJson(response.body, usageOfDocument, 'usage');
-  return { status: response.status, headers, body: tapped.body, usage: tapped.usage };
+  if (isSse) {
+    const tapped = tapSse(response.body, openAIStreamReader(model, injectedUsage), { rewrites: model !== undefined || injectedUsage });
+    return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
+  }
+  const tapped = await tapJson(response.body, {
+    extract: usageOfDocument,
+    usageKey: 'usage',
+    rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+  });
+  const length = tapped.length ?? headerValue(response.headers, 'content-length');
+  if (length !== undefined) headers['content-length'] = String(length);
+  return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
 }
 
-function tapStream(source: Parameters<typeof tapSse>[0], dropUsageChunk: boolean) {
-  // Events recognised as the usage-only chunk while reading usage, so the filter need not parse again.
-  const usageOnly = new WeakSet<SseEvent>();
-  const onEvent = (event: SseEvent): Partial<Usage> | undefined => {
-    if (!USAGE_OBJECT.test(event.data)) return undefined;
-    let chunk: { usage?: OpenAIUsage | null; choices?: unknown[] };
-    try {
-      chunk = JSON.parse(event.data) as typeof chunk;
-    } catch {
-      return undefined;
-    }
-    if (!chunk.usage) return undefined;
-    if (Array.isArray(chunk.choices) && chunk.choices.length === 0) usageOnly.add(event);
-    return fromOpenAIUsage(chunk.usage);
+/**
+ * Reads usage (parsing only the chunks that carry a usage object) and the produced text of
+ * each chunk; renames the model and, when the usage chunk was the gateway's idea, removes
+ * `"usage":null` from the chunks and drops the usage-only chunk.
+ */
+export function openAIStreamReader(model: string | undefined, injectedUsage: boolean): SseEventReader {
+  const keys = [...(model !== undefined ? ['model'] : []), ...(injectedUsage ? ['usage'] : [])];
+  const modelJson = model === undefined ? '' : JSON.stringify(model);
+  return (event: SseEvent, found: TapFindings): string | null => {
+    const data = event.data;
+    if (data === '[DONE]') return data;
+    forEachStringValue(data, 'content', found.text);
+    forEachStringValue(data, 'arguments', found.text);
+    if (USAGE_OBJECT.test(data) && readUsage(data, found) && injectedUsage) return null;
+    if (keys.length === 0) return data;
+    const spans = findMembers(data, keys, 1);
+    const edits: Array<[MemberSpan, string | null]> = [];
+    const modelSpan = spans.get('model');
+    if (modelSpan && data.charCodeAt(modelSpan.valueStart) === 34 && !valueIs(data, modelSpan, modelJson)) edits.push([modelSpan, modelJson]);
+    const usageSpan = spans.get('usage');
+    if (usageSpan && valueIs(data, usageSpan, 'null')) edits.push([usageSpan, null]);
+    // Right to left, so each edit leaves the other's offsets valid.
+    edits.sort((a, b) => b[0].keyStart - a[0].keyStart);
+    let out = data;
+    for (const [span, value] of edits) out = value === null ? removeMember(out, span) : replaceValue(out, span, value);
+    return out;
   };
-  return tapSse(source, onEvent, dropUsageChunk ? (event) => !usageOnly.has(event) : undefined);
 }
 
-function usageOfDocument(document: unknown): Partial<Usage> | undefined {
+/** Reports the chunk's usage; true when it is the usage-only chunk (no choices). */
+function readUsage(data: string, found: TapFindings): boolean {
+  let chunk: { usage?: OpenAIUsage | null; choices?: unknown[] };
+  try {
+    chunk = JSON.parse(data) as typeof chunk;
+  } catch {
+    return false;
+  }
+  if (!chunk.usage) return false;
+  found.usage(fromOpenAIUsage(chunk.usage));
+  return Array.isArray(chunk.choices) && chunk.choices.length === 0;
+}
+
+function usageOfDocument(document: unknown) {
   if (!isObject(document) || !isObject(document.usage)) return undefined;
   return fromOpenAIUsage(document.usage as Partial<OpenAIUsage>);
 }

@@ -104,12 +104,3 @@ export function headerValue(headers: UpstreamResponse['headers'], name: string):
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
-
-/**
- * Copies the upstream's content-length onto relayed headers, for bodies relayed byte for byte,
- * so the client gets a sized response instead of a chunked one.
- */
-export function relayContentLength(from: UpstreamResponse['headers'], to: Record<string, string>): void {
-  const length = headerValue(from, 'content-length');
-  if (length !== undefined && /^\d+$/.test(length)) to['content-length'] = length;
-}

@@ -1,7 +1,8 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { lastObjectAt, tapJson, tapSse } from './usage-tap.js';
+import type { SseEvent } from '../../core/sse.js';
+import { lastObjectAt, PRODUCED_TEXT_LIMIT, tapJson, tapSse, type TapFindings } from './usage-tap.js';
 
 const usageOf = (document: unknown) => {
   const usage = (document as { usage?: { in: number; out: number } }).usage;
@@ -28,36 +29,95 @@ describe('lastObjectAt', () => {
 });
 
 describe('tapJson', () => {
-  it('relays the bytes unchanged and reads usage from the end of the answer', async () => {
+  it('reads the answer whole, relays it with its length and reads usage from its end', async () => {
     const body = JSON.stringify({ id: 'x', text: 'say "usage": {}', usage: { in: 12, out: 3 } });
-    const tapped = tapJson(chunked(body, 7), usageOf, 'usage');
+    const tapped = await tapJson(chunked(body, 7), { extract: usageOf, usageKey: 'usage' });
+    expect(tapped.length).toBe(Buffer.byteLength(body));
     expect(await text(tapped.body)).toBe(body);
-    expect(await tapped.usage).toEqual({ inputTokens: 12, outputTokens: 3 });
+    expect(await tapped.result).toEqual({ usage: { inputTokens: 12, outputTokens: 3 }, completed: true, producedText: '' });
   });
 
-  it('settles undefined when the answer has no usage', async () => {
-    const tapped = tapJson(chunked('{"id":"x"}', 3), usageOf, 'usage');
+  it('relays the rewritten text with the rewritten length', async () => {
+    const body = '{"model":"up-é","usage":{"in":1,"out":2}}';
+    const tapped = await tapJson(chunked(body, 3), { extract: usageOf, usageKey: 'usage', rewrite: (t) => t.replace('up-é', 'public-model') });
+    const relayed = await text(tapped.body);
+    expect(relayed).toBe('{"model":"public-model","usage":{"in":1,"out":2}}');
+    expect(tapped.length).toBe(Buffer.byteLength(relayed));
+  });
+
+  it('has no usage when the answer carries none', async () => {
+    const tapped = await tapJson(chunked('{"id":"x"}', 3), { extract: usageOf, usageKey: 'usage' });
     expect(await text(tapped.body)).toBe('{"id":"x"}');
-    expect(await tapped.usage).toBeUndefined();
+    expect(await tapped.result).toEqual({ completed: true, producedText: '' });
+  });
+
+  it('relays an answer over the limit unchanged, as it comes, without length or usage', async () => {
+    const body = JSON.stringify({ filler: 'x'.repeat(100), usage: { in: 1, out: 1 } });
+    const tapped = await tapJson(chunked(body, 10), { extract: usageOf, usageKey: 'usage', rewrite: () => 'never' }, 50);
+    expect(tapped.length).toBeUndefined();
+    expect(await text(tapped.body)).toBe(body);
+    expect(await tapped.result).toEqual({ completed: true, producedText: '' });
+  });
+
+  it('throws a retryable upstream error when the body breaks off', async () => {
+    const source = new PassThrough();
+    source.write('{"id":');
+    setImmediate(() => source.destroy(new Error('socket hang up')));
+    await expect(tapJson(source, { extract: usageOf })).rejects.toMatchObject({ kind: 'upstream', retryable: true });
   });
 });
 
 describe('tapSse', () => {
-  const stream = 'data: {"n":1}\n\ndata: {"n":2,"usage":{"in":5,"out":9}}\n\ndata: [DONE]\n\n';
-  const onEvent = (event: { data: string }) => {
-    if (event.data === '[DONE]') return undefined;
-    return usageOf(JSON.parse(event.data));
+  const stream = 'data: {"n":1,"t":"a"}\n\n: keep-alive\n\ndata: {"n":2,"t":"b","usage":{"in":5,"out":9}}\n\ndata: [DONE]\n\n';
+  const read = (event: SseEvent, found: TapFindings): string | null => {
+    if (event.data === '[DONE]') return event.data;
+    const chunk = JSON.parse(event.data) as { t: string; usage?: { in: number; out: number } };
+    found.text(chunk.t);
+    const usage = usageOf(chunk);
+    if (usage) found.usage(usage);
+    return event.data;
   };
 
-  it('relays the bytes unchanged and reads usage from the events', async () => {
-    const tapped = tapSse(chunked(stream, 5), onEvent);
+  it('relays the chunks unchanged without rewrites, and reports usage, text and a normal end', async () => {
+    const tapped = tapSse(chunked(stream, 5), read, { rewrites: false });
     expect(await text(tapped.body)).toBe(stream);
-    expect(await tapped.usage).toEqual({ inputTokens: 5, outputTokens: 9 });
+    expect(await tapped.result).toEqual({ usage: { inputTokens: 5, outputTokens: 9 }, completed: true, producedText: 'ab' });
   });
 
-  it('drops the events the filter refuses and keeps the rest as frames', async () => {
-    const tapped = tapSse(chunked(stream, 4), onEvent, (event) => !event.data.includes('usage'));
-    expect(await text(tapped.body)).toBe('data: {"n":1}\n\ndata: [DONE]\n\n');
-    expect(await tapped.usage).toEqual({ inputTokens: 5, outputTokens: 9 });
+  it('re-emits kept events byte for byte (comments, CRLF, no space after the colon) when rewriting', async () => {
+    const crlf = 'event: x\r\ndata:{"n":1,"t":"a"}\r\n\r\n: note\r\ndata: {"n":2,"t":"b"}\r\nid: 4\r\n\r\n: tail';
+    for (const size of [1, 3, 7, 1000]) {
+      const tapped = tapSse(chunked(crlf, size), read, { rewrites: true });
+      expect(await text(tapped.body)).toBe(crlf);
+    }
+  });
+
+  it('replaces only the data of rewritten events and drops the events the reader refuses (with the comments before them)', async () => {
+    const rewrite = (event: SseEvent, found: TapFindings): string | null => {
+      read(event, found);
+      if (event.data.includes('usage')) return null;
+      return event.data.replace('"n":1', '"n":"one"');
+    };
+    const tapped = tapSse(chunked(stream, 4), rewrite, { rewrites: true });
+    expect(await text(tapped.body)).toBe('data: {"n":"one","t":"a"}\n\ndata: [DONE]\n\n');
+    expect((await tapped.result).usage).toEqual({ inputTokens: 5, outputTokens: 9 });
+  });
+
+  it('reports an incomplete relay when the client goes away, with the text seen so far', async () => {
+    const source = new PassThrough();
+    const tapped = tapSse(source, read, { rewrites: true });
+    tapped.body.resume();
+    source.write('data: {"n":1,"t":"partial answer"}\n\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    tapped.body.destroy();
+    expect(await tapped.result).toEqual({ completed: false, producedText: 'partial answer' });
+  });
+
+  it('caps the produced text', async () => {
+    const big = 'x'.repeat(PRODUCED_TEXT_LIMIT / 2 + 10);
+    const body = `data: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\n`;
+    const tapped = tapSse(chunked(body, 65536), read, { rewrites: false });
+    await text(tapped.body);
+    expect((await tapped.result).producedText.length).toBe(PRODUCED_TEXT_LIMIT);
   });
 });

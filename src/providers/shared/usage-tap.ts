@@ -1,108 +1,171 @@
 /**
- * Relays upstream bytes unchanged while reading token usage from them. For SSE bodies the
- * tap decodes events as they pass and hands each to `onEvent`; for JSON bodies it keeps the
- * chunks (bounded) and parses them once the body has ended, off the client's critical path.
+ * Relays an upstream pass-through answer while reading from it what billing needs: usage,
+ * whether the body ended normally, and the text produced so far (to bill a stream cut short).
+ * SSE events are decoded as they pass and each is shown to a per-dialect reader, which may
+ * also rewrite or drop it; JSON answers are read whole (bounded) before they are relayed, so
+ * they can be rewritten and sized.
  */
-import { Transform } from 'node:stream';
-import type { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
+import type { TapResult } from '../../core/passthrough.js';
 import type { Usage } from '../../core/usage.js';
 
-const JSON_TAP_LIMIT = 4 * 1024 * 1024;
+/** JSON answers up to this size are read whole (rewritten, usage read); larger ones are relayed as they are. */
+export const JSON_TAP_LIMIT = 4 * 1024 * 1024;
+/** Produced text kept for billing a cut stream, in UTF-16 code units. */
+export const PRODUCED_TEXT_LIMIT = 1024 * 1024;
 
 export interface TappedBody {
   body: Readable;
-  usage: Promise<Usage | undefined>;
+  result: Promise<TapResult>;
+}
+
+/** What a reader reports while looking at an event. */
+export interface TapFindings {
+  usage(found: Partial<Usage>): void;
+  text(produced: string): void;
 }
 
 /**
- * `onEvent` sees every SSE event and returns usage when the event carried some (later
- * reports replace earlier ones); `filter`, when given, may drop an event's frame from the
- * relayed bytes by returning false (then frames are re-emitted event by event).
+ * Looks at one event and says what to relay: `event.data` itself keeps the frame byte for
+ * byte, another string replaces its data, null drops the frame (and comment lines just before it).
  */
-export function tapSse(
-  source: Readable,
-  onEvent: (event: SseEvent) => Partial<Usage> | undefined,
-  filter?: (event: SseEvent) => boolean,
-): TappedBody {
-  const decoder = new SseDecoder();
+export type SseEventReader = (event: SseEvent, findings: TapFindings) => string | null;
+
+/**
+ * Taps an SSE body. With `rewrites: false` the reader's answer is ignored and chunks pass as
+ * they came; otherwise each complete event is re-emitted as it was received (or as rewritten),
+ * so bytes the reader keeps are relayed exactly.
+ */
+export function tapSse(source: Readable, read: SseEventReader, options: { rewrites: boolean }): TappedBody {
+  const decoder = new SseDecoder({ keepRaw: options.rewrites });
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  let seen = false;
-  let settle!: (value: Usage | undefined) => void;
-  const done = new Promise<Usage | undefined>((resolve) => (settle = resolve));
-  const absorb = (events: SseEvent[]): void => {
+  let seenUsage = false;
+  let produced = '';
+  const findings: TapFindings = {
+    usage(found) {
+      seenUsage = true;
+      for (const key of Object.keys(found) as Array<keyof Usage>) if (found[key] !== undefined) usage[key] = found[key]!;
+    },
+    text(text) {
+      if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
+    },
+  };
+  let settle!: (completed: boolean) => void;
+  const result = new Promise<TapResult>((resolve) => {
+    settle = (completed) => resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
+  });
+  const relay = (events: SseEvent[]): string => {
+    let out = '';
     for (const event of events) {
-      const found = onEvent(event);
-      if (found) {
-        seen = true;
-        Object.assign(usage, Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)));
-      }
+      const data = read(event, findings);
+      if (options.rewrites && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
     }
+    return out;
   };
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
-      const events = decoder.push(chunk);
-      absorb(events);
-      if (!filter) return callback(null, chunk);
-      let out = '';
-      for (const event of events) if (filter(event)) out += frame(event);
+      const out = relay(decoder.push(chunk));
+      if (!options.rewrites) return callback(null, chunk);
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
-      const events = decoder.end();
-      absorb(events);
-      settle(seen ? usage : undefined);
-      if (!filter) return callback();
-      let out = '';
-      for (const event of events) if (filter(event)) out += frame(event);
+      const out = relay(decoder.end()) + (options.rewrites ? decoder.takeRaw() : '');
+      settle(true);
       callback(null, out.length > 0 ? out : undefined);
     },
   });
-  tap.on('close', () => settle(seen ? usage : undefined));
+  tap.on('close', () => settle(false));
   source.on('error', (error) => tap.destroy(error));
   source.pipe(tap);
-  return { body: tap, usage: done };
+  return { body: tap, result };
 }
 
-function frame(event: SseEvent): string {
+/** The event as received with only its data replaced; rebuilt from its fields when its data spans several lines. */
+function reframe(event: SseEvent, data: string): string {
+  const raw = event.raw!;
+  const at = event.rawDataAt ?? -1;
+  if (at >= 0) return raw.slice(0, at) + data + raw.slice(at + event.data.length);
   let out = event.event !== undefined ? `event: ${event.event}\n` : '';
-  for (const line of event.data.split('\n')) out += `data: ${line}\n`;
+  for (const line of data.split('\n')) out += `data: ${line}\n`;
   return `${out}\n`;
 }
 
+export interface JsonTapOptions {
+  /** Usage from the document (or from `{ [usageKey]: … }` when `usageKey` found it). */
+  extract: (document: unknown) => Partial<Usage> | undefined;
+  /** Only the last `"<usageKey>": {…}` object of the text is parsed, not the whole document. */
+  usageKey?: string;
+  /** Rewrites the whole answer's text before it is relayed (e.g. to name the public model). */
+  rewrite?: (text: string) => string;
+}
+
+export interface TappedJson extends TappedBody {
+  /** The relayed body's byte length when it was read whole; undefined when it is relayed as it comes. */
+  length?: number;
+}
+
 /**
- * Relays a JSON body unchanged and reads usage once it has passed. With `usageKey`, only the
- * last `"<usageKey>": {…}` object of the text is parsed (usage sits at the end of every
- * dialect's answer), not the whole document; the whole document is the fallback.
+ * Reads a JSON answer whole (up to `JSON_TAP_LIMIT`), rewrites it, reads usage, and relays the
+ * result with its length. A larger answer is relayed unchanged as it comes, without usage.
+ * Throws a retryable upstream GatewayError when the body breaks off while being read.
  */
-export function tapJson(source: Readable, extract: (document: unknown) => Partial<Usage> | undefined, usageKey?: string): TappedBody {
+export async function tapJson(source: Readable, options: JsonTapOptions, limit = JSON_TAP_LIMIT): Promise<TappedJson> {
   const chunks: Buffer[] = [];
   let size = 0;
-  let settle!: (value: Usage | undefined) => void;
-  const done = new Promise<Usage | undefined>((resolve) => (settle = resolve));
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, callback) {
-      if (size <= JSON_TAP_LIMIT) chunks.push(chunk);
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      chunks.push(chunk);
       size += chunk.length;
-      callback(null, chunk);
-    },
-    flush(callback) {
-      callback();
-      if (size > JSON_TAP_LIMIT) return settle(undefined);
-      try {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const usage = usageKey === undefined ? undefined : lastObjectAt(text, usageKey);
-        const found = extract(usage === undefined ? JSON.parse(text) : { [usageKey!]: usage });
-        settle(found ? { inputTokens: 0, outputTokens: 0, ...found } : undefined);
-      } catch {
-        settle(undefined);
-      }
-    },
+      if (size > limit) return relayRest(chunks, iterator);
+    }
+  } catch (error) {
+    throw new GatewayError('upstream', 'the upstream answer broke off before it was complete', { retryable: true, cause: error });
+  }
+  let text = Buffer.concat(chunks).toString('utf8');
+  if (options.rewrite) text = options.rewrite(text);
+  const bytes = Buffer.from(text, 'utf8');
+  const usage = readJsonUsage(text, options);
+  return {
+    body: Readable.from([bytes]),
+    length: bytes.length,
+    result: Promise.resolve({ ...(usage ? { usage } : {}), completed: true, producedText: '' }),
+  };
+}
+
+function relayRest(head: Buffer[], iterator: AsyncIterator<Buffer>): TappedJson {
+  let settle!: (completed: boolean) => void;
+  const result = new Promise<TapResult>((resolve) => (settle = (completed) => resolve({ completed, producedText: '' })));
+  async function* all(): AsyncGenerator<Buffer> {
+    yield* head;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      yield next.value;
+    }
+    settle(true);
+  }
+  const body = Readable.from(all(), { objectMode: false });
+  body.on('close', () => {
+    settle(false);
+    void iterator.return?.();
   });
-  tap.on('close', () => settle(undefined));
-  source.on('error', (error) => tap.destroy(error));
-  source.pipe(tap);
-  return { body: tap, usage: done };
+  return { body, result };
+}
+
+function readJsonUsage(text: string, options: JsonTapOptions): Usage | undefined {
+  try {
+    const usage = options.usageKey === undefined ? undefined : lastObjectAt(text, options.usageKey);
+    const found = options.extract(usage === undefined ? JSON.parse(text) : { [options.usageKey!]: usage });
+    return found ? { inputTokens: 0, outputTokens: 0, ...found } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The JSON object that follows the last `"key":` in the text, parsed; undefined when there is none. */

@@ -225,9 +225,10 @@ describe('anthropic surface through @anthropic-ai/sdk 1.x', () => {
       route: ROUTE,
       response: {
         status: 200,
-        headers: { 'content-type': 'application/json', 'request-id': 'req_upstream_1' },
+        headers: { 'content-type': 'application/json' },
+        upstreamRequestId: 'req_upstream_1',
         body: Readable.from([Buffer.from(upstream)]),
-        usage: Promise.resolve({ inputTokens: 3, outputTokens: 1 }),
+        usage: Promise.resolve({ usage: { inputTokens: 3, outputTokens: 1 }, completed: true, producedText: '' }),
       },
     });
     const { data, response } = await client1()

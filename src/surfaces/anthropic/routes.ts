@@ -9,7 +9,9 @@ import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, u
 import type { GatewayServices } from '../../gateway/contract.js';
 import { loadTokenizer } from '../../core/tokenizer.js';
 import { estimateInputTokens } from './estimate-input-tokens.js';
+import { once } from '../../core/once.js';
 import { parseAnthropicMessagesRequest } from './parse-messages-request.js';
+import { peekAnthropicMessagesRequest } from './peek-messages-request.js';
 import { renderAnthropicError } from './render-error.js';
 import { renderAnthropicMessagesResponse } from './render-messages-response.js';
 import { renderAnthropicMessagesStream } from './render-messages-stream.js';
@@ -35,20 +37,21 @@ function dialectHeaders(request: FastifyRequest): Record<string, string> {
 async function createMessage(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const requestId = String(request.id);
   reply.header('request-id', requestId);
-  const chatRequest = parseAnthropicMessagesRequest(request.body);
+  const peeked = peekAnthropicMessagesRequest(request.body);
   const raw: RawChatRequest = {
     dialect: 'anthropic',
     body: request.body as Record<string, unknown>,
-    stream: chatRequest.stream,
+    stream: peeked.stream,
     headers: dialectHeaders(request),
   };
   const outcome = await services.chat({
     key: requestKey(request),
     surface: 'anthropic',
     requestId,
-    model: chatRequest.model,
-    stream: chatRequest.stream,
-    canonical: () => chatRequest,
+    model: peeked.model,
+    stream: peeked.stream,
+    canonical: once(() => parseAnthropicMessagesRequest(request.body)),
+    documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
   });
@@ -57,14 +60,9 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     case 'response':
       return reply.send(renderAnthropicMessagesResponse(outcome.response));
     case 'stream':
-      return sendSse(reply, renderAnthropicMessagesStream(outcome.events, chatRequest.model));
-    case 'passthrough': {
-      // The gateway's request id stays authoritative; the upstream's is kept beside it.
-      const { 'request-id': upstreamId, ...headers } = outcome.response.headers;
-      if (upstreamId) headers['x-gengate-upstream-request-id'] = upstreamId;
-      headers['request-id'] = requestId;
-      return sendPassthrough(reply, { ...outcome.response, headers });
-    }
+      return sendSse(reply, renderAnthropicMessagesStream(outcome.events, peeked.model));
+    case 'passthrough':
+      return sendPassthrough(reply, outcome.response);
   }
 }
 

@@ -11,7 +11,7 @@ import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } fro
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import { createGeminiProvider } from '../../providers/gemini/index.js';
-import type { Usage } from '../../core/usage.js';
+import type { TapResult } from '../../core/passthrough.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { ModelInfo } from '../../core/model-info.js';
 import type { RouteInfo } from '../../core/route.js';
@@ -31,7 +31,7 @@ let upstream: FakeGeminiUpstream;
 let app: FastifyInstance;
 let baseUrl: string;
 const calls: ChatCall[] = [];
-const passthroughUsage: Array<Promise<Usage | undefined>> = [];
+const passthroughUsage: Array<Promise<TapResult>> = [];
 const provider = createGeminiProvider();
 
 function lastUserText(request: ChatRequest): string {
@@ -216,7 +216,7 @@ describe('gemini surface through @google/genai', () => {
     let text = '';
     for await (const chunk of await client().models.generateContentStream({ model: 'textmodel-c-passthrough', contents: 'a b c d' })) text += chunk.text ?? '';
     expect(text).toBe('Fake Gemini says: a b c d');
-    expect(await passthroughUsage[1]).toEqual({ inputTokens: 4, outputTokens: 7 });
+    expect((await passthroughUsage[1]).usage).toEqual({ inputTokens: 4, outputTokens: 7 });
   });
 
   it('countTokens, models.get and models.list', async () => {

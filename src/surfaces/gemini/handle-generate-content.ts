@@ -10,7 +10,9 @@ import { sseData } from '../../core/sse.js';
 import { clientSignal, sendPassthrough, sendSse, setRouteHeaders } from '../../http/reply-helpers.js';
 import type { RawChatRequest } from '../../core/passthrough.js';
 import type { GeminiActionContext } from './gemini-action.js';
+import { once } from '../../core/once.js';
 import { parseGeminiGenerateRequest } from './parse-generate-request.js';
+import { peekGeminiGenerateRequest } from './peek-generate-request.js';
 import { renderGeminiGenerateResponse } from './render-generate-response.js';
 import { renderGeminiJsonArrayStream, renderGeminiSseStream } from './render-generate-stream.js';
 
@@ -28,17 +30,21 @@ function wantsSse(request: FastifyRequest): boolean {
 
 async function generate({ request, reply, services, key, model }: GeminiActionContext, stream: boolean): Promise<unknown> {
   const body = request.body;
-  const chatRequest = parseGeminiGenerateRequest(body, model, stream);
   const sse = stream && wantsSse(request);
-  const raw: RawChatRequest | undefined =
-    !stream || sse ? { dialect: 'gemini', body: body as Record<string, unknown>, stream } : undefined;
+  // A stream without alt=sse is always translated (the upstream is asked for SSE): parse at once.
+  const passthroughPossible = !stream || sse;
+  const peeked = peekGeminiGenerateRequest(body, model, stream);
+  const canonical = once(() => parseGeminiGenerateRequest(body, model, stream));
+  if (!passthroughPossible) canonical();
+  const raw: RawChatRequest | undefined = passthroughPossible ? { dialect: 'gemini', body: body as Record<string, unknown>, stream, model } : undefined;
   const outcome = await services.chat({
     key,
     surface: 'gemini',
     requestId: String(request.id),
-    model: chatRequest.model,
-    stream: chatRequest.stream,
-    canonical: () => chatRequest,
+    model: peeked.model,
+    stream: peeked.stream,
+    canonical,
+    documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
   });

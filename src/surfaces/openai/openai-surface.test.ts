@@ -53,7 +53,13 @@ describe('openaiSurface driven by the official openai SDK', () => {
         return {
           kind: 'passthrough',
           route: { ...route, provider: 'openai', simulated: false },
-          response: { status: 200, headers: { 'content-type': 'application/json', 'x-request-id': 'req_up' }, body: Readable.from([body]), usage: Promise.resolve(undefined) },
+          response: {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+            upstreamRequestId: 'req_up',
+            body: Readable.from([body]),
+            usage: Promise.resolve({ completed: true, producedText: '' }),
+          },
         };
       }
       if (call.canonical().stream) return { kind: 'stream', route, events: said === 'fail' ? failingStream() : toolCallStream() };
@@ -148,11 +154,12 @@ describe('openaiSurface driven by the official openai SDK', () => {
     expect((error as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe('invalid_api_key');
   });
 
-  it('relays a pass-through answer as the upstream sent it', async () => {
+  it('relays a pass-through answer as the upstream sent it, its request id beside the gateway\'s', async () => {
     const { data, response } = await client.chat.completions.create({ model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'passthrough' }] }).withResponse();
     expect(data.model).toBe('gpt-4o-2024-08-06');
     expect(data.choices[0].message.content).toBe('relayed');
-    expect(response.headers.get('x-request-id')).toBe('req_up');
+    expect(response.headers.get('x-gengate-upstream-request-id')).toBe('req_up');
+    expect(response.headers.get('x-request-id')).not.toBe('req_up');
     expect(response.headers.get('x-gengate-provider')).toBe('openai');
   });
 

@@ -5,7 +5,9 @@ import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, u
 import type { GatewayServices } from '../../gateway/contract.js';
 import { createEmbeddings } from './create-embeddings.js';
 import { registerOpenAIImageRoutes } from './images/index.js';
+import { once } from '../../core/once.js';
 import { parseOpenAIChatRequest } from './parse-chat-request.js';
+import { peekOpenAIChatRequest } from './peek-chat-request.js';
 import { renderOpenAIChatResponse } from './render-chat-response.js';
 import { renderOpenAIChatStream } from './render-chat-stream.js';
 import { renderOpenAIError } from './render-error.js';
@@ -19,16 +21,17 @@ export async function registerOpenAIRoutes(app: FastifyInstance, services: Gatew
 }
 
 async function chatCompletions(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const chatRequest = parseOpenAIChatRequest(request.body);
+  const peeked = peekOpenAIChatRequest(request.body);
   const requestId = String(request.id);
   const outcome = await services.chat({
     key: requestKey(request),
     surface: 'openai',
     requestId,
-    model: chatRequest.model,
-    stream: chatRequest.stream,
-    canonical: () => chatRequest,
-    raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: chatRequest.stream },
+    model: peeked.model,
+    stream: peeked.stream,
+    canonical: once(() => parseOpenAIChatRequest(request.body)),
+    documents: peeked.documents,
+    raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: peeked.stream },
     signal: clientSignal(request, reply),
   });
   setRouteHeaders(reply, outcome.route);
@@ -36,10 +39,8 @@ async function chatCompletions(services: GatewayServices, request: FastifyReques
     case 'passthrough':
       return sendPassthrough(reply, outcome.response);
     case 'response':
-      reply.header('x-request-id', requestId);
       return reply.send(renderOpenAIChatResponse(outcome.response));
     case 'stream':
-      reply.header('x-request-id', requestId);
-      return sendSse(reply, renderOpenAIChatStream(outcome.events, { model: chatRequest.model, includeUsage: chatRequest.includeUsage ?? false }));
+      return sendSse(reply, renderOpenAIChatStream(outcome.events, { model: peeked.model, includeUsage: peeked.includeUsage ?? false }));
   }
 }
