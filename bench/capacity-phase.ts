@@ -5,8 +5,8 @@
 import type { CapacityResult, TargetName } from './bench-types.js';
 import { briefError } from './brief-error.js';
 import type { ChildServer } from './child-processes.js';
-import { buildMockResponses, streamToBuffer } from './mock-responses.js';
-import { scenarioById, withIncludeUsage, type RequestSpec } from './scenarios.js';
+import { asRelayedBy, buildMockResponses, MOCK_MODELS, streamToBuffer } from './mock-responses.js';
+import { openAIModel, scenarioById, withIncludeUsage, type RequestSpec } from './scenarios.js';
 import { DEFAULT_MOCK_OPTIONS } from './mock-upstream.js';
 import { GENGATE_KEY, removeWorkDir, startGengate, startMock, startPortkey, UPSTREAM_KEY } from './start-servers.js';
 import { runStreamCapacity } from './stream-capacity.js';
@@ -59,11 +59,11 @@ export async function runCapacityPhase(options: CapacityPhaseOptions): Promise<C
           serverPid: server.pid,
           request,
           streams: options.streams,
-          expectedBytes,
+          expectedBytes: asRelayedBy(expectedBytes, MOCK_MODELS.openai, openAIModel(target)),
           expectedText: expected.text,
           timeoutMs: streamMs * 3 + 60_000,
         });
-        const difference = await plainStreamDifference(server.baseUrl, plain, plainBytes);
+        const difference = await plainStreamDifference(server.baseUrl, plain, asRelayedBy(plainBytes, MOCK_MODELS.openai, openAIModel(target)));
         results.push({ ...result, plainRequestIdentical: difference === undefined, ...(difference ? { plainRequestDifference: difference } : {}) });
         options.log(
           `capacity: ${target}: ${result.byteIdentical}/${result.streams} byte-identical, ${result.contentIntact} intact, peak RSS ${(result.peakRssBytes / 1048576).toFixed(1)} MB`,

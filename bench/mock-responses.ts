@@ -53,6 +53,15 @@ export interface MockResponseOptions {
 }
 
 /** Joins a stream into the exact bytes a client receives. */
+/**
+ * The stream as a target relays it: gengate names the public model id the client asked for
+ * (its relay policy), so its bytes equal the upstream's with that one value changed.
+ */
+export function asRelayedBy(bytes: Buffer, upstreamModel: string, publicModel: string): Buffer {
+  if (upstreamModel === publicModel) return bytes;
+  return Buffer.from(bytes.toString('utf8').split(`"model":"${upstreamModel}"`).join(`"model":"${publicModel}"`), 'utf8');
+}
+
 export function streamToBuffer(stream: StreamBytes): Buffer {
   return Buffer.concat([stream.head, ...stream.tokens, stream.tail]);
 }

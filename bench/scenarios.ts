@@ -55,7 +55,7 @@ function anthropicHeaders(target: TargetName, endpoints: Endpoints): Record<stri
   return target === 'portkey' ? { ...headers, ...portkeyHeaders('anthropic', endpoints) } : headers;
 }
 
-const openAIModel = (target: TargetName): string => (target === 'gengate' ? 'textmodel-b-4o-mini' : MOCK_MODELS.openai);
+export const openAIModel = (target: TargetName): string => (target === 'gengate' ? 'textmodel-b-4o-mini' : MOCK_MODELS.openai);
 const anthropicModel = (target: TargetName): string => (target === 'gengate' ? 'textmodel-a-haiku-4-5-20251001' : MOCK_MODELS.anthropic);
 
 function openAIChat(target: TargetName, endpoints: Endpoints, stream: boolean, key?: string): RequestSpec {

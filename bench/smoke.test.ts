@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BenchResults, Measurement } from './bench-types.js';
 import type { ChildServer } from './child-processes.js';
 import { measureInterleaved, probe } from './measure-cell.js';
-import { buildMockResponses, streamToBuffer } from './mock-responses.js';
+import { asRelayedBy, buildMockResponses, MOCK_MODELS, streamToBuffer } from './mock-responses.js';
 import { renderResultsSection } from './render-report.js';
-import { scenarioById, withIncludeUsage } from './scenarios.js';
+import { openAIModel, scenarioById, withIncludeUsage } from './scenarios.js';
 import { GENGATE_KEY, removeWorkDir, startGengate, startMock, UPSTREAM_KEY, type RunningGengate } from './start-servers.js';
 import { runStreamCapacity } from './stream-capacity.js';
 
@@ -99,7 +99,7 @@ describe('benchmark smoke run (mock + gengate)', () => {
       serverPid: gengate.pid,
       request: withIncludeUsage(scenarioById('chat-stream').request('gengate', endpoints())),
       streams: 20,
-      expectedBytes: streamToBuffer(expected.openaiStreamWithUsage),
+      expectedBytes: asRelayedBy(streamToBuffer(expected.openaiStreamWithUsage), MOCK_MODELS.openai, openAIModel('gengate')),
       expectedText: 'lorem ipsum dolor sit amet consectetur adipiscing elit lorem ipsum dolor sit amet consectetur adipiscing elit',
       timeoutMs: 20_000,
     });

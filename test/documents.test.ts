@@ -287,22 +287,24 @@ describe('a linked document to an upstream that cannot fetch it is a 400', () =>
 describe('size limit and PDF check, before any upstream request', () => {
   const upstreamRequests = () => openaiUp.requests.length + compatUp.requests.length + anthropicUp.requests.length + geminiUp.requests.length;
   const bytes = Buffer.from(OVERSIZE_PDF, 'base64').length;
-  const tooLarge = `messages[0].content[0]: the document is ${bytes} bytes, more than the limit of ${MAX_DOCUMENT_BYTES} bytes per document`;
+  // The limit names the field as the client wrote it, in its own dialect.
+  const tooLargeAt = (param: string) => `${param}: the document is ${bytes} bytes, more than the limit of ${MAX_DOCUMENT_BYTES} bytes per document`;
+  const openaiParam = 'messages[0].content[0].file.file_data';
   const notPdf = 'messages[0].content[0]: the document is declared as application/pdf but is not a PDF (it does not start with %PDF-)';
 
   it('an oversize PDF is a 413 in each dialect, pass-through included', async () => {
     const before = upstreamRequests();
     const fromOpenAI = await failure(() => askOpenAI('textmodel-b-4o', { filename: 'big.pdf', file_data: `data:application/pdf;base64,${OVERSIZE_PDF}` }));
     expect(fromOpenAI.status).toBe(413);
-    expect(fromOpenAI.error).toEqual({ message: tooLarge, type: 'invalid_request_error', param: 'messages[0].content[0]', code: 'document_too_large' });
+    expect(fromOpenAI.error).toEqual({ message: tooLargeAt(openaiParam), type: 'invalid_request_error', param: openaiParam, code: 'document_too_large' });
 
     const fromAnthropic = await failure(() => askAnthropic('textmodel-a-haiku-4-5-20251001', { ...pdfDocument, source: { type: 'base64', media_type: 'application/pdf', data: OVERSIZE_PDF } }));
     expect(fromAnthropic.status).toBe(413);
-    expect(fromAnthropic.error).toMatchObject({ type: 'error', error: { type: 'request_too_large', message: tooLarge } });
+    expect(fromAnthropic.error).toMatchObject({ type: 'error', error: { type: 'request_too_large', message: tooLargeAt('messages[0].content[0].source.data') } });
 
     const fromGemini = await failure(() => askGemini('textmodel-c-2.5-flash', { inlineData: { mimeType: 'application/pdf', data: OVERSIZE_PDF } }));
     expect(fromGemini.status).toBe(413);
-    expect(geminiBody(fromGemini)).toEqual({ error: { code: 413, message: tooLarge, status: 'INVALID_ARGUMENT' } });
+    expect(geminiBody(fromGemini)).toEqual({ error: { code: 413, message: tooLargeAt('contents[0].parts[0].inlineData.data'), status: 'INVALID_ARGUMENT' } });
 
     // The sandbox is not called either: it would have answered 200.
     const toSandbox = await failure(() => askOpenAI('textmodel-b-4', { filename: 'big.pdf', file_data: `data:application/pdf;base64,${OVERSIZE_PDF}` }));
@@ -336,9 +338,10 @@ describe('size limit and PDF check, before any upstream request', () => {
     expect(upstreamRequests()).toBe(before);
   });
 
-  it('invalid base64 in a PDF is a 400', async () => {
+  it('invalid base64 in a PDF is a 400 before a translating channel is called', async () => {
+    // A same-dialect upstream judges the content of what it is relayed; a translation reads it first.
     const before = upstreamRequests();
-    const res = await fetch(`${gw.url}/v1beta/models/textmodel-c-2.5-flash:generateContent`, {
+    const res = await fetch(`${gw.url}/v1beta/models/textmodel-b-4o:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.key },
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'application/pdf', data: `${PDF.slice(0, 40)}***not base64***` } }] }] }),

@@ -16,9 +16,11 @@ declare module 'fastify' {
 export type KeyLocator = (request: FastifyRequest) => string | undefined;
 export type Authenticator = (presented: string | undefined) => Promise<AuthenticatedKey>;
 
-export function authenticateFirst(app: FastifyInstance, authenticate: Authenticator, locate: KeyLocator): void {
+/** `servedHere`, when given, tells requests the scope's route will hand elsewhere (they need no key here). */
+export function authenticateFirst(app: FastifyInstance, authenticate: Authenticator, locate: KeyLocator, servedHere?: (request: FastifyRequest) => boolean): void {
   app.decorateRequest('gatewayKey', undefined);
   app.addHook('onRequest', async (request) => {
+    if (servedHere && !servedHere(request)) return;
     request.gatewayKey = await authenticate(locate(request));
   });
 }

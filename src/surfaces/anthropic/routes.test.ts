@@ -35,6 +35,8 @@ const services: GatewayServices = {
   },
   async chat(call) {
     calls.push(call);
+    // As the gateway does before a translating channel: the canonical parse validates the request.
+    call.canonical();
     return outcome(call);
   },
   listModels: () => [],
@@ -180,7 +182,8 @@ describe('anthropic surface through @anthropic-ai/sdk 1.x', () => {
     expect(bad.type).toBe('invalid_request_error');
     expect(bad.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'temperature: must be ≤ 1, got 1.5' } });
     expect(bad.requestID).toMatch(/^req-/);
-    expect(calls).toEqual([]);
+    // Refused by the canonical parse the gateway runs for a translating channel, before any provider.
+    expect(calls).toHaveLength(1);
   });
 
   it('a wrong key is an AuthenticationError', async () => {

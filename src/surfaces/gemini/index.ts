@@ -3,6 +3,7 @@ import type { Surface } from '../types.js';
 import { authenticateFirst } from '../../http/authenticate-first.js';
 import { useErrorRenderer } from '../../http/reply-helpers.js';
 import { geminiApiKey } from './gemini-api-key.js';
+import { isGeminiRequest } from './routes.js';
 import { renderGeminiError } from './render-error.js';
 import { registerGeminiRoutes } from './routes.js';
 
@@ -11,7 +12,7 @@ export const geminiSurface: Surface = {
   async register(app, services) {
     await app.register(async (scope) => {
       useErrorRenderer(scope, renderGeminiError);
-      authenticateFirst(scope, (presented) => services.authenticate(presented), geminiApiKey);
+      authenticateFirst(scope, (presented) => services.authenticate(presented), geminiApiKey, isGeminiRequest);
       registerGeminiRoutes(scope, services);
     });
   },

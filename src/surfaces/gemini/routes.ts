@@ -2,7 +2,7 @@
  * The Gemini surface's routes: `POST /v1beta/models/{model}:{action}` (and `/v1/…`, which
  * newer SDKs default to) dispatched through `geminiActions`, plus the model list and get.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import { geminiActions } from './gemini-actions.js';
@@ -11,6 +11,12 @@ import { isGeminiServable, renderGeminiModel, renderGeminiModelList } from './re
 import { splitModelAction } from './split-model-action.js';
 
 const API_VERSIONS = ['v1beta', 'v1'] as const;
+
+/** `/v1/models/{id}` without an action belongs to the shared model routes, which authenticate in the caller's dialect. */
+export function isGeminiRequest(request: FastifyRequest): boolean {
+  const params = request.params as { modelAction?: string } | undefined;
+  return !(request.url.startsWith('/v1/') && params?.modelAction !== undefined && splitModelAction(params.modelAction) === undefined);
+}
 
 export function registerGeminiRoutes(app: FastifyInstance, services: GatewayServices): void {
   for (const version of API_VERSIONS) {
