@@ -27,7 +27,8 @@ function newestChange(path) {
 
 const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) => join(root, p));
 const builtAt = existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
-if (!force && builtAt >= Math.max(...inputs.map(newestChange))) process.exit(0);
+const newestInput = Math.max(...inputs.map(newestChange));
+if (!force && builtAt >= newestInput) process.exit(0);
 
 let tsc;
 try {
@@ -43,6 +44,8 @@ const startedAt = Date.now();
 if (force || builtAt < 0) rmSync(join(root, 'dist', '.tsbuildinfo'), { force: true });
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
-// The stamp carries the time the build started: a source saved during the build counts as newer.
+// The stamp carries the time the build started, so a source saved during the build counts as newer;
+// or the newest source's time when that is later (a file dated in the future must not rebuild every start).
+const stampAt = Math.max(startedAt, newestInput) / 1000;
 writeFileSync(stamp, `${new Date(startedAt).toISOString()}\n`);
-utimesSync(stamp, startedAt / 1000, startedAt / 1000);
+utimesSync(stamp, stampAt, stampAt);
