@@ -1,5 +1,6 @@
 import type { GatewayConfig } from './config/types.js';
 import type { ChannelRegistry } from './routing/channel-registry.js';
+import { redactDatabaseUrl } from './store/open-store.js';
 
 /** What a person starting the gateway needs to see: where it listens, what serves, and a first request. */
 export function printStartBanner(config: GatewayConfig, registry: ChannelRegistry, address: string, firstKey: string | undefined): void {
@@ -7,7 +8,7 @@ export function printStartBanner(config: GatewayConfig, registry: ChannelRegistr
   const lines = [
     '',
     `gengate listening on ${base}`,
-    `  database: ${config.databaseUrl.startsWith('sqlite:') ? config.databaseUrl : config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`,
+    `  database: ${redactDatabaseUrl(config.databaseUrl)}`,
     `  config:   ${config.sources.join(' + ')}`,
     '  channels:',
   ];

@@ -103,4 +103,44 @@ describe('gengate start', () => {
     expect(await new Promise((resolve) => revoke.once('exit', resolve))).toBe(0);
     expect(revoked).toContain(`revoked ${id}`);
   }, 60_000);
+
+  it('finding 15: listens on PORT, prints the banner before any log line, logs JSON off a terminal (pretty when asked), answers /healthz', async () => {
+    const home = mkdtempSync(join(dir, 'port-'));
+    for (const format of ['', 'pretty']) {
+      const port = await freePort();
+      const child = run(['start'], {
+        GENGATE_DATABASE_URL: `sqlite:${join(home, 'gengate.db')}`,
+        GENGATE_PORT: '',
+        PORT: String(port),
+        GENGATE_LOG_LEVEL: 'info',
+        GENGATE_LOG_FORMAT: format,
+      });
+      let stdout = '';
+      child.stdout!.on('data', (chunk) => (stdout += chunk));
+      try {
+        const deadline = Date.now() + 30_000;
+        while (!stdout.includes('gengate listening on')) {
+          if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway did not start:\n${stdout}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+        expect(health.status).toBe(200);
+        expect(await health.json()).toEqual({ status: 'ok' });
+        while (!stdout.includes('/healthz')) {
+          if (Date.now() > deadline) throw new Error(`no access log line:\n${stdout}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        await stop(child);
+      }
+      const lines = stdout.split('\n').filter(Boolean);
+      expect(lines[0]).toBe(`gengate listening on http://127.0.0.1:${port}`);
+      const access = lines.find((line) => line.includes('/healthz'))!;
+      if (format === 'pretty') {
+        expect(access).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  request .*method=GET url=\/healthz status=200/);
+      } else {
+        expect(JSON.parse(access)).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/healthz', status: 200 });
+      }
+    }
+  }, 90_000);
 });

@@ -133,3 +133,32 @@ describe('environment presets', () => {
     expect(config.channels.find((c) => c.provider === 'replicate')?.models).toContain('imagegen1-schnell');
   });
 });
+
+describe('port, logs and start-up settings', () => {
+  it('finding 15: takes the port from PORT, as hosting platforms set it; GENGATE_PORT wins over PORT, both over the file', () => {
+    const path = yamlFile('server:\n  port: 7000\n');
+    expect(loadConfig({ env: {}, configPath: path }).server.port).toBe(7000);
+    expect(loadConfig({ env: { PORT: '10000' }, configPath: path }).server.port).toBe(10000);
+    expect(loadConfig({ env: { PORT: '10000', GENGATE_PORT: '9000' }, configPath: path }).server.port).toBe(9000);
+    expect(loadConfig({ env: { PORT: '' } }).server.port).toBe(8080);
+  });
+
+  it('finding 14: refuses a port that is not one, naming where it came from', () => {
+    expect(() => loadConfig({ env: { PORT: 'abc' } })).toThrow('PORT="abc" is not a port');
+    expect(() => loadConfig({ env: { GENGATE_PORT: '70000' } })).toThrow('GENGATE_PORT="70000" is not a port');
+    expect(() => loadConfig({ env: { GENGATE_PORT: '-1' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: { GENGATE_PORT: '80.5' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  port: "8080"\n') })).toThrow('server.port "8080" is not a port');
+  });
+
+  it('finding 14: refuses an unknown log level or format, and a file that is not YAML in one line', () => {
+    expect(() => loadConfig({ env: { GENGATE_LOG_LEVEL: 'loud' } })).toThrow(/GENGATE_LOG_LEVEL: unknown log level "loud"/);
+    expect(() => loadConfig({ env: { GENGATE_LOG_FORMAT: 'xml' } })).toThrow(/GENGATE_LOG_FORMAT: unknown log format "xml"/);
+    expect(loadConfig({ env: { GENGATE_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
+    expect(loadConfig({ env: {} }).logFormat).toBeUndefined();
+    const path = yamlFile('server:\n  port: [8080\nchannels: }\n');
+    expect(() => loadConfig({ env: {}, configPath: path })).toThrow(ConfigError);
+    // One line: no newline anywhere, ending with where the mistake is.
+    expect(() => loadConfig({ env: {}, configPath: path })).toThrow(/^[^\n]*line \d+, column \d+$/);
+  });
+});

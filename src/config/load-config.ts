@@ -30,6 +30,37 @@ function nonNegativeInt(value: unknown, where: string): number | undefined {
   return value;
 }
 
+/** `GENGATE_PORT` wins over `PORT` (which hosting platforms set), both over the file. */
+function portFrom(env: Env, file: unknown): number | undefined {
+  for (const name of ['GENGATE_PORT', 'PORT']) {
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    return checkPort(/^\d+$/.test(raw) ? Number(raw) : Number.NaN, `${name}="${raw}"`);
+  }
+  return file === undefined ? undefined : checkPort(file, `server.port ${JSON.stringify(file)}`);
+}
+
+function checkPort(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new ConfigError(`${what} is not a port: use a whole number from 0 to 65535`);
+  }
+  return value;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function checkLogLevel(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || !LOG_LEVELS.includes(value)) throw new ConfigError(`${where}: unknown log level ${JSON.stringify(value)}, use one of ${LOG_LEVELS.join(', ')}`);
+  return value;
+}
+
+function checkLogFormat(value: unknown, where: string): 'json' | 'pretty' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value !== 'json' && value !== 'pretty') throw new ConfigError(`${where}: unknown log format ${JSON.stringify(value)}, use json or pretty`);
+  return value;
+}
+
 function asRecord(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} must be a mapping`);
@@ -83,7 +114,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       file = asRecord(expandEnv(parseYaml(readFileSync(path, 'utf8')), env), path);
     } catch (error) {
       if (error instanceof ConfigError) throw error;
-      throw new ConfigError(`${path}: ${(error as Error).message}`);
+      // The YAML parser's messages carry a multi-line excerpt of the file; the first line names the problem and where.
+      throw new ConfigError(`${path}: ${(error as Error).message.split('\n')[0].replace(/:$/, '')}`);
     }
     sources.push(path);
   }
@@ -96,7 +128,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
-      port: intFromEnv(env, 'GENGATE_PORT') ?? (server.port as number | undefined) ?? DEFAULT_CONFIG.server.port,
+      port: portFrom(env, server.port) ?? DEFAULT_CONFIG.server.port,
       bodyLimitBytes: intFromEnv(env, 'GENGATE_BODY_LIMIT') ?? (server.bodyLimitBytes as number | undefined) ?? DEFAULT_CONFIG.server.bodyLimitBytes,
       maxBodyDepth: serverInt(server, 'maxBodyDepth', 1),
       trustProxy: (server.trustProxy as boolean | undefined) ?? DEFAULT_CONFIG.server.trustProxy,
@@ -111,7 +143,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     dataDir: env.GENGATE_DATA_DIR ?? (file.dataDir as string | undefined) ?? DEFAULT_CONFIG.dataDir,
     masterKey: env.GENGATE_MASTER_KEY ?? (file.masterKey as string | undefined),
     secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
-    logLevel: env.GENGATE_LOG_LEVEL ?? (file.logLevel as string | undefined) ?? DEFAULT_CONFIG.logLevel,
+    logLevel: checkLogLevel(env.GENGATE_LOG_LEVEL, 'GENGATE_LOG_LEVEL') ?? checkLogLevel(file.logLevel, 'logLevel') ?? DEFAULT_CONFIG.logLevel,
+    logFormat: checkLogFormat(env.GENGATE_LOG_FORMAT, 'GENGATE_LOG_FORMAT') ?? checkLogFormat(file.logFormat, 'logFormat'),
     accessLog: env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
     router: { ...DEFAULT_CONFIG.router, ...(router as Partial<GatewayConfig['router']>) },
     sandbox: { ...DEFAULT_CONFIG.sandbox, ...(sandbox as Partial<GatewayConfig['sandbox']>) },

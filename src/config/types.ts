@@ -128,6 +128,8 @@ export interface GatewayConfig {
   /** A key that is always valid as an API key (and later for the admin API). */
   masterKey?: string;
   logLevel: string;
+  /** `pretty` (human-readable lines) or `json`; absent: pretty when stdout is a terminal, JSON otherwise. */
+  logFormat?: 'json' | 'pretty';
   /** One log line per request. */
   accessLog: boolean;
   router: {

@@ -1,6 +1,8 @@
 /**
  * Opens the store named by a database URL: `sqlite:<path>` (embedded default; the file's
- * folder is created) or `postgres://…`. Migrations run on open.
+ * folder is created) or `postgres://…`. Migrations run on open unless asked not to
+ * (`gengate migrate` opens without them, then applies them and reports what it applied).
+ * Failures to open are `StoreOpenError`s with a one-line message naming the database.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -39,19 +41,76 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
 
 const INT8_OID = 20;
 
+/** Why the store could not be opened, in one line; `unsupported` marks a configuration mistake. */
+export class StoreOpenError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'unsupported' | 'unreachable' | 'failed',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreOpenError';
+  }
+}
+
+/** The URL without its password, fit for messages and the start banner. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/\/\/([^@/:]*):[^/]*@/, '//$1:***@');
+}
+
 export function dialectOf(url: string): StoreDialect {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
   if (url.startsWith('sqlite:')) return 'sqlite';
-  throw new Error(`unsupported database URL "${url}": use sqlite:<path> or postgres://…`);
+  throw new StoreOpenError(`unsupported database URL "${redactDatabaseUrl(url)}": use sqlite:<path> or postgres://user@host:port/db`, 'unsupported');
 }
 
-export async function openStore(url: string): Promise<OpenedStore> {
+/** Node's network errors carry a code; a refused "localhost" is an AggregateError of one per address. */
+function errorCode(error: unknown): string | undefined {
+  const found = error as { code?: unknown; errors?: unknown[] } | null;
+  if (typeof found?.code === 'string') return found.code;
+  return found?.errors?.length ? errorCode(found.errors[0]) : undefined;
+}
+
+function firstLine(error: unknown): string {
+  const found = error as { message?: unknown; errors?: unknown[] } | null;
+  const message = typeof found?.message === 'string' && found.message ? found.message : found?.errors?.length ? firstLine(found.errors[0]) : String(error);
+  return message.split('\n')[0];
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET']);
+
+/** The pool connects lazily and would wait forever on a silent host: one bounded connection first. */
+async function checkPostgresReachable(pg: typeof import('pg').default, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    const code = errorCode(error);
+    const where = redactDatabaseUrl(url);
+    if ((code && UNREACHABLE.has(code)) || /timeout/i.test(firstLine(error))) {
+      throw new StoreOpenError(`cannot reach PostgreSQL at ${where} (${code ?? 'connection timeout'}): is it running, and are host and port right?`, 'unreachable', { cause: error });
+    }
+    throw new StoreOpenError(`cannot open PostgreSQL database ${where}: ${firstLine(error)}`, 'failed', { cause: error });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export interface OpenStoreOptions {
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+}
+
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<OpenedStore> {
   const dialect = dialectOf(url);
   let db: Kysely<Database>;
   let sqliteHandle: BetterSqliteDatabase | undefined;
   // Each driver is loaded only when used: the one not chosen costs no memory.
   if (dialect === 'postgres') {
     const { default: pg } = await import('pg');
+    await checkPostgresReachable(pg, url);
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -61,20 +120,39 @@ export async function openStore(url: string): Promise<OpenedStore> {
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = url.slice('sqlite:'.length) || './data/gengate.db';
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const { default: SqliteDatabase } = await import('better-sqlite3');
-    const sqlite = new SqliteDatabase(path);
+    let sqlite: BetterSqliteDatabase;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      sqlite = new SqliteDatabase(path);
+    } catch (error) {
+      throw new StoreOpenError(`cannot open SQLite database ${path}: ${firstLine(error)}`, 'failed', { cause: error });
+    }
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqliteHandle = sqlite;
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   }
-  const migrator = new Migrator({ db, provider: migrationsFor(dialect) });
-  const { error } = await migrator.migrateToLatest();
-  if (error) {
-    await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
+  const store: OpenedStore = { db, dialect, sqlite: sqliteHandle, close: () => db.destroy() };
+  if (options.migrate ?? true) {
+    try {
+      await migrateStore(store);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
   }
-  return { db, dialect, sqlite: sqliteHandle, close: () => db.destroy() };
+  return store;
+}
+
+/** Applies the pending migrations; returns the names of those it applied, in order (none: up to date). */
+export async function migrateStore(store: OpenedStore): Promise<string[]> {
+  const migrator = new Migrator({ db: store.db, provider: migrationsFor(store.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new StoreOpenError(`database migration${failed ? ` ${failed}` : ''} failed: ${firstLine(error)}`, 'failed', { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
