@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { StoreDialect } from '../open-store.js';
+import type { StoreDialect } from '../store-dialect.js';
 
 export function initialMigration(dialect: StoreDialect) {
   return {
