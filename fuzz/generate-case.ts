@@ -7,17 +7,7 @@ import { hostileValue, malformedBody } from './hostile-values.js';
 import { caseSeed, Random } from './random.js';
 import { type Family, type ImageEncoding, type KeyPlace, ROUTES, type Route, withValidImages } from './routes.js';
 
-export type Attack =
-  | 'valid'
-  | 'malformed JSON'
-  | 'wrong value'
-  | 'extra field'
-  | 'image'
-  | 'content type'
-  | 'auth'
-  | 'path'
-  | 'method'
-  | 'headers';
+export type Attack = 'valid' | 'malformed JSON' | 'wrong value' | 'extra field' | 'image' | 'content type' | 'auth' | 'path' | 'method' | 'headers';
 
 export interface FuzzCase {
   index: number;
@@ -238,7 +228,7 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
     }
     case 'wrong value': {
       const places = slots(body);
-      const at = random.pick(places);
+      const at = places.length > 0 ? random.pick(places) : ['input'];
       const value = hostileValue(random, maxBytes);
       bodyText = jsonWithRaw(body!, at, value.text);
       detail = `${value.kind} at ${at.join('.')}: ${value.text.slice(0, 60)}${value.text.length > 60 ? '…' : ''} (${value.text.length} B)`;
@@ -306,7 +296,10 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
         ['a 16 KB key', () => Object.assign(headers, keyHeaders(keyPlace, `gg-${'a'.repeat(16_000)}`).headers)],
         ['a key with unicode', () => Object.assign(headers, { __q: `key=${encodeURIComponent(`gg-ключ-${'é'.repeat(40)}`)}` })],
         ['a key in the body', () => Object.assign(body ?? {}, { api_key: context.key, key: context.key })],
-        ['the key twice, different', () => Object.assign(headers, keyHeaders(keyPlace, context.key).headers, { authorization: `Bearer ${wrong}`, 'x-api-key': wrong })],
+        [
+          'the key twice, different',
+          () => Object.assign(headers, keyHeaders(keyPlace, context.key).headers, { authorization: `Bearer ${wrong}`, 'x-api-key': wrong }),
+        ],
       ];
       const [name, apply] = variants[choice];
       apply();
@@ -333,7 +326,10 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
         ['a 100 KB query', () => `${base}?${'a=1&'.repeat(25_000)}`],
         ['repeated query keys', () => `${base}?key=a&key=b&alt=sse&alt=json&alt=`],
         ['media traversal', () => `/media/..%2f..%2fetc%2fpasswd`],
-        ['media odd name', () => random.pick(['/media/', '/media/.png', `/media/${'f'.repeat(5000)}.png`, '/media/%00.png', '/media/a.png/x', '/media/%F0%9F%98%80'])],
+        [
+          'media odd name',
+          () => random.pick(['/media/', '/media/.png', `/media/${'f'.repeat(5000)}.png`, '/media/%00.png', '/media/a.png/x', '/media/%F0%9F%98%80']),
+        ],
         [
           'gemini model action tricks',
           () =>

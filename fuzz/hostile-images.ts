@@ -49,7 +49,11 @@ function gifClaiming(width: number, height: number): Buffer {
   const screen = Buffer.alloc(7);
   screen.writeUInt16LE(width, 0);
   screen.writeUInt16LE(height, 2);
-  return Buffer.concat([Buffer.from('GIF89a', 'latin1'), screen, Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b])]);
+  return Buffer.concat([
+    Buffer.from('GIF89a', 'latin1'),
+    screen,
+    Buffer.from([0x2c, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b]),
+  ]);
 }
 
 const SVG_HUGE = '<svg xmlns="http://www.w3.org/2000/svg" width="200000" height="200000"><rect width="200000" height="200000" fill="red"/></svg>';
@@ -62,9 +66,15 @@ export async function buildHostileImages(): Promise<HostileImage[]> {
   const noise = Buffer.alloc(1024 * 1024 * 3);
   const random = new Random(7);
   for (let i = 0; i < noise.length; i += 1) noise[i] = Math.floor(random.next() * 256);
-  const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
-  const medium = await sharp(noise.subarray(0, 64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } }).png().toBuffer();
-  const bigNoisePng = await sharp(noise, { raw: { width: 1024, height: 1024, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
+  const medium = await sharp(noise.subarray(0, 64 * 64 * 3), { raw: { width: 64, height: 64, channels: 3 } })
+    .png()
+    .toBuffer();
+  const bigNoisePng = await sharp(noise, { raw: { width: 1024, height: 1024, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   return [
     { name: 'tiny PNG', bytes: tiny, mediaType: 'image/png' },
     { name: 'PNG bomb 20000²', bytes: pngBomb(20_000), mediaType: 'image/png' },

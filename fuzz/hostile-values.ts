@@ -11,7 +11,7 @@ function deepArrays(depth: number): string {
 }
 
 function deepObjects(depth: number): string {
-  return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+  return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
 
 function longString(random: Random, length: number): string {
@@ -57,6 +57,7 @@ const ODD_STRINGS = [
   '"__proto__"',
   '"../../etc/passwd"',
   '"%s%s%s%n"',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log-injection probe, meant literally
   '"${jndi:ldap://127.0.0.1/a}"',
   '"<script>alert(1)</script>"',
   '"data:image/png;base64,"',

@@ -32,7 +32,10 @@ function parseResponse(raw: Buffer): Pick<RawOutcome, 'status' | 'headers' | 'bo
   const match = /^HTTP\/1\.[01] (\d{3})/.exec(text);
   if (!match) return { headers: {}, body: '' };
   const headers: Record<string, string> = {};
-  for (const line of text.slice(0, head < 0 ? text.length : head).split('\r\n').slice(1)) {
+  for (const line of text
+    .slice(0, head < 0 ? text.length : head)
+    .split('\r\n')
+    .slice(1)) {
     const colon = line.indexOf(':');
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
@@ -86,17 +89,29 @@ export function promptRawCases(key: string): RawCase[] {
   });
   const cases: Array<[string, RawCase]> = [
     ['truncated body, then half-close', once(head('/v1/chat/completions', key, ['Content-Length: 1000']) + CHAT_BODY.toString().slice(0, 40))],
-    ['body declared over the limit', once(head('/v1/chat/completions', key, ['Content-Length: 60000000']) + '{"model":', false)],
+    ['body declared over the limit', once(`${head('/v1/chat/completions', key, ['Content-Length: 60000000'])}{"model":`, false)],
     ['garbage request line', once('GARBAGE\r\n\r\n')],
     ['malformed chunk size', once(`${head('/v1/chat/completions', key, ['Transfer-Encoding: chunked'])}zz\r\n{}\r\n0\r\n\r\n`)],
-    ['both Content-Length and Transfer-Encoding', once(`${head('/v1/embeddings', key, ['Content-Length: 4', 'Transfer-Encoding: chunked'])}0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n`)],
+    [
+      'both Content-Length and Transfer-Encoding',
+      once(`${head('/v1/embeddings', key, ['Content-Length: 4', 'Transfer-Encoding: chunked'])}0\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n`),
+    ],
     ['control character in the path', once(`GET /v1/models/\u0001x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)],
     ['header line without a colon', once(`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon here\r\n\r\n`)],
     ['a 64 KB header', once(`GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(65_536)}\r\n\r\n`)],
     ['HTTP/0.9 request', once('GET /healthz\r\n\r\n')],
     ['absolute-form target to another host', once('GET http://169.254.169.254/latest HTTP/1.1\r\nHost: 169.254.169.254\r\n\r\n')],
     ['CONNECT', once('CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n')],
-    ['invalid UTF-8 in a header', once(Buffer.concat([Buffer.from('GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer '), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('\r\n\r\n')]))],
+    [
+      'invalid UTF-8 in a header',
+      once(
+        Buffer.concat([
+          Buffer.from('GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer '),
+          Buffer.from([0xff, 0xfe, 0x80]),
+          Buffer.from('\r\n\r\n'),
+        ]),
+      ),
+    ],
     [
       'body trickled byte by byte (valid, slow)',
       {
@@ -128,7 +143,7 @@ export function stalledRawCases(key: string, holdMs: number): RawCase[] {
     },
     {
       name: 'stalled body',
-      steps: [{ delayMs: 0, bytes: Buffer.from(head('/v1/chat/completions', key, ['Content-Length: 100000']) + '{"model":"textmodel-b-4o-mini",') }],
+      steps: [{ delayMs: 0, bytes: Buffer.from(`${head('/v1/chat/completions', key, ['Content-Length: 100000'])}{"model":"textmodel-b-4o-mini",`) }],
       end: false,
       waitMs: holdMs,
     },

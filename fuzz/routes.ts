@@ -139,7 +139,11 @@ export const ROUTES: readonly Route[] = [
           type: 'function',
           function: {
             name: 'get_weather',
-            parameters: { type: 'object', properties: { city: { type: 'string', pattern: '^[A-Z][a-z]+$' }, days: { type: 'integer', minimum: 1 } }, required: ['city'] },
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string', pattern: '^[A-Z][a-z]+$' }, days: { type: 'integer', minimum: 1 } },
+              required: ['city'],
+            },
           },
         },
       ],
@@ -234,7 +238,11 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['x-goog-api-key', 'query-key'],
     body: () => ({
       contents: geminiContents(),
-      generationConfig: { maxOutputTokens: 16, responseMimeType: 'application/json', responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } } },
+      generationConfig: {
+        maxOutputTokens: 16,
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } },
+      },
     }),
   },
   {

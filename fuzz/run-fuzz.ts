@@ -131,11 +131,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     if (existing) existing.count += 1;
     else {
       groups.set(group, { ...finding, count: 1 });
-      log(`finding: ${finding.kind} — ${finding.symptom}\n  e.g. ${finding.example}${finding.caseIndex === undefined ? '' : `\n  replay: npm run fuzz -- --seed ${options.seed} --only ${finding.caseIndex}`}`);
+      log(
+        `finding: ${finding.kind} — ${finding.symptom}\n  e.g. ${finding.example}${finding.caseIndex === undefined ? '' : `\n  replay: npm run fuzz -- --seed ${options.seed} --only ${finding.caseIndex}`}`,
+      );
     }
   };
   const alive = () => gateway.child.exitCode === null && gateway.child.signalCode === null;
-  const inFlight = new Map<number, FuzzCase>();
+  const inFlight = new Map<number, { fuzzCase: FuzzCase; startedAt: number }>();
+  /** Periods when the event loop was seen blocked (a /healthz probe outstanding past the limit). */
+  const stallWindows: Array<{ start: number; end: number }> = [];
+  let currentStall: { start: number } | undefined;
+  const overlapsStall = (start: number, end: number) =>
+    (currentStall !== undefined && end >= currentStall.start) || stallWindows.some((w) => start <= w.end && end >= w.start);
 
   try {
     // Warm up (lazy modules, the tokenizer, sharp) with one valid request per route, then take idle RSS.
@@ -161,6 +168,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
     const checkCase = async (fuzzCase: FuzzCase) => {
       const groupBase = `${fuzzCase.route.name} | ${fuzzCase.attack} | ${fuzzCase.detail.split(/[:(]/)[0].trim()}`;
+      const startedAt = Date.now();
       let status: number;
       let contentType: string | undefined;
       let text: string;
@@ -179,6 +187,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         report.sent += 1;
         if (!alive()) return;
         const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+        if (timedOut && overlapsStall(startedAt, Date.now())) {
+          find('no answer during a stall', {
+            kind: 'no answer',
+            symptom: 'requests left unanswered while the event loop was blocked (a consequence: see the stall findings for the cause)',
+            caseIndex: fuzzCase.index,
+            example: describeCase(fuzzCase),
+          });
+          return;
+        }
         const kind = timedOut ? 'no answer' : 'connection dropped';
         find(`${kind} | ${groupBase}`, {
           kind,
@@ -222,7 +239,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const runCase = async (index: number) => {
       const fuzzCase = generateCase(options.seed, index, context);
       report.byAttack[fuzzCase.attack] = (report.byAttack[fuzzCase.attack] ?? 0) + 1;
-      inFlight.set(index, fuzzCase);
+      inFlight.set(index, { fuzzCase, startedAt: Date.now() });
       try {
         if ((fuzzCase.body?.length ?? 0) > HEAVY_BYTES) await heavy.run(() => checkCase(fuzzCase));
         else await checkCase(fuzzCase);
@@ -241,22 +258,35 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
     };
 
-    // Stalls: every probe sample over the limit, with the cases in flight when it was seen.
-    let probeSeen = 0;
+    // Stalls: a /healthz probe outstanding past the limit. The suspects are the cases that were
+    // already in flight when that probe was sent, oldest first (the blocking one is among them).
     const stallWatcher = setInterval(() => {
-      for (; probeSeen < watch.probeMs.length; probeSeen += 1) {
-        const ms = watch.probeMs[probeSeen];
-        if (ms <= LIMITS.stallMs) continue;
-        const suspects = [...inFlight.values()].slice(0, 6);
-        const group = suspects.map((c) => `${c.route.name}/${c.attack}`).sort().join(', ') || 'nothing in flight';
+      const since = watch.outstandingSince;
+      const now = Date.now();
+      if (since !== undefined && now - since > LIMITS.stallMs && currentStall === undefined) {
+        currentStall = { start: since };
+        const suspects = [...inFlight.values()]
+          .filter((entry) => entry.startedAt <= since)
+          .sort((a, b) => a.startedAt - b.startedAt)
+          .map((entry) => entry.fuzzCase);
+        const first = suspects[0];
+        const group = first ? `${first.route.name} | ${first.attack} | ${first.detail.split(/[:(]/)[0].trim()}` : 'nothing in flight';
         find(`stall | ${group}`, {
           kind: 'event-loop stall',
-          symptom: `/healthz took ${Math.round(ms)} ms (limit ${LIMITS.stallMs}); in flight: ${group}`,
-          caseIndex: suspects[0]?.index,
-          example: suspects.map((c) => `#${c.index} ${describeCase(c)}`).join('\n         ') || '(none)',
+          symptom: `/healthz unanswered for over ${LIMITS.stallMs} ms; oldest request in flight: ${group}`,
+          caseIndex: first?.index,
+          example:
+            suspects
+              .slice(0, 4)
+              .map((c) => `#${c.index} ${describeCase(c)}`)
+              .join('\n         ') || '(none)',
         });
       }
-    }, 250);
+      if (since === undefined && currentStall !== undefined) {
+        stallWindows.push({ start: currentStall.start, end: now });
+        currentStall = undefined;
+      }
+    }, 50);
 
     const rawTasks: Array<Promise<void>> = [];
     if (options.only === undefined) {
@@ -266,7 +296,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         rawTasks.push(
           sendRaw(gateway.port, rawCase).then((outcome) => {
             report.rawCases += 1;
-            if ((outcome.status ?? 0) >= 500) find(`raw 5xx | ${rawCase.name}`, { kind: '5xx', symptom: `${outcome.status} on ${rawCase.name}`, example: rawCase.name });
+            if ((outcome.status ?? 0) >= 500)
+              find(`raw 5xx | ${rawCase.name}`, { kind: '5xx', symptom: `${outcome.status} on ${rawCase.name}`, example: rawCase.name });
             const cutAfter = outcome.closedAfterMs;
             if (judged && (cutAfter === undefined || cutAfter > LIMITS.unfinishedRequestCutoffMs)) {
               find(`unfinished | ${rawCase.name}`, {
@@ -295,8 +326,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     function checkRaw(rawCase: RawCase, status: number | undefined, closedAfterMs: number | undefined, contentType: string | undefined, body: string) {
       if (!alive()) return;
       if (status !== undefined && status >= 500) {
-        find(`raw 5xx | ${rawCase.name}`, { kind: '5xx', symptom: `${status} on raw ${rawCase.name}: ${body.slice(0, 160)}`, example: `raw socket: ${rawCase.name}` });
+        find(`raw 5xx | ${rawCase.name}`, {
+          kind: '5xx',
+          symptom: `${status} on raw ${rawCase.name}: ${body.slice(0, 160)}`,
+          example: `raw socket: ${rawCase.name}`,
+        });
       }
+      if (closedAfterMs === undefined && overlapsStall(Date.now() - rawCase.waitMs - 1_000, Date.now())) return;
       if (closedAfterMs === undefined) {
         find(`raw hang | ${rawCase.name}`, {
           kind: 'no answer',
@@ -307,7 +343,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       // Answers Fastify gives (413, 400 from the app) must be in the family shape; Node's own bare 400s come before any route.
       if (status !== undefined && status >= 400 && body.length > 0 && contentType?.includes('json')) {
         const problem = errorShapeProblem('openai', status, contentType, body);
-        if (problem) find(`raw shape | ${rawCase.name}`, { kind: 'error shape', symptom: `raw ${rawCase.name}: ${status} not in the openai shape (${problem}): ${body.slice(0, 160)}`, example: `raw socket: ${rawCase.name}` });
+        if (problem)
+          find(`raw shape | ${rawCase.name}`, {
+            kind: 'error shape',
+            symptom: `raw ${rawCase.name}: ${status} not in the openai shape (${problem}): ${body.slice(0, 160)}`,
+            example: `raw socket: ${rawCase.name}`,
+          });
       }
     }
 
@@ -321,7 +362,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
     if (!alive()) {
       report.crashed = true;
-      const suspects = [...inFlight.values()];
+      const suspects = [...inFlight.values()].map((entry) => entry.fuzzCase);
       find('crash', {
         kind: 'crash',
         symptom: `the gateway exited (${gateway.child.exitCode ?? gateway.child.signalCode}); last output: ${gateway.output().slice(-600)}`,

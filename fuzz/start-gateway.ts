@@ -30,7 +30,14 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
     GENGATE_SANDBOX: 'true',
   });
   // cwd is the work dir, so its gengate.yaml is the one read (never a developer's own).
-  const server = spawnServer({ name: 'gengate', command: process.execPath, args: ['--import', TSX_LOADER, join(REPO_ROOT, 'src/cli.ts'), 'start'], env, cwd: workDir, port });
+  const server = spawnServer({
+    name: 'gengate',
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, join(REPO_ROOT, 'src/cli.ts'), 'start'],
+    env,
+    cwd: workDir,
+    port,
+  });
   try {
     await waitForHttp(server, '/healthz', 60_000);
   } catch (error) {

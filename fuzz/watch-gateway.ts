@@ -12,6 +12,7 @@ const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const port = Number(process.argv[1]);
 function probe() {
+  process.stdout.write('s\\n');
   const started = process.hrtime.bigint();
   const request = http.get({ host: '127.0.0.1', port, path: '/healthz', agent, timeout: 30000 }, (response) => {
     response.resume();
@@ -21,7 +22,7 @@ function probe() {
     });
   });
   request.on('timeout', () => request.destroy(new Error('timeout')));
-  request.on('error', () => { process.stdout.write('error\\n'); setTimeout(probe, 100); });
+  request.on('error', () => { process.stdout.write('error ' + String(Number(process.hrtime.bigint() - started) / 1e6) + '\\n'); setTimeout(probe, 100); });
 }
 probe();
 `;
@@ -30,6 +31,8 @@ export interface GatewayWatch {
   /** Round trips of the /healthz probe, in ms. */
   probeMs: number[];
   probeErrors: number;
+  /** When the probe now waiting for its answer was sent (Date.now()), if one is. */
+  outstandingSince?: number;
   rssSamples: number[];
   stop(): Promise<void>;
 }
@@ -38,8 +41,15 @@ export function watchGateway(pid: number, port: number): GatewayWatch {
   const watch: GatewayWatch = { probeMs: [], probeErrors: 0, rssSamples: [], stop: async () => {} };
   const probe = spawn(process.execPath, ['-e', PROBE_SCRIPT, String(port)], { stdio: ['ignore', 'pipe', 'ignore'] });
   createInterface({ input: probe.stdout }).on('line', (line) => {
-    if (line === 'error') watch.probeErrors += 1;
-    else watch.probeMs.push(Number(line));
+    if (line === 's') {
+      watch.outstandingSince = Date.now();
+      return;
+    }
+    watch.outstandingSince = undefined;
+    if (line.startsWith('error')) {
+      watch.probeErrors += 1;
+      watch.probeMs.push(Number(line.slice(6)));
+    } else watch.probeMs.push(Number(line));
   });
   const sampler = setInterval(() => {
     try {

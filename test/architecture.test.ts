@@ -31,7 +31,7 @@ let tree: DependencyTree;
 let edges: ImportEdge[];
 
 beforeAll(async () => {
-  tree = await parseDependencyTree(['src/**/*.ts', 'test/**/*.ts', 'bench/*.ts'], {
+  tree = await parseDependencyTree(['src/**/*.ts', 'test/**/*.ts', 'bench/*.ts', 'fuzz/*.ts'], {
     context: process.cwd(),
     tsconfig: 'tsconfig.json',
     transform: false,
