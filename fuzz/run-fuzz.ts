@@ -5,7 +5,7 @@
  * family shape (or echoing kilobytes of input), an event-loop stall over 200 ms, RSS more than
  * 512 MB above idle, a connection with an unfinished request kept open past the cutoff.
  */
-import { Pool } from 'undici';
+import { Client, Pool } from 'undici';
 import { errorShapeProblem } from './error-shapes.js';
 import { type CaseContext, type FuzzCase, generateCase } from './generate-case.js';
 import { buildHostileImages } from './hostile-images.js';
@@ -36,6 +36,8 @@ export const LIMITS = {
   errorBodyBytes: 16 * 1024,
   /** A connection whose request is still unfinished after this must have been closed by the gateway. */
   unfinishedRequestCutoffMs: 30_000,
+  /** Time allowed after the load for replaying stall suspects alone. */
+  confirmStallsMs: 90_000,
 };
 
 export interface Finding {
@@ -166,6 +168,22 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const deadline = started + options.seconds * 1000;
     const heavy = new Mutex();
 
+    // A pooled connection the gateway closed after answering the previous request can fail the
+    // next one with a reset before it is seen: such a case is retried once on a fresh connection.
+    const requestWithRetry = async (fuzzCase: FuzzCase) => {
+      const options = { method: fuzzCase.method as 'GET', path: fuzzCase.path, headers: fuzzCase.headers, body: fuzzCase.body };
+      try {
+        return await pool.request(options);
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? '';
+        if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET' && code !== 'EPIPE') throw error;
+        const fresh = new Client(gateway.baseUrl, { headersTimeout: LIMITS.answerTimeoutMs, bodyTimeout: LIMITS.answerTimeoutMs, pipelining: 0 });
+        const response = await fresh.request(options);
+        response.body.once('close', () => void fresh.close().catch(() => {}));
+        return response;
+      }
+    };
+
     const checkCase = async (fuzzCase: FuzzCase) => {
       const groupBase = `${fuzzCase.route.name} | ${fuzzCase.attack} | ${fuzzCase.detail.split(/[:(]/)[0].trim()}`;
       const startedAt = Date.now();
@@ -174,7 +192,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       let text: string;
       let bytes: number;
       try {
-        const response = await pool.request({ method: fuzzCase.method as 'GET', path: fuzzCase.path, headers: fuzzCase.headers, body: fuzzCase.body });
+        const response = await requestWithRetry(fuzzCase);
         status = response.statusCode;
         contentType = response.headers['content-type'] as string | undefined;
         ({ text, bytes } = await readCapped(response.body, status >= 400 ? 1024 * 1024 : 64 * 1024));
@@ -215,8 +233,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
           example: describeCase(fuzzCase),
         });
       }
+      const errorReadCap = 1024 * 1024;
       if (status >= 400 && fuzzCase.method !== 'HEAD') {
-        const problem = errorShapeProblem(fuzzCase.family, status, contentType, text);
+        // A body cut at the read cap cannot be parsed; it is reported as oversized below.
+        const problem = bytes > errorReadCap ? undefined : errorShapeProblem(fuzzCase.family, status, contentType, text);
         if (problem) {
           find(`shape | ${fuzzCase.family} | ${status} | ${problem} | ${fuzzCase.route.name}`, {
             kind: 'error shape',
@@ -258,29 +278,21 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
     };
 
-    // Stalls: a /healthz probe outstanding past the limit. The suspects are the cases that were
-    // already in flight when that probe was sent, oldest first (the blocking one is among them).
+    // Stalls: a /healthz probe outstanding past the limit. Under load several requests are in
+    // flight; each stall's suspects are replayed alone afterwards to name the one that blocks.
+    const stallEvents: Array<{ start: number; suspects: FuzzCase[] }> = [];
+    let confirming = false;
+    let stallDuringReplay = false;
     const stallWatcher = setInterval(() => {
       const since = watch.outstandingSince;
       const now = Date.now();
       if (since !== undefined && now - since > LIMITS.stallMs && currentStall === undefined) {
         currentStall = { start: since };
-        const suspects = [...inFlight.values()]
-          .filter((entry) => entry.startedAt <= since)
-          .sort((a, b) => a.startedAt - b.startedAt)
-          .map((entry) => entry.fuzzCase);
-        const first = suspects[0];
-        const group = first ? `${first.route.name} | ${first.attack} | ${first.detail.split(/[:(]/)[0].trim()}` : 'nothing in flight';
-        find(`stall | ${group}`, {
-          kind: 'event-loop stall',
-          symptom: `/healthz unanswered for over ${LIMITS.stallMs} ms; oldest request in flight: ${group}`,
-          caseIndex: first?.index,
-          example:
-            suspects
-              .slice(0, 4)
-              .map((c) => `#${c.index} ${describeCase(c)}`)
-              .join('\n         ') || '(none)',
-        });
+        if (confirming) stallDuringReplay = true;
+        else {
+          const suspects = [...inFlight.values()].sort((a, b) => a.startedAt - b.startedAt).map((entry) => entry.fuzzCase);
+          stallEvents.push({ start: since, suspects: suspects.slice(0, 8) });
+        }
       }
       if (since === undefined && currentStall !== undefined) {
         stallWindows.push({ start: currentStall.start, end: now });
@@ -352,10 +364,61 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
     }
 
+    const groupOf = (c: FuzzCase) => `${c.route.name} | ${c.attack} | ${c.detail.split(/[:(]/)[0].trim()}`;
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    async function confirmStalls(): Promise<void> {
+      if (stallEvents.length === 0) return;
+      confirming = true;
+      const confirmDeadline = Date.now() + LIMITS.confirmStallsMs;
+      const culprits = new Map<string, { fuzzCase: FuzzCase; worstMs: number }>();
+      const cleared = new Set<number>();
+      for (const event of stallEvents) {
+        let culprit = event.suspects.find((c) => culprits.has(groupOf(c)));
+        for (const suspect of event.suspects) {
+          if (culprit || Date.now() > confirmDeadline || !alive()) break;
+          if (cleared.has(suspect.index)) continue;
+          while (currentStall !== undefined && alive() && Date.now() < confirmDeadline) await sleep(100);
+          stallDuringReplay = false;
+          const before = watch.probeMs.length;
+          const sent = pool
+            .request({ method: suspect.method as 'GET', path: suspect.path, headers: suspect.headers, body: suspect.body })
+            .then((response) => response.body.dump())
+            .catch(() => {});
+          const until = Date.now() + 5_000;
+          while (!stallDuringReplay && Date.now() < until) await Promise.race([sent, sleep(50)]);
+          await Promise.race([sent, sleep(300)]);
+          const worstMs = Math.max(0, ...watch.probeMs.slice(before));
+          if (stallDuringReplay || worstMs > LIMITS.stallMs) {
+            culprit = suspect;
+            culprits.set(groupOf(suspect), { fuzzCase: suspect, worstMs });
+          } else cleared.add(suspect.index);
+        }
+        if (culprit) {
+          const known = culprits.get(groupOf(culprit));
+          find(`stall | ${groupOf(culprit)}`, {
+            kind: 'event-loop stall',
+            symptom: `one request alone blocks the event loop (/healthz unanswered over ${LIMITS.stallMs} ms${known && known.worstMs > 0 ? `, up to ${Math.round(known.worstMs)} ms` : ''}): ${groupOf(culprit)}`,
+            caseIndex: culprit.index,
+            example: describeCase(culprit),
+          });
+        } else {
+          find('stall | not reproduced alone', {
+            kind: 'event-loop stall',
+            symptom: `/healthz over ${LIMITS.stallMs} ms under load, not reproduced by any request in flight replayed alone (or not checked within the time bound)`,
+            caseIndex: event.suspects[0]?.index,
+            example: event.suspects.map((c) => `#${c.index} ${describeCase(c)}`).join('\n         ') || '(nothing in flight)',
+          });
+        }
+      }
+      while (currentStall !== undefined && alive() && Date.now() < confirmDeadline) await sleep(100);
+      confirming = false;
+    }
+
     await Promise.all(Array.from({ length: options.only === undefined ? options.concurrency : 1 }, worker));
     report.completed = next >= last;
     await Promise.all(rawTasks);
     await new Promise((resolve) => setTimeout(resolve, 500));
+    await confirmStalls();
     clearInterval(stallWatcher);
     await watch.stop();
     report.durationMs = Date.now() - started;
