@@ -377,7 +377,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         for (const suspect of event.suspects) {
           if (culprit || Date.now() > confirmDeadline || !alive()) break;
           if (cleared.has(suspect.index)) continue;
-          while (currentStall !== undefined && alive() && Date.now() < confirmDeadline) await sleep(100);
+          // Quiet first: a probe sent after this point answered within the limit.
+          const quietFrom = Date.now();
+          const quiet = () => watch.lastAnswer !== undefined && watch.lastAnswer.at > quietFrom + 50 && watch.lastAnswer.ms <= LIMITS.stallMs;
+          while (!quiet() && alive() && Date.now() < confirmDeadline) await sleep(50);
+          if (!quiet()) break;
           stallDuringReplay = false;
           const before = watch.probeMs.length;
           const sent = pool

@@ -33,6 +33,8 @@ export interface GatewayWatch {
   probeErrors: number;
   /** When the probe now waiting for its answer was sent (Date.now()), if one is. */
   outstandingSince?: number;
+  /** The last answered probe: when, and its round trip. */
+  lastAnswer?: { at: number; ms: number };
   rssSamples: number[];
   stop(): Promise<void>;
 }
@@ -49,7 +51,10 @@ export function watchGateway(pid: number, port: number): GatewayWatch {
     if (line.startsWith('error')) {
       watch.probeErrors += 1;
       watch.probeMs.push(Number(line.slice(6)));
-    } else watch.probeMs.push(Number(line));
+    } else {
+      watch.probeMs.push(Number(line));
+      watch.lastAnswer = { at: Date.now(), ms: Number(line) };
+    }
   });
   const sampler = setInterval(() => {
     try {
