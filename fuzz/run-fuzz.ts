@@ -408,7 +408,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         } else {
           find('stall | not reproduced alone', {
             kind: 'event-loop stall',
-            symptom: `/healthz over ${LIMITS.stallMs} ms under load, not reproduced by any request in flight replayed alone (or not checked within the time bound)`,
+            symptom: `/healthz over ${LIMITS.stallMs} ms under load, not reproduced by replaying the requests then in flight on the same gateway (a cause cached after its first run, e.g. by the tokenizer, only shows on a fresh one: replay each suspect with --only)`,
             caseIndex: event.suspects[0]?.index,
             example: event.suspects.map((c) => `#${c.index} ${describeCase(c)}`).join('\n         ') || '(nothing in flight)',
           });
