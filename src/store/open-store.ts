@@ -10,10 +10,10 @@ import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import type { CustomTypesConfig } from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
+import type { StoreDialect } from './store-dialect.js';
 import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
 import { channelsMigration } from './migrations/003-channels.js';
-import type { StoreDialect } from './store-dialect.js';
 import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js';
 
 export type { StoreDialect };

@@ -1,0 +1,70 @@
+/**
+ * The error body each family must answer with (docs/architecture.md, "Errors"): a checker per
+ * family returns what is wrong with a body, or nothing.
+ */
+import type { Family } from './routes.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const stringOrNull = (value: unknown) => typeof value === 'string' || value === null;
+
+/** OpenAI: `{error: {message, type, param, code}}`, param and code a string or null. */
+function openaiProblem(body: Json): string | undefined {
+  const error = body.error;
+  if (!isObject(error)) return 'no "error" object';
+  if (typeof error.message !== 'string' || error.message === '') return 'error.message is not a non-empty string';
+  if (typeof error.type !== 'string') return 'error.type is not a string';
+  if (!('param' in error) || !stringOrNull(error.param)) return 'error.param is missing or not a string/null';
+  if (!('code' in error) || !stringOrNull(error.code)) return 'error.code is missing or not a string/null';
+  return undefined;
+}
+
+/** Anthropic: `{type: "error", error: {type, message}}`. */
+function anthropicProblem(body: Json): string | undefined {
+  if (body.type !== 'error') return 'type is not "error"';
+  const error = body.error;
+  if (!isObject(error)) return 'no "error" object';
+  if (typeof error.type !== 'string') return 'error.type is not a string';
+  if (typeof error.message !== 'string' || error.message === '') return 'error.message is not a non-empty string';
+  return undefined;
+}
+
+/** Gemini: `{error: {code, message, status}}`, code equal to the HTTP status. */
+function geminiProblem(body: Json, status: number): string | undefined {
+  const error = body.error;
+  if (!isObject(error)) return 'no "error" object';
+  if (error.code !== status) return `error.code ${JSON.stringify(error.code)} is not the HTTP status ${status}`;
+  if (typeof error.message !== 'string' || error.message === '') return 'error.message is not a non-empty string';
+  if (typeof error.status !== 'string' || !/^[A-Z_]+$/.test(error.status)) return 'error.status is not an upper-case status name';
+  return undefined;
+}
+
+/** imagegen2 answers as Ideogram does: `{detail: "<message>"}` (src/surfaces/imagegen2/render-error.ts). */
+function imagegen2Problem(body: Json): string | undefined {
+  if (typeof body.detail !== 'string' || body.detail === '') return '"detail" is not a non-empty string';
+  return undefined;
+}
+
+/** What is wrong with an error answer of `family`, or undefined when it has the family's shape. */
+export function errorShapeProblem(family: Family, status: number, contentType: string | undefined, text: string): string | undefined {
+  if (family === 'none') return undefined;
+  if (!contentType?.includes('application/json')) return `content-type ${JSON.stringify(contentType ?? '(none)')} is not JSON`;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return 'body is not JSON';
+  }
+  if (!isObject(body)) return 'body is not a JSON object';
+  switch (family) {
+    case 'openai':
+      return openaiProblem(body);
+    case 'anthropic':
+      return anthropicProblem(body);
+    case 'gemini':
+      return geminiProblem(body, status);
+    default:
+      return imagegen2Problem(body);
+  }
+}

@@ -1,0 +1,321 @@
+/**
+ * Every route the gateway serves (from the surfaces' `routes.ts`, `src/http/` and `src/app.ts`),
+ * with a small valid request for each, where its key goes, and the error family its answers
+ * must use. A new route is one more entry here.
+ */
+import type { HostileImage } from './hostile-images.js';
+
+export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'none';
+export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'none';
+
+/** Puts an image into a body, the way the route's dialect carries one. */
+export type ImageSlot = (body: Record<string, unknown>, image: HostileImage, encoding: ImageEncoding) => void;
+export type ImageEncoding = 'base64' | 'data-url' | 'private-url' | 'bad-url';
+
+export interface Route {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  family: Family;
+  /** Where a client of this dialect sends its key (the first is the usual one). */
+  keyPlaces: KeyPlace[];
+  /** A small valid body; absent for GET routes. */
+  body?: () => Record<string, unknown>;
+  /** Sent as multipart/form-data rather than JSON. */
+  multipart?: boolean;
+  /** Where hostile images go, when the route takes images. */
+  imageSlots?: ImageSlot[];
+}
+
+export function encodeImage(image: HostileImage, encoding: ImageEncoding): string {
+  switch (encoding) {
+    case 'base64':
+      return image.bytes.toString('base64');
+    case 'data-url':
+      return `data:${image.mediaType};base64,${image.bytes.toString('base64')}`;
+    case 'private-url':
+      // Loopback and link-local only: the fuzz suite never makes the gateway reach outside the machine.
+      return ['http://127.0.0.1:9/i.png', 'http://[::1]:9/i.png', 'http://169.254.169.254/latest', 'http://10.0.0.1/i.png', 'http://0.0.0.0:9/'][
+        image.bytes.length % 5
+      ];
+    default:
+      return ['ftp://127.0.0.1/i.png', 'data:image/png;base64', 'http://', 'http://127.0.0.1:99999/i.png', 'not a url'][image.bytes.length % 5];
+  }
+}
+
+const chatMessages = () => [{ role: 'user', content: 'Say hello.' }];
+const geminiContents = () => [{ role: 'user', parts: [{ text: 'Say hello.' }] }];
+
+const openaiChatImage: ImageSlot = (body, image, encoding) => {
+  body.messages = [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'image_url', image_url: { url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) } },
+      ],
+    },
+  ];
+};
+
+const anthropicImage: ImageSlot = (body, image, encoding) => {
+  const source =
+    encoding === 'base64' || encoding === 'data-url'
+      ? { type: 'base64', media_type: image.mediaType, data: encodeImage(image, encoding) }
+      : { type: 'url', url: encodeImage(image, encoding) };
+  body.messages = [
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source },
+        { type: 'text', text: 'What is this?' },
+      ],
+    },
+  ];
+};
+
+const geminiImage: ImageSlot = (body, image, encoding) => {
+  const part =
+    encoding === 'base64' || encoding === 'data-url'
+      ? { inlineData: { mimeType: image.mediaType, data: encodeImage(image, encoding) } }
+      : { fileData: { mimeType: image.mediaType, fileUri: encodeImage(image, encoding) } };
+  body.contents = [{ role: 'user', parts: [part, { text: 'What is this?' }] }];
+};
+
+const field =
+  (name: string): ImageSlot =>
+  (body, image, encoding) => {
+    body[name] = encodeImage(image, encoding);
+  };
+
+/** A multipart file part (the multipart encoder sends HostileImage values as files). */
+const filePart =
+  (name: string): ImageSlot =>
+  (body, image, encoding) => {
+    body[name] = encoding === 'private-url' || encoding === 'bad-url' ? encodeImage(image, encoding) : image;
+  };
+
+const blendImages: ImageSlot = (body, image, encoding) => {
+  body.images = [encodeImage(image, encoding), encodeImage(image, 'base64')];
+};
+
+const openaiEditJsonImage: ImageSlot = (body, image, encoding) => {
+  body.images = [{ image_url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) }];
+};
+
+const GEMINI_CHAT = 'textmodel-c-2.0-flash';
+const GEMINI_EMBED = 'text-embedding-004';
+
+export const ROUTES: readonly Route[] = [
+  {
+    name: 'openai chat',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-4o-mini', messages: chatMessages(), max_tokens: 16 }),
+    imageSlots: [openaiChatImage],
+  },
+  {
+    name: 'openai chat stream',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-a-haiku-4-5-20251001', messages: chatMessages(), max_tokens: 16, stream: true, stream_options: { include_usage: true } }),
+  },
+  {
+    name: 'openai chat tools',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      model: 'textmodel-b-4o',
+      messages: chatMessages(),
+      max_tokens: 32,
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'get_weather',
+            parameters: {
+              type: 'object',
+              properties: { city: { type: 'string', pattern: '^[A-Z][a-z]+$' }, days: { type: 'integer', minimum: 1 } },
+              required: ['city'],
+            },
+          },
+        },
+      ],
+      tool_choice: 'required',
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+    }),
+  },
+  {
+    name: 'openai embeddings',
+    method: 'POST',
+    path: '/v1/embeddings',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'text-embedding-3-small', input: ['hello', 'world'] }),
+  },
+  {
+    name: 'openai image generation',
+    method: 'POST',
+    path: '/v1/images/generations',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'imagegen1-schnell', prompt: 'a red square', n: 1, size: '256x256', response_format: 'b64_json' }),
+  },
+  {
+    name: 'openai image edit (multipart)',
+    method: 'POST',
+    path: '/v1/images/edits',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    multipart: true,
+    body: () => ({ model: 'textmodel-b-image-1', prompt: 'make it blue', size: '256x256' }),
+    imageSlots: [filePart('image'), filePart('mask')],
+  },
+  {
+    name: 'openai image edit (JSON)',
+    method: 'POST',
+    path: '/v1/images/edits',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-image-1', prompt: 'make it blue', size: '256x256' }),
+    imageSlots: [openaiEditJsonImage],
+  },
+  { name: 'models list', method: 'GET', path: '/v1/models', family: 'openai', keyPlaces: ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'] },
+  { name: 'model get', method: 'GET', path: '/v1/models/textmodel-b-4o', family: 'openai', keyPlaces: ['bearer', 'x-api-key', 'x-goog-api-key', 'query-key'] },
+  {
+    name: 'anthropic messages',
+    method: 'POST',
+    path: '/v1/messages',
+    family: 'anthropic',
+    keyPlaces: ['x-api-key', 'bearer'],
+    body: () => ({ model: 'textmodel-a-haiku-4-5-20251001', max_tokens: 16, messages: chatMessages() }),
+    imageSlots: [anthropicImage],
+  },
+  {
+    name: 'anthropic messages stream',
+    method: 'POST',
+    path: '/v1/messages',
+    family: 'anthropic',
+    keyPlaces: ['x-api-key', 'bearer'],
+    body: () => ({
+      model: 'textmodel-b-4o-mini',
+      max_tokens: 16,
+      stream: true,
+      system: [{ type: 'text', text: 'Be brief.' }],
+      messages: chatMessages(),
+      tools: [{ name: 'lookup', input_schema: { type: 'object', properties: { q: { type: 'string', maxLength: 8 } } } }],
+    }),
+  },
+  {
+    name: 'anthropic count tokens',
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    family: 'anthropic',
+    keyPlaces: ['x-api-key', 'bearer'],
+    body: () => ({ model: 'textmodel-a-sonnet-4-20250514', messages: chatMessages() }),
+    imageSlots: [anthropicImage],
+  },
+  {
+    name: 'gemini generate',
+    method: 'POST',
+    path: `/v1beta/models/${GEMINI_CHAT}:generateContent`,
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({ contents: geminiContents(), generationConfig: { maxOutputTokens: 16 } }),
+    imageSlots: [geminiImage],
+  },
+  {
+    name: 'gemini generate (v1)',
+    method: 'POST',
+    path: '/v1/models/textmodel-b-4o-mini:generateContent',
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({
+      contents: geminiContents(),
+      generationConfig: {
+        maxOutputTokens: 16,
+        responseMimeType: 'application/json',
+        responseSchema: { type: 'OBJECT', properties: { a: { type: 'STRING' } } },
+      },
+    }),
+  },
+  {
+    name: 'gemini stream',
+    method: 'POST',
+    path: `/v1beta/models/${GEMINI_CHAT}:streamGenerateContent?alt=sse`,
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({ contents: geminiContents(), generationConfig: { maxOutputTokens: 16 } }),
+  },
+  {
+    name: 'gemini count tokens',
+    method: 'POST',
+    path: `/v1beta/models/${GEMINI_CHAT}:countTokens`,
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({ contents: geminiContents() }),
+    imageSlots: [geminiImage],
+  },
+  {
+    name: 'gemini embed',
+    method: 'POST',
+    path: `/v1beta/models/${GEMINI_EMBED}:embedContent`,
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({ content: { parts: [{ text: 'hello' }] } }),
+  },
+  {
+    name: 'gemini batch embed',
+    method: 'POST',
+    path: `/v1beta/models/${GEMINI_EMBED}:batchEmbedContents`,
+    family: 'gemini',
+    keyPlaces: ['x-goog-api-key', 'query-key'],
+    body: () => ({ requests: [{ model: `models/${GEMINI_EMBED}`, content: { parts: [{ text: 'a' }] } }] }),
+  },
+  { name: 'gemini models list', method: 'GET', path: '/v1beta/models', family: 'gemini', keyPlaces: ['x-goog-api-key', 'query-key'] },
+  { name: 'gemini model get', method: 'GET', path: `/v1beta/models/${GEMINI_CHAT}`, family: 'gemini', keyPlaces: ['x-goog-api-key', 'query-key'] },
+  {
+    name: 'imagegen2 remix',
+    method: 'POST',
+    path: '/imagegen2/remix',
+    family: 'imagegen2',
+    keyPlaces: ['bearer', 'api-key'],
+    body: () => ({ prompt: 'in blue', image_weight: 0.5, aspect_ratio: '1:1' }),
+    imageSlots: [field('image')],
+  },
+  {
+    name: 'imagegen2 edit',
+    method: 'POST',
+    path: '/imagegen2/edit',
+    family: 'imagegen2',
+    keyPlaces: ['bearer', 'api-key'],
+    body: () => ({ prompt: 'add a moon' }),
+    imageSlots: [field('image'), field('mask')],
+  },
+  {
+    name: 'imagegen2 remix-image',
+    method: 'POST',
+    path: '/imagegen2/remix-image',
+    family: 'imagegen2',
+    keyPlaces: ['bearer', 'api-key'],
+    body: () => ({ prompt: 'together' }),
+    imageSlots: [blendImages],
+  },
+  { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
+  { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },
+  { name: 'unknown path', method: 'GET', path: '/v2/unknown', family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'unknown gemini path', method: 'POST', path: '/v1beta/tunedModels/x:generate', family: 'gemini', keyPlaces: ['x-goog-api-key'], body: () => ({}) },
+];
+
+/** Images every image route needs to be valid at all (the base bodies leave them out). */
+export function withValidImages(route: Route, body: Record<string, unknown>, tiny: HostileImage): void {
+  if (route.path.startsWith('/imagegen2/') || route.path === '/v1/images/edits') {
+    route.imageSlots?.[0]?.(body, tiny, 'base64');
+  }
+}
