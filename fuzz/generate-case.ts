@@ -151,7 +151,8 @@ function withQuery(path: string, query: string | undefined): string {
 /**
  * The error shape an answer must have: the family of the route the path and method match (as
  * Fastify matches them: case-sensitive, no trailing slash, no dot segments), and for paths that
- * match nothing, what the not-found handler uses (Gemini under `/v1beta/`, OpenAI elsewhere).
+ * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
+ * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, OpenAI elsewhere.
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
 export function familyOf(method: string, path: string, headers: Record<string, string>): Family {
@@ -167,7 +168,11 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (/^\/v1\/models(\/[^/]+)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
   }
-  return pathOnly.startsWith('/v1beta/') ? 'gemini' : 'openai';
+  const under = (prefix: string) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`);
+  if (under('/v1beta')) return 'gemini';
+  if (under('/v1/messages')) return 'anthropic';
+  if (under('/imagegen2')) return 'imagegen2';
+  return 'openai';
 }
 
 function modelsFamily(path: string, headers: Record<string, string>): Family {
