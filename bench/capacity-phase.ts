@@ -23,7 +23,20 @@ export interface CapacityPhaseOptions {
 }
 
 function skipped(target: TargetName, streams: number, reason: string): CapacityResult {
-  return { target, streams, maxConcurrent: 0, slowestHeadersMs: 0, byteIdentical: 0, contentIntact: 0, failed: streams, wallSec: 0, idleRssBytes: 0, peakRssBytes: 0, serverCpuSec: 0, skipped: reason };
+  return {
+    target,
+    streams,
+    maxConcurrent: 0,
+    slowestHeadersMs: 0,
+    byteIdentical: 0,
+    contentIntact: 0,
+    failed: streams,
+    wallSec: 0,
+    idleRssBytes: 0,
+    peakRssBytes: 0,
+    serverCpuSec: 0,
+    skipped: reason,
+  };
 }
 
 export async function runCapacityPhase(options: CapacityPhaseOptions): Promise<CapacityResult[]> {
@@ -85,7 +98,12 @@ export async function runCapacityPhase(options: CapacityPhaseOptions): Promise<C
  */
 export async function plainStreamDifference(baseUrl: string, request: RequestSpec, expected: Buffer): Promise<string | undefined> {
   try {
-    const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(120_000) });
+    const response = await fetch(`${baseUrl}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(120_000),
+    });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) return `HTTP ${response.status}`;
     return firstDifference(expected, body);

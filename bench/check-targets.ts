@@ -96,10 +96,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   checks.push({
     name: `gengate CPU per request, cross-dialect stream vs pass-through stream, c=${c}`,
     required: `≤ ${TARGET_LIMITS.crossCpuFactor} ×`,
-    measured:
-      factor === undefined
-        ? 'n/a'
-        : `${fixed(factor, 2)} × (${fixed(cross!.serverCpuMsPerRequest, 3)} vs ${fixed(pass!.serverCpuMsPerRequest, 3)} ms)`,
+    measured: factor === undefined ? 'n/a' : `${fixed(factor, 2)} × (${fixed(cross!.serverCpuMsPerRequest, 3)} vs ${fixed(pass!.serverCpuMsPerRequest, 3)} ms)`,
     met: factor === undefined ? undefined : factor <= TARGET_LIMITS.crossCpuFactor,
   });
   return checks;

@@ -69,7 +69,7 @@ describe('summarizeCpuProfile', () => {
     ]);
   });
 
-  it('counts only the samples inside a window, at the window\'s own rate', () => {
+  it("counts only the samples inside a window, at the window's own rate", () => {
     // Samples fall at 1, 2, … 10 ms; the window 3–6 ms holds samples 3 to 6: ids 3, 4, 4, 5.
     const summary = summarizeCpuProfile(profile, { repoRoot: ROOT, scenario: 'x', window: { startUs: 3000, endUs: 6000 } });
     expect(summary.totalMs).toBeCloseTo(3, 9);

@@ -74,9 +74,10 @@ export function summarizeCpuProfile(profile: CpuProfile, options: SummaryOptions
   const hits = countSamples(profile, options.window);
   let totalSamples = 0;
   for (const count of hits.values()) totalSamples += count;
-  const spanUs = options.window && profile.samples?.length
-    ? Math.min(options.window.endUs, profile.endTime) - Math.max(options.window.startUs, profile.startTime)
-    : profile.endTime - profile.startTime;
+  const spanUs =
+    options.window && profile.samples?.length
+      ? Math.min(options.window.endUs, profile.endTime) - Math.max(options.window.startUs, profile.startTime)
+      : profile.endTime - profile.startTime;
   const msPerSample = totalSamples > 0 ? spanUs / 1000 / totalSamples : 0;
 
   const parentOf = new Map<number, number>();

@@ -19,8 +19,27 @@ function slice(partial: Partial<SliceResult>): SliceResult {
 describe('combineSlices', () => {
   it('rates over the summed time, percentiles over all samples, peaks as the maximum', () => {
     const measurement = combineSlices({ scenario: 'chat', target: 'gengate', connections: 64 }, [
-      slice({ ok: 3, elapsedSec: 2, samples: Float64Array.from([1, 2, 3]), statuses: { 200: 3 }, serverCpuSec: 0.5, serverPeakRssBytes: 100, mockCpuSec: 0.2, loadCpuSec: 0.4 }),
-      slice({ ok: 1, errors: 2, elapsedSec: 2, samples: Float64Array.from([10]), statuses: { 200: 1, 502: 2 }, serverCpuSec: 1.5, serverPeakRssBytes: 300, mockCpuSec: 0.2, loadCpuSec: 0.4 }),
+      slice({
+        ok: 3,
+        elapsedSec: 2,
+        samples: Float64Array.from([1, 2, 3]),
+        statuses: { 200: 3 },
+        serverCpuSec: 0.5,
+        serverPeakRssBytes: 100,
+        mockCpuSec: 0.2,
+        loadCpuSec: 0.4,
+      }),
+      slice({
+        ok: 1,
+        errors: 2,
+        elapsedSec: 2,
+        samples: Float64Array.from([10]),
+        statuses: { 200: 1, 502: 2 },
+        serverCpuSec: 1.5,
+        serverPeakRssBytes: 300,
+        mockCpuSec: 0.2,
+        loadCpuSec: 0.4,
+      }),
     ]);
     expect(measurement).toMatchObject({
       scenario: 'chat',

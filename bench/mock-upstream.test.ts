@@ -44,11 +44,13 @@ describe('mock upstream, unpaced', () => {
     expect(deltas.join('')).toBe(TEN_TOKENS);
     expect(finishes.at(-1)).toBe('stop');
 
-    const raw = await (await fetch(`${base}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer mock-key', 'content-type': 'application/json' },
-      body: '{"model":"gpt-4o-mini","stream":true,"messages":[]}',
-    })).text();
+    const raw = await (
+      await fetch(`${base}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer mock-key', 'content-type': 'application/json' },
+        body: '{"model":"gpt-4o-mini","stream":true,"messages":[]}',
+      })
+    ).text();
     expect(raw.endsWith('data: [DONE]\n\n')).toBe(true);
     expect(raw.split('\n\n').filter(Boolean)).toHaveLength(1 + 10 + 1 + 1);
   });
@@ -105,7 +107,12 @@ describe('mock upstream, unpaced', () => {
 
   it('streams Anthropic events in the documented order', async () => {
     const client = new Anthropic({ baseURL: base, apiKey: 'mock-key', maxRetries: 0 });
-    const stream = await client.messages.create({ model: 'claude-haiku-4-5-20251001', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const stream = await client.messages.create({
+      model: 'claude-haiku-4-5-20251001',
+      max_tokens: 50,
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+    });
     const types: string[] = [];
     let text = '';
     for await (const event of stream) {
@@ -124,11 +131,13 @@ describe('mock upstream, unpaced', () => {
       'message_stop',
     ]);
 
-    const raw = await (await fetch(`${base}/v1/messages`, {
-      method: 'POST',
-      headers: { 'x-api-key': 'mock-key', 'content-type': 'application/json' },
-      body: '{"stream":true}',
-    })).text();
+    const raw = await (
+      await fetch(`${base}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': 'mock-key', 'content-type': 'application/json' },
+        body: '{"stream":true}',
+      })
+    ).text();
     const names = raw
       .split('\n\n')
       .filter(Boolean)
@@ -167,7 +176,11 @@ describe('mock upstream, unpaced', () => {
     expect(anthropic.status).toBe(401);
     expect(await anthropic.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
 
-    const gemini = await fetch(`${base}/v1beta/models/gemini-2.0-flash:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': 'wrong' }, body: '{}' });
+    const gemini = await fetch(`${base}/v1beta/models/gemini-2.0-flash:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': 'wrong' },
+      body: '{}',
+    });
     expect(gemini.status).toBe(401);
     expect(await gemini.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
   });

@@ -48,9 +48,7 @@ const ERRORS = {
   anthropic401: Buffer.from(
     JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' }, request_id: 'req_benchmock' }),
   ),
-  gemini401: Buffer.from(
-    JSON.stringify({ error: { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' } }),
-  ),
+  gemini401: Buffer.from(JSON.stringify({ error: { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' } })),
   notFound: Buffer.from(JSON.stringify({ error: { message: 'no such route on the mock upstream', type: 'not_found', code: 404 } })),
 };
 

@@ -22,7 +22,12 @@ export interface ProfilePhaseOptions {
 }
 
 export async function runProfilePhase(options: ProfilePhaseOptions): Promise<{ summary: ProfileSummary; file: string }> {
-  const gengate = await startGengate({ mockPort: options.mockPort, mode: options.gengateMode, root: options.gengateRoot, nodeArgs: ['--cpu-prof', '--cpu-prof-dir=prof'] });
+  const gengate = await startGengate({
+    mockPort: options.mockPort,
+    mode: options.gengateMode,
+    root: options.gengateRoot,
+    nodeArgs: ['--cpu-prof', '--cpu-prof-dir=prof'],
+  });
   try {
     const request = scenarioById(options.scenario).request('gengate', { mockPort: options.mockPort, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
     const load = { baseUrl: gengate.baseUrl, request, connections: options.connections };
@@ -42,7 +47,8 @@ export async function runProfilePhase(options: ProfilePhaseOptions): Promise<{ s
     const scenario = `${scenarioById(options.scenario).title}, c=${options.connections}, ${options.durationSec} s after 1 s of warm-up`;
     let summary = summarizeCpuProfile(profile, { repoRoot: options.gengateRoot, scenario, window: { startUs, endUs } });
     // Should the profiler's clock ever differ from hrtime's, fall back to the whole profile rather than to nothing.
-    if (summary.totalMs === 0) summary = summarizeCpuProfile(profile, { repoRoot: options.gengateRoot, scenario: `${scenario} (whole process, start-up included)` });
+    if (summary.totalMs === 0)
+      summary = summarizeCpuProfile(profile, { repoRoot: options.gengateRoot, scenario: `${scenario} (whole process, start-up included)` });
     return { summary, file: kept };
   } finally {
     await gengate.stop();

@@ -57,11 +57,29 @@ function results(): BenchResults {
       cell('chat', 'bare-proxy', 64, 8000, 7, 11),
       cell('chat-stream', 'gengate', 64, 3000, 20, 30, { serverCpuMsPerRequest: 0.4 }),
       cell('cross-stream', 'gengate', 64, 2000, 30, 45, { serverCpuMsPerRequest: 0.7 }),
-      cell('embeddings', 'gengate', 64, 0, Number.NaN, Number.NaN, { errors: 5000, statuses: { 404: 5000 }, probe: 'HTTP 404 {"error":{"message":"no route"}}' }),
+      cell('embeddings', 'gengate', 64, 0, Number.NaN, Number.NaN, {
+        errors: 5000,
+        statuses: { 404: 5000 },
+        probe: 'HTTP 404 {"error":{"message":"no route"}}',
+      }),
       cell('bad-key', 'portkey', 64, 0, 0, 0, { skipped: 'did not start: missing' }),
     ],
     capacity: [
-      { target: 'gengate', streams: 1000, maxConcurrent: 1000, slowestHeadersMs: 400, byteIdentical: 1000, contentIntact: 1000, failed: 0, wallSec: 10.4, idleRssBytes: 70 * 1024 * 1024, peakRssBytes: 150 * 1024 * 1024, serverCpuSec: 3.2, plainRequestIdentical: false, plainRequestDifference: 'from byte 10: expected "a", got "b"' },
+      {
+        target: 'gengate',
+        streams: 1000,
+        maxConcurrent: 1000,
+        slowestHeadersMs: 400,
+        byteIdentical: 1000,
+        contentIntact: 1000,
+        failed: 0,
+        wallSec: 10.4,
+        idleRssBytes: 70 * 1024 * 1024,
+        peakRssBytes: 150 * 1024 * 1024,
+        serverCpuSec: 3.2,
+        plainRequestIdentical: false,
+        plainRequestDifference: 'from byte 10: expected "a", got "b"',
+      },
     ],
     notes: ['embeddings, gengate, c=64: 5000 errors'],
   };
@@ -126,12 +144,16 @@ describe('renderResultsSection', () => {
     expect(section).toContain('| CPUs | 2 × Test CPU');
     expect(section).toContain('| Node.js | v20.20.2 |');
     expect(section).toContain('| Portkey gateway | 1.15.2 (@hono/node-server 1.13.8) |');
-    expect(section).toContain('Command: `npm run bench` — 8 s measured per cell (in 4 slices interleaved across targets) after 1 s of warm-up, concurrency 1 and 64.');
+    expect(section).toContain(
+      'Command: `npm run bench` — 8 s measured per cell (in 4 slices interleaved across targets) after 1 s of warm-up, concurrency 1 and 64.',
+    );
   });
 
   it('has a target table with verdicts', () => {
     expect(section).toContain('| non-stream pass-through, c=64: gengate req/s vs direct | ≥ 60 % | 65.0 % (6500 vs 10000) | **met** |');
-    expect(section).toContain('| gengate CPU per request, cross-dialect stream vs pass-through stream, c=64 | ≤ 1.5 × | 1.75 × (0.700 vs 0.400 ms) | **missed** |');
+    expect(section).toContain(
+      '| gengate CPU per request, cross-dialect stream vs pass-through stream, c=64 | ≤ 1.5 × | 1.75 × (0.700 vs 0.400 ms) | **missed** |',
+    );
   });
 
   it('has ratio rows and one row per measured cell with added latency against direct', () => {
@@ -141,7 +163,9 @@ describe('renderResultsSection', () => {
   });
 
   it('shows errors with their statuses and the probe answer, and skipped cells with the reason', () => {
-    expect(section).toContain('| 64 | gengate | 0 | – | – |  |  | 5000 | 0.90 | 0.250 | 80.0 | 0.40 | 404×5000; probe: HTTP 404 {"error":{"message":"no route"}} |');
+    expect(section).toContain(
+      '| 64 | gengate | 0 | – | – |  |  | 5000 | 0.90 | 0.250 | 80.0 | 0.40 | 404×5000; probe: HTTP 404 {"error":{"message":"no route"}} |',
+    );
     expect(section).toContain('skipped: did not start: missing');
     expect(section).toContain('- embeddings, gengate, c=64: 5000 errors');
   });

@@ -121,7 +121,9 @@ export function renderResultsSection(results: BenchResults): string {
       `${cap.streams} concurrent OpenAI chat streams (pass-through, asking \`stream_options.include_usage\`), each ${cap.size} tokens at ${cap.tps} tokens/s after ${cap.ttftMs} ms, opened together and held to the end; every body is compared with the mock's bytes. "plain request identical" tells whether one more stream, requested without \`stream_options\`, also arrived byte for byte as the upstream would send it to that client.`,
       '',
     );
-    lines.push('| target | streams | open at once | slowest headers s | byte-identical | content intact | failed | wall s | idle RSS MB | peak RSS MB | server CPU s | plain request identical | first failure |');
+    lines.push(
+      '| target | streams | open at once | slowest headers s | byte-identical | content intact | failed | wall s | idle RSS MB | peak RSS MB | server CPU s | plain request identical | first failure |',
+    );
     lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results.capacity) {
       if (r.skipped) {
@@ -143,10 +145,12 @@ export function renderResultsSection(results: BenchResults): string {
     lines.push(`### CPU profile of gengate (${profile.scenario}, \`node --cpu-prof\`)`, '');
     lines.push(`${profile.totalMs.toFixed(0)} ms of busy CPU sampled.`, '');
     lines.push('| self % | self ms | function | where |', '|---|---|---|---|');
-    for (const entry of profile.top) lines.push(`| ${entry.selfPercent.toFixed(1)} | ${entry.selfMs.toFixed(0)} | \`${entry.functionName}\` | ${entry.location} |`);
+    for (const entry of profile.top)
+      lines.push(`| ${entry.selfPercent.toFixed(1)} | ${entry.selfMs.toFixed(0)} | \`${entry.functionName}\` | ${entry.location} |`);
     lines.push('', "gengate's own functions by time in them and below (synchronous stacks; work resumed after an `await` counts at its own frame):", '');
     lines.push('| total % | total ms | function | where |', '|---|---|---|---|');
-    for (const entry of profile.gengateInclusive) lines.push(`| ${entry.selfPercent.toFixed(1)} | ${entry.selfMs.toFixed(0)} | \`${entry.functionName}\` | ${entry.location} |`);
+    for (const entry of profile.gengateInclusive)
+      lines.push(`| ${entry.selfPercent.toFixed(1)} | ${entry.selfMs.toFixed(0)} | \`${entry.functionName}\` | ${entry.location} |`);
     lines.push('', 'Self time by area:', '', '| area | self % |', '|---|---|');
     for (const area of profile.byArea.slice(0, 15)) lines.push(`| ${area.area} | ${area.selfPercent.toFixed(1)} |`);
     lines.push('');

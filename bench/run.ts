@@ -40,7 +40,11 @@ function describeCell(m: Measurement): string {
   return `${m.scenario} c=${m.connections} ${m.target}: ${m.rps.toFixed(0)} req/s, p50 ${m.latency.p50.toFixed(2)} ms, p99 ${m.latency.p99.toFixed(2)} ms, errors ${m.errors}, server CPU ${m.serverCpuCores.toFixed(2)}${m.probe ? `, probe: ${m.probe}` : ''}`;
 }
 
-async function startGateways(args: RunArgs, mockPort: number, notes: string[]): Promise<{ gengate?: RunningGengate; portkey?: ChildServer; skipReason: Partial<Record<TargetName, string>> }> {
+async function startGateways(
+  args: RunArgs,
+  mockPort: number,
+  notes: string[],
+): Promise<{ gengate?: RunningGengate; portkey?: ChildServer; skipReason: Partial<Record<TargetName, string>> }> {
   const skipReason: Partial<Record<TargetName, string>> = {};
   let gengate: RunningGengate | undefined;
   let portkey: ChildServer | undefined;
@@ -85,7 +89,9 @@ function noteErrors(measurements: Measurement[], notes: string[]): void {
     const statuses = Object.entries(m.statuses)
       .map(([status, count]) => `${count}× HTTP ${status}`)
       .join(', ');
-    notes.push(`${m.scenario}, ${m.target}, c=${m.connections}: ${m.errors} errors (${statuses || 'socket errors/timeouts'})${m.probe ? `; a single probe got: ${m.probe}` : ''}`);
+    notes.push(
+      `${m.scenario}, ${m.target}, c=${m.connections}: ${m.errors} errors (${statuses || 'socket errors/timeouts'})${m.probe ? `; a single probe got: ${m.probe}` : ''}`,
+    );
   }
 }
 

@@ -60,7 +60,13 @@ const anthropicModel = (target: TargetName): string => (target === 'gengate' ? '
 
 function openAIChat(target: TargetName, endpoints: Endpoints, stream: boolean, key?: string): RequestSpec {
   const body = { model: openAIModel(target), messages: MESSAGES, max_tokens: 256, ...(stream ? { stream: true } : {}) };
-  return { method: 'POST', path: '/v1/chat/completions', headers: openAIHeaders(target, endpoints, key), body: JSON.stringify(body), expectStatus: key ? 401 : 200 };
+  return {
+    method: 'POST',
+    path: '/v1/chat/completions',
+    headers: openAIHeaders(target, endpoints, key),
+    body: JSON.stringify(body),
+    expectStatus: key ? 401 : 200,
+  };
 }
 
 function anthropicMessages(target: TargetName, endpoints: Endpoints, stream: boolean): RequestSpec {
@@ -92,7 +98,8 @@ export const SCENARIOS: readonly Scenario[] = [
       // Direct has no translation to do: it measures the Anthropic stream the gateways consume.
       if (target === 'direct') return anthropicMessages(target, endpoints, true);
       const body = { model: anthropicModel(target), messages: MESSAGES, max_tokens: 256, stream: true };
-      const headers = target === 'portkey' ? { ...openAIHeaders(target, endpoints), ...portkeyHeaders('anthropic', endpoints) } : openAIHeaders(target, endpoints);
+      const headers =
+        target === 'portkey' ? { ...openAIHeaders(target, endpoints), ...portkeyHeaders('anthropic', endpoints) } : openAIHeaders(target, endpoints);
       return { method: 'POST', path: '/v1/chat/completions', headers, body: JSON.stringify(body), expectStatus: 200 };
     },
   },

@@ -64,7 +64,12 @@ export function judgeStream(status: number, body: Buffer, expectedBytes: Buffer,
 }
 
 export async function runStreamCapacity(options: CapacityOptions): Promise<CapacityResult> {
-  const pool = new Pool(options.baseUrl, { connections: options.streams + 8, pipelining: 1, bodyTimeout: options.timeoutMs, headersTimeout: options.timeoutMs });
+  const pool = new Pool(options.baseUrl, {
+    connections: options.streams + 8,
+    pipelining: 1,
+    bodyTimeout: options.timeoutMs,
+    headersTimeout: options.timeoutMs,
+  });
   const idleRssBytes = memory(options.serverPid).rss;
   const meter = meterProcess(options.serverPid, 50);
   const deadline = AbortSignal.timeout(options.timeoutMs);

@@ -103,7 +103,12 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
   });
 
-  const errorRenderers: ErrorRenderers = { openai: renderOpenAIError, anthropic: renderAnthropicError, gemini: renderGeminiError, imagegen2: renderImagegen2Error };
+  const errorRenderers: ErrorRenderers = {
+    openai: renderOpenAIError,
+    anthropic: renderAnthropicError,
+    gemini: renderGeminiError,
+    imagegen2: renderImagegen2Error,
+  };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -128,10 +133,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   if (config.accessLog) {
     http.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
+      request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
       done();
     });
   }

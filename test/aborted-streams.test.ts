@@ -14,7 +14,16 @@ beforeAll(async () => {
   upstream = await startFakeOpenAIUpstream({ slowChunkDelayMs: 40 });
   sandboxGw = await startGateway({ sandbox: { tokensPerSecond: 40, firstTokenDelayMs: 0 } });
   relayGw = await startGateway({
-    channels: [{ name: 'openai', provider: 'openai', baseUrl: upstream.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] }],
+    channels: [
+      {
+        name: 'openai',
+        provider: 'openai',
+        baseUrl: upstream.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
+    ],
   });
 });
 afterAll(async () => {

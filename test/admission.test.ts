@@ -41,7 +41,9 @@ function answerBeforeBody(path: string, headers: string): Promise<string> {
       }
     });
     socket.on('error', reject);
-    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 26214400\r\n${headers}\r\n{"model":"textmodel-b-4o",`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 26214400\r\n${headers}\r\n{"model":"textmodel-b-4o",`,
+    );
   });
 }
 

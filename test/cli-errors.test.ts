@@ -23,7 +23,15 @@ interface Outcome {
 function gengate(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: `sqlite:${join(dir, 'gengate.db')}`, GENGATE_LOG_LEVEL: 'warn', GENGATE_CONFIG: '', PORT: '', GENGATE_PORT: '', ...env },
+    env: {
+      ...process.env,
+      GENGATE_DATABASE_URL: `sqlite:${join(dir, 'gengate.db')}`,
+      GENGATE_LOG_LEVEL: 'warn',
+      GENGATE_CONFIG: '',
+      PORT: '',
+      GENGATE_PORT: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -152,18 +160,30 @@ describe('gengate start-up failures', () => {
   it.concurrent('finding 14: an unreachable PostgreSQL is one line and exit 1, with the password hidden', async () => {
     const port = await closedPort();
     const outcome = await gengate(['start'], { GENGATE_DATABASE_URL: `postgres://gengate:hunter2@127.0.0.1:${port}/gengate` });
-    expectOneLine(outcome, 1, new RegExp(`^gengate: cannot reach PostgreSQL at postgres://gengate:\\*\\*\\*@127\\.0\\.0\\.1:${port}/gengate \\(ECONNREFUSED\\)`));
+    expectOneLine(
+      outcome,
+      1,
+      new RegExp(`^gengate: cannot reach PostgreSQL at postgres://gengate:\\*\\*\\*@127\\.0\\.0\\.1:${port}/gengate \\(ECONNREFUSED\\)`),
+    );
     expect(outcome.stderr).not.toContain('hunter2');
   }, 60_000);
 
   it.concurrent('finding 14: an unsupported database URL is one line and exit 2', async () => {
-    expectOneLine(await gengate(['keys', 'list'], { GENGATE_DATABASE_URL: 'mysql://root@127.0.0.1/gengate' }), 2, /^gengate: unsupported database URL "mysql:\/\/root@127\.0\.0\.1\/gengate": use sqlite:<path> or postgres:/);
+    expectOneLine(
+      await gengate(['keys', 'list'], { GENGATE_DATABASE_URL: 'mysql://root@127.0.0.1/gengate' }),
+      2,
+      /^gengate: unsupported database URL "mysql:\/\/root@127\.0\.0\.1\/gengate": use sqlite:<path> or postgres:/,
+    );
   }, 60_000);
 
   it.concurrent('finding 14: a configuration file that is not YAML is one line and exit 2', async () => {
     const path = join(dir, 'broken.yaml');
     writeFileSync(path, 'server:\n  port: [8080\nchannels: }\n');
-    expectOneLine(await gengate(['start', '--config', path]), 2, new RegExp(`^gengate: ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*line \\d+, column \\d+$`));
+    expectOneLine(
+      await gengate(['start', '--config', path]),
+      2,
+      new RegExp(`^gengate: ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*line \\d+, column \\d+$`),
+    );
     expectOneLine(await gengate(['start', '--config', join(dir, 'missing.yaml')]), 2, /^gengate: configuration file not found: /);
   }, 60_000);
 });

@@ -76,7 +76,11 @@ describe('gengate start', () => {
 
     // Both requests were recorded: each shutdown flushed the usage queue.
     const db = new Database(join(dir, 'data', 'gengate.db'), { readonly: true });
-    const rows = db.prepare('select model, outcome, output_tokens from usage_records').all() as Array<{ model: string; outcome: string; output_tokens: number }>;
+    const rows = db.prepare('select model, outcome, output_tokens from usage_records').all() as Array<{
+      model: string;
+      outcome: string;
+      output_tokens: number;
+    }>;
     db.close();
     expect(rows).toHaveLength(2);
     expect(rows.every((r) => r.model === 'textmodel-b-4o-mini' && r.outcome === 'ok' && r.output_tokens > 0)).toBe(true);
@@ -137,7 +141,7 @@ describe('gengate start', () => {
       expect(lines[0]).toBe(`gengate listening on http://127.0.0.1:${port}`);
       const access = lines.find((line) => line.includes('/healthz'))!;
       if (format === 'pretty') {
-        expect(access).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  request .*method=GET url=\/healthz status=200/);
+        expect(access).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}request .*method=GET url=\/healthz status=200/);
       } else {
         expect(JSON.parse(access)).toMatchObject({ level: 30, msg: 'request', method: 'GET', url: '/healthz', status: 200 });
       }

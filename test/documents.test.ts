@@ -44,14 +44,45 @@ beforeAll(async () => {
   gw = await startGateway({
     limits: { maxDocumentBytes: MAX_DOCUMENT_BYTES },
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-4o', 'textmodel-b-4o-mini'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] },
-      { name: 'local-llm', provider: 'openai-compatible', baseUrl: compatUp.url, models: ['textmodel-b-3.5-turbo'], modelMap: { 'textmodel-b-3.5-turbo': 'llama-3.1-8b' } },
       {
-        name: 'local-vlm', provider: 'openai-compatible', baseUrl: compatUp.url, models: ['textmodel-b-4-turbo'], modelMap: { 'textmodel-b-4-turbo': 'qwen-vl' },
+        name: 'openai-up',
+        provider: 'openai',
+        baseUrl: openaiUp.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-4o', 'textmodel-b-4o-mini'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
+      {
+        name: 'local-llm',
+        provider: 'openai-compatible',
+        baseUrl: compatUp.url,
+        models: ['textmodel-b-3.5-turbo'],
+        modelMap: { 'textmodel-b-3.5-turbo': 'llama-3.1-8b' },
+      },
+      {
+        name: 'local-vlm',
+        provider: 'openai-compatible',
+        baseUrl: compatUp.url,
+        models: ['textmodel-b-4-turbo'],
+        modelMap: { 'textmodel-b-4-turbo': 'qwen-vl' },
         options: { acceptsDocuments: true },
       },
-      { name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: ['textmodel-a-haiku-*', 'textmodel-a-sonnet-*'], modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] },
-      { name: 'gemini-up', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: ['textmodel-c-2.5-flash', 'textmodel-c-2.0-flash'], modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }] },
+      {
+        name: 'anthropic-up',
+        provider: 'anthropic',
+        baseUrl: anthropicUp.url,
+        apiKey: FAKE_ANTHROPIC_KEY,
+        models: ['textmodel-a-haiku-*', 'textmodel-a-sonnet-*'],
+        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+      },
+      {
+        name: 'gemini-up',
+        provider: 'gemini',
+        baseUrl: geminiUp.url,
+        apiKey: FAKE_GEMINI_KEY,
+        models: ['textmodel-c-2.5-flash', 'textmodel-c-2.0-flash'],
+        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
+      },
       { name: 'sandbox', provider: 'sandbox', models: ['textmodel-a-opus-4-5-20251101', 'textmodel-b-4', 'textmodel-c-2.5-pro'] },
     ],
   });
@@ -68,7 +99,18 @@ const lastBody = (up: { requests: Array<{ body: unknown }> }) => up.requests.at(
 
 function askOpenAI(model: string, file: { filename?: string; file_data: string }) {
   return openai()
-    .chat.completions.create({ model, messages: [{ role: 'user', content: [{ type: 'file', file }, { type: 'text', text: PROMPT }] }] })
+    .chat.completions.create({
+      model,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', file },
+            { type: 'text', text: PROMPT },
+          ],
+        },
+      ],
+    })
     .withResponse();
 }
 
@@ -111,13 +153,29 @@ describe('a PDF reaches every upstream in its own form', () => {
     const { data, response } = await askOpenAI('textmodel-b-4o', pdfFile);
     expect(response.headers.get('x-gengate-route')).toBe('passthrough');
     expect(data.choices[0].message.content).toBe(`You said: ${PROMPT}`);
-    expect(lastBody(openaiUp).messages).toEqual([{ role: 'user', content: [{ type: 'file', file: pdfFile }, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody(openaiUp).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'file', file: pdfFile },
+          { type: 'text', text: PROMPT },
+        ],
+      },
+    ]);
   });
 
   it('OpenAI file part → Anthropic: a base64 document block titled with the filename', async () => {
     const { data } = await askOpenAI('textmodel-a-sonnet-4-20250514', pdfFile);
     expect(data.choices[0].message.content).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody(anthropicUp).messages).toEqual([{ role: 'user', content: [{ ...ANTHROPIC_DOCUMENT, title: 'report.pdf' }, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody(anthropicUp).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { ...ANTHROPIC_DOCUMENT, title: 'report.pdf' },
+          { type: 'text', text: PROMPT },
+        ],
+      },
+    ]);
   });
 
   it('OpenAI file part → Gemini: inline data', async () => {
@@ -136,7 +194,12 @@ describe('a PDF reaches every upstream in its own form', () => {
       {
         role: 'user',
         content: [
-          { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF }, title: 'Quarterly report', cache_control: { type: 'ephemeral' } },
+          {
+            type: 'document',
+            source: { type: 'base64', media_type: 'application/pdf', data: PDF },
+            title: 'Quarterly report',
+            cache_control: { type: 'ephemeral' },
+          },
           { type: 'text', text: PROMPT },
         ],
       },
@@ -192,11 +255,22 @@ describe('a PDF reaches every upstream in its own form', () => {
 });
 
 describe('plain-text documents become text', () => {
-  const textDocument: Anthropic.DocumentBlockParam = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'Meeting notes: ship on Friday.' } };
+  const textDocument: Anthropic.DocumentBlockParam = {
+    type: 'document',
+    source: { type: 'text', media_type: 'text/plain', data: 'Meeting notes: ship on Friday.' },
+  };
 
   it('for OpenAI and Gemini upstreams', async () => {
     await askAnthropic('textmodel-b-4o', textDocument);
-    expect(lastBody(openaiUp).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Meeting notes: ship on Friday.' }, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody(openaiUp).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Meeting notes: ship on Friday.' },
+          { type: 'text', text: PROMPT },
+        ],
+      },
+    ]);
     await askAnthropic('textmodel-c-2.5-flash', textDocument);
     expect(lastBody(geminiUp).contents).toEqual([{ role: 'user', parts: [{ text: 'Meeting notes: ship on Friday.' }, { text: PROMPT }] }]);
   });
@@ -204,7 +278,15 @@ describe('plain-text documents become text', () => {
   it('for an OpenAI-compatible server, which takes text though not PDFs', async () => {
     await askAnthropic('textmodel-b-3.5-turbo', textDocument);
     expect(lastBody(compatUp).model).toBe('llama-3.1-8b');
-    expect(lastBody(compatUp).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Meeting notes: ship on Friday.' }, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody(compatUp).messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Meeting notes: ship on Friday.' },
+          { type: 'text', text: PROMPT },
+        ],
+      },
+    ]);
   });
 });
 
@@ -255,7 +337,12 @@ describe('an OpenAI-compatible server refuses PDFs with a 400 in the client dial
         code: 400,
         message: refusal('messages[0].content[0]'),
         status: 'INVALID_ARGUMENT',
-        details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'messages[0].content[0]', description: refusal('messages[0].content[0]') }] }],
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field: 'messages[0].content[0]', description: refusal('messages[0].content[0]') }],
+          },
+        ],
       },
     });
     expect(compatUp.requests.length).toBe(before);
@@ -298,9 +385,14 @@ describe('size limit and PDF check, before any upstream request', () => {
     expect(fromOpenAI.status).toBe(413);
     expect(fromOpenAI.error).toEqual({ message: tooLargeAt(openaiParam), type: 'invalid_request_error', param: openaiParam, code: 'document_too_large' });
 
-    const fromAnthropic = await failure(() => askAnthropic('textmodel-a-haiku-4-5-20251001', { ...pdfDocument, source: { type: 'base64', media_type: 'application/pdf', data: OVERSIZE_PDF } }));
+    const fromAnthropic = await failure(() =>
+      askAnthropic('textmodel-a-haiku-4-5-20251001', { ...pdfDocument, source: { type: 'base64', media_type: 'application/pdf', data: OVERSIZE_PDF } }),
+    );
     expect(fromAnthropic.status).toBe(413);
-    expect(fromAnthropic.error).toMatchObject({ type: 'error', error: { type: 'request_too_large', message: tooLargeAt('messages[0].content[0].source.data') } });
+    expect(fromAnthropic.error).toMatchObject({
+      type: 'error',
+      error: { type: 'request_too_large', message: tooLargeAt('messages[0].content[0].source.data') },
+    });
 
     const fromGemini = await failure(() => askGemini('textmodel-c-2.5-flash', { inlineData: { mimeType: 'application/pdf', data: OVERSIZE_PDF } }));
     expect(fromGemini.status).toBe(413);
@@ -324,11 +416,15 @@ describe('size limit and PDF check, before any upstream request', () => {
 
   it('a file declared as PDF that is not one is a 400 in each dialect', async () => {
     const before = upstreamRequests();
-    const fromOpenAI = await failure(() => askOpenAI('textmodel-a-sonnet-4-20250514', { filename: 'a.pdf', file_data: `data:application/pdf;base64,${NOT_A_PDF}` }));
+    const fromOpenAI = await failure(() =>
+      askOpenAI('textmodel-a-sonnet-4-20250514', { filename: 'a.pdf', file_data: `data:application/pdf;base64,${NOT_A_PDF}` }),
+    );
     expect(fromOpenAI.status).toBe(400);
     expect(fromOpenAI.error).toEqual({ message: notPdf, type: 'invalid_request_error', param: 'messages[0].content[0]', code: null });
 
-    const fromAnthropic = await failure(() => askAnthropic('textmodel-c-2.5-flash', { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: NOT_A_PDF } }));
+    const fromAnthropic = await failure(() =>
+      askAnthropic('textmodel-c-2.5-flash', { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: NOT_A_PDF } }),
+    );
     expect(fromAnthropic.status).toBe(400);
     expect(fromAnthropic.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: notPdf } });
 
@@ -344,10 +440,16 @@ describe('size limit and PDF check, before any upstream request', () => {
     const res = await fetch(`${gw.url}/v1beta/models/textmodel-b-4o:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': gw.key },
-      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'application/pdf', data: `${PDF.slice(0, 40)}***not base64***` } }] }] }),
+      body: JSON.stringify({
+        contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'application/pdf', data: `${PDF.slice(0, 40)}***not base64***` } }] }],
+      }),
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as Json).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: "messages[0].content[0]: the document's data is not valid base64" });
+    expect(((await res.json()) as Json).error).toMatchObject({
+      code: 400,
+      status: 'INVALID_ARGUMENT',
+      message: "messages[0].content[0]: the document's data is not valid base64",
+    });
     expect(upstreamRequests()).toBe(before);
   });
 });

@@ -26,7 +26,14 @@ beforeAll(async () => {
   gw = await startGateway({
     channels: [
       // Like a local server taking fewer inputs per call than OpenAI's 2048.
-      { name: 'openai-embed', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['text-embedding-3-small'], options: { embedBatchSize: 1000 } },
+      {
+        name: 'openai-embed',
+        provider: 'openai',
+        baseUrl: openaiUp.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['text-embedding-3-small'],
+        options: { embedBatchSize: 1000 },
+      },
       { name: 'gemini-embed', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: ['text-embedding-004'] },
     ],
   });
@@ -64,7 +71,10 @@ describe('openai SDK embeddings.create', () => {
     const { data, response } = await openai.embeddings.create({ model: 'text-embedding-3-small', input: ['the first text', 'second'] }).withResponse();
     expect(data.object).toBe('list');
     expect(data.model).toBe('text-embedding-3-small');
-    expect(data.data.map((item) => [item.object, item.index])).toEqual([['embedding', 0], ['embedding', 1]]);
+    expect(data.data.map((item) => [item.object, item.index])).toEqual([
+      ['embedding', 0],
+      ['embedding', 1],
+    ]);
     expect(data.data[0].embedding).toEqual(openaiVector('the first text', 1536));
     expect(data.data[1].embedding).toEqual(openaiVector('second', 1536));
     // The fake counts words: 3 + 1.
@@ -180,7 +190,12 @@ describe('the sandbox through the gateway', () => {
   });
 
   it('is deterministic and honours outputDimensionality (@google/genai, gemini-embedding-001)', async () => {
-    const ask = () => genai.models.embedContent({ model: 'gemini-embedding-001', contents: ['graph databases', 'graph database queries', 'banana bread'], config: { outputDimensionality: 256 } });
+    const ask = () =>
+      genai.models.embedContent({
+        model: 'gemini-embedding-001',
+        contents: ['graph databases', 'graph database queries', 'banana bread'],
+        config: { outputDimensionality: 256 },
+      });
     const [first, second] = [await ask(), await ask()];
     expect(first.embeddings).toEqual(second.embeddings);
     const [a, b, c] = first.embeddings!.map((embedding) => embedding.values!);

@@ -29,8 +29,25 @@ afterEach(async () => {
 
 function channels(primaryModel: string, extra: Partial<ChannelSpec> = {}): ChannelSpec[] {
   return [
-    { name: 'primary', provider: 'openai', baseUrl: primary.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelMap: { 'textmodel-b-4o': primaryModel }, priority: 10, ...extra },
-    { name: 'backup', provider: 'openai', baseUrl: backup.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }], priority: 0 },
+    {
+      name: 'primary',
+      provider: 'openai',
+      baseUrl: primary.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['textmodel-b-*'],
+      modelMap: { 'textmodel-b-4o': primaryModel },
+      priority: 10,
+      ...extra,
+    },
+    {
+      name: 'backup',
+      provider: 'openai',
+      baseUrl: backup.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['textmodel-b-*'],
+      modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      priority: 0,
+    },
   ];
 }
 
@@ -42,7 +59,9 @@ function ask() {
 }
 
 function askStream() {
-  return client().chat.completions.create({ ...request, stream: true }).withResponse();
+  return client()
+    .chat.completions.create({ ...request, stream: true })
+    .withResponse();
 }
 
 describe('failover', () => {
@@ -89,7 +108,16 @@ describe('failover', () => {
 
   it('answers with the last error when every channel fails, in the surface shape', async () => {
     gw = await startGateway({
-      channels: [{ name: 'only', provider: 'openai', baseUrl: primary.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-4o'], modelMap: { 'textmodel-b-4o': 'fail-503' } }],
+      channels: [
+        {
+          name: 'only',
+          provider: 'openai',
+          baseUrl: primary.url,
+          apiKey: FAKE_OPENAI_API_KEY,
+          models: ['textmodel-b-4o'],
+          modelMap: { 'textmodel-b-4o': 'fail-503' },
+        },
+      ],
     });
     const error = (await ask().catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
     expect(error).toBeInstanceOf(OpenAI.APIError);

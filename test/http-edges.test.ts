@@ -44,7 +44,12 @@ function expectShape(family: Family, json: any): string {
   }
 }
 
-async function post(base: RunningGateway, path: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any; length: number }> {
+async function post(
+  base: RunningGateway,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any; length: number }> {
   const res = await fetch(`${base.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await res.text();
   return { status: res.status, json: JSON.parse(text), length: text.length };
@@ -77,7 +82,8 @@ describe('finding 5: slow clients are cut off while sending the request', () => 
 
   it('finding 5: a body announced as 100 bytes that sends 6 is closed with a 408 in the surface’s shape', async () => {
     // With a valid key: the key is checked on the headers, so only an authorised body is waited for.
-    const head = (path: string, key: string) => `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n${key}\r\ncontent-length: 100\r\n\r\n{"a":1`;
+    const head = (path: string, key: string) =>
+      `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n${key}\r\ncontent-length: 100\r\n\r\n{"a":1`;
     const anthropic = await rawHttp(slow.url, [head('/v1/messages', `x-api-key: ${slow.key}`)], 5_000);
     expect(anthropic.closedByServer).toBe(true);
     expect(anthropic.elapsedMs).toBeLessThan(2_000);
@@ -113,13 +119,38 @@ describe('finding 6: deeply nested values', () => {
   const deepText = nestedJson(5_000);
   const cases: Array<{ field: string; family: Family; path: string; body: unknown }> = [
     { field: 'messages[].role', family: 'openai', path: '/v1/chat/completions', body: { model: 'textmodel-b-4o', messages: [{ role: deep, content: 'hi' }] } },
-    { field: 'tools[].type', family: 'openai', path: '/v1/chat/completions', body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: deep, function: { name: 'f' } }] } },
-    { field: 'response_format', family: 'openai', path: '/v1/chat/completions', body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }], response_format: { type: deep } } },
+    {
+      field: 'tools[].type',
+      family: 'openai',
+      path: '/v1/chat/completions',
+      body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: deep, function: { name: 'f' } }] },
+    },
+    {
+      field: 'response_format',
+      family: 'openai',
+      path: '/v1/chat/completions',
+      body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }], response_format: { type: deep } },
+    },
     { field: 'encoding_format', family: 'openai', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: 'hi', encoding_format: deep } },
     { field: 'input', family: 'openai', path: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: [[deep]] } },
-    { field: 'taskType', family: 'gemini', path: '/v1beta/models/gemini-embedding-001:embedContent', body: { content: { parts: [{ text: 'hi' }] }, taskType: deep } },
-    { field: 'contents[].role', family: 'gemini', path: '/v1beta/models/textmodel-c-2.5-flash:generateContent', body: { contents: [{ role: deep, parts: [{ text: 'hi' }] }] } },
-    { field: 'messages[].role (Anthropic)', family: 'anthropic', path: '/v1/messages', body: { model: 'textmodel-a-sonnet-4-20250514', max_tokens: 10, messages: [{ role: deep, content: 'hi' }] } },
+    {
+      field: 'taskType',
+      family: 'gemini',
+      path: '/v1beta/models/gemini-embedding-001:embedContent',
+      body: { content: { parts: [{ text: 'hi' }] }, taskType: deep },
+    },
+    {
+      field: 'contents[].role',
+      family: 'gemini',
+      path: '/v1beta/models/textmodel-c-2.5-flash:generateContent',
+      body: { contents: [{ role: deep, parts: [{ text: 'hi' }] }] },
+    },
+    {
+      field: 'messages[].role (Anthropic)',
+      family: 'anthropic',
+      path: '/v1/messages',
+      body: { model: 'textmodel-a-sonnet-4-20250514', max_tokens: 10, messages: [{ role: deep, content: 'hi' }] },
+    },
   ];
 
   for (const { field, family, path, body } of cases) {
@@ -145,7 +176,11 @@ describe('finding 6: deeply nested values', () => {
     const res = await post(
       gw,
       '/v1/chat/completions',
-      JSON.stringify({ model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: schema } }] }),
+      JSON.stringify({
+        model: 'textmodel-b-4o',
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [{ type: 'function', function: { name: 'f', parameters: schema } }],
+      }),
       auth.openai(gw),
     );
     expect(res.status).toBe(200);
@@ -159,7 +194,11 @@ describe('finding 7: echoed values are truncated', () => {
     { family: 'openai', path: '/v1/embeddings', body: { model: huge, input: 'hi' } },
     { family: 'openai', path: '/v1/images/generations', body: { model: huge, prompt: 'a cat' } },
     { family: 'anthropic', path: '/v1/messages', body: { model: huge, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } },
-    { family: 'gemini', path: '/v1beta/models/text-embedding-004:batchEmbedContents', body: { requests: [{ model: `models/${huge}`, content: { parts: [{ text: 'hi' }] } }] } },
+    {
+      family: 'gemini',
+      path: '/v1beta/models/text-embedding-004:batchEmbedContents',
+      body: { requests: [{ model: `models/${huge}`, content: { parts: [{ text: 'hi' }] } }] },
+    },
     { family: 'imagegen2', path: '/imagegen2/remix', body: { model: huge, prompt: 'a cat', image: ONE_PIXEL_PNG } },
   ];
   for (const { family, path, body } of cases) {
@@ -221,10 +260,22 @@ describe('finding 8: errors at the edges answer in the family of the path', () =
   });
 
   const framing: Array<{ name: string; family: Family; request: string }> = [
-    { name: 'a negative content-length', family: 'gemini', request: 'POST /v1beta/models/gemini-2.5-flash:generateContent HTTP/1.1\r\nhost: x\r\ncontent-length: -1\r\n\r\n' },
-    { name: 'bad chunked encoding', family: 'imagegen2', request: 'POST /imagegen2/remix HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n' },
+    {
+      name: 'a negative content-length',
+      family: 'gemini',
+      request: 'POST /v1beta/models/gemini-2.5-flash:generateContent HTTP/1.1\r\nhost: x\r\ncontent-length: -1\r\n\r\n',
+    },
+    {
+      name: 'bad chunked encoding',
+      family: 'imagegen2',
+      request: 'POST /imagegen2/remix HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nabc\r\n',
+    },
     { name: 'a NUL in a header', family: 'openai', request: 'POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nx-a: a\0b\r\ncontent-length: 2\r\n\r\n{}' },
-    { name: 'content-length with transfer-encoding', family: 'anthropic', request: 'POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n' },
+    {
+      name: 'content-length with transfer-encoding',
+      family: 'anthropic',
+      request: 'POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n',
+    },
   ];
   for (const { name, family, request } of framing) {
     it(`finding 8: ${name} gets 400 in the ${family} shape, connection closed`, async () => {
@@ -246,7 +297,9 @@ describe('finding 8: errors at the edges answer in the family of the path', () =
   });
 
   it('finding 8: bad percent-encoding in the path gets 400 in the family’s shape', async () => {
-    const gemini = await rawHttp(gw.url, ['POST /v1beta/models/%E0%A4%A:generateContent HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}']);
+    const gemini = await rawHttp(gw.url, [
+      'POST /v1beta/models/%E0%A4%A:generateContent HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}',
+    ]);
     expect(gemini.status).toBe(400);
     expectShape('gemini', gemini.json);
     const anthropic = await rawHttp(gw.url, ['GET /v1/messages/%zz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n']);

@@ -20,14 +20,18 @@ interface IdeogramAnswer {
 const BLUE: [number, number, number] = [0, 0, 255];
 
 async function solidPng(width: number, height: number, rgb: [number, number, number]): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    .png()
+    .toBuffer();
 }
 
 /** An Ideogram mask: black (edit) on the left `editColumns` columns, white elsewhere. */
 async function leftBlackMask(width: number, height: number, editColumns: number): Promise<Buffer> {
   const raw = Buffer.alloc(width * height, 255);
   for (let y = 0; y < height; y++) raw.fill(0, y * width, y * width + editColumns);
-  return sharp(raw, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 interface Decoded {
@@ -82,7 +86,14 @@ beforeAll(async () => {
     startGateway({
       media: { allowPrivateUrls: true },
       channels: [
-        { name: 'ideogram-main', provider: 'ideogram', baseUrl: upstream.url, apiKey: FAKE_IDEOGRAM_KEY, models: ['imagegen2-*'], modelMap: { 'imagegen2-v3': 'V_3' } },
+        {
+          name: 'ideogram-main',
+          provider: 'ideogram',
+          baseUrl: upstream.url,
+          apiKey: FAKE_IDEOGRAM_KEY,
+          models: ['imagegen2-*'],
+          modelMap: { 'imagegen2-v3': 'V_3' },
+        },
       ],
     }),
   ]);
@@ -113,7 +124,9 @@ function expectIdeogramShape(body: IdeogramAnswer, count: number): void {
   expect(body.created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   expect(body.data).toHaveLength(count);
   for (const image of body.data) {
-    expect(Object.keys(image).sort()).toEqual([image.b64_json === undefined ? 'url' : 'b64_json', 'prompt', 'resolution', 'is_image_safe', 'seed', 'style_type'].sort());
+    expect(Object.keys(image).sort()).toEqual(
+      [image.b64_json === undefined ? 'url' : 'b64_json', 'prompt', 'resolution', 'is_image_safe', 'seed', 'style_type'].sort(),
+    );
     expect(image.is_image_safe).toBe(true);
     expect(Number.isInteger(image.seed)).toBe(true);
     expect(typeof image.style_type).toBe('string');
@@ -146,7 +159,12 @@ describe.each(TARGETS)('imagegen2 on the $name channel', (target) => {
 
   it('remix: aspect_ratio 16:9 gives a 1344x768 picture, several when num_images asks', async () => {
     const gw = target.gw();
-    const response = await post(gw, '/imagegen2/remix', { image: `data:image/png;base64,${redPng.toString('base64')}`, prompt: 'wide', aspect_ratio: '16:9', num_images: 2 });
+    const response = await post(gw, '/imagegen2/remix', {
+      image: `data:image/png;base64,${redPng.toString('base64')}`,
+      prompt: 'wide',
+      aspect_ratio: '16:9',
+      num_images: 2,
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as IdeogramAnswer;
     expectIdeogramShape(body, 2);
@@ -172,8 +190,18 @@ describe.each(TARGETS)('imagegen2 on the $name channel', (target) => {
     const png = await decode(Buffer.from(body.data[0].b64_json!, 'base64'));
     expect([png.width, png.height]).toEqual([64, 48]);
     expect(body.data[0].resolution).toBe('64x48');
-    for (const [x, y] of [[20, 0], [40, 24], [63, 47]]) expect(png.pixel(x, y)).toEqual(BLUE);
-    for (const [x, y] of [[2, 2], [8, 24], [13, 45]]) expect(png.pixel(x, y)).not.toEqual(BLUE);
+    for (const [x, y] of [
+      [20, 0],
+      [40, 24],
+      [63, 47],
+    ])
+      expect(png.pixel(x, y)).toEqual(BLUE);
+    for (const [x, y] of [
+      [2, 2],
+      [8, 24],
+      [13, 45],
+    ])
+      expect(png.pixel(x, y)).not.toEqual(BLUE);
   });
 
   it('remix-image: a URL and a data URL blended into one picture', async () => {
@@ -245,7 +273,12 @@ describe('imagegen2 through the ideogram channel: what reaches the upstream', ()
   it('sends the edit mask black-on-white at the image’s size; the fake paints exactly the black area', async () => {
     const before = upstream.requests.length;
     const smallMask = await leftBlackMask(32, 24, 8);
-    const response = await post(ideogramGw, '/imagegen2/edit', { image: `${imageServer.url}/blue.png`, mask: smallMask.toString('base64'), prompt: 'paint', response_format: 'b64_json' });
+    const response = await post(ideogramGw, '/imagegen2/edit', {
+      image: `${imageServer.url}/blue.png`,
+      mask: smallMask.toString('base64'),
+      prompt: 'paint',
+      response_format: 'b64_json',
+    });
     expect(response.status).toBe(200);
     const [sent] = upstream.requests.slice(before);
     expect(sent.path).toBe('/v1/ideogram-v3/edit');
@@ -258,7 +291,9 @@ describe('imagegen2 through the ideogram channel: what reaches the upstream', ()
 
   it('blends through generate with every image as a style reference', async () => {
     const before = upstream.requests.length;
-    const response = await post(ideogramGw, '/imagegen2/remix-image', { images: [`${imageServer.url}/red.png`, `${imageServer.url}/blue.png`, bluePng.toString('base64')] });
+    const response = await post(ideogramGw, '/imagegen2/remix-image', {
+      images: [`${imageServer.url}/red.png`, `${imageServer.url}/blue.png`, bluePng.toString('base64')],
+    });
     expect(response.status).toBe(200);
     const [sent] = upstream.requests.slice(before);
     expect(sent.path).toBe('/v1/ideogram-v3/generate');
@@ -282,7 +317,16 @@ describe('imagegen2 through the ideogram channel: what reaches the upstream', ()
 
   it('refuses client URLs to private addresses unless the gateway allows them', async () => {
     const strict = await startGateway({
-      channels: [{ name: 'ideogram-main', provider: 'ideogram', baseUrl: upstream.url, apiKey: FAKE_IDEOGRAM_KEY, models: ['imagegen2-*'], modelMap: { 'imagegen2-v3': 'V_3' } }],
+      channels: [
+        {
+          name: 'ideogram-main',
+          provider: 'ideogram',
+          baseUrl: upstream.url,
+          apiKey: FAKE_IDEOGRAM_KEY,
+          models: ['imagegen2-*'],
+          modelMap: { 'imagegen2-v3': 'V_3' },
+        },
+      ],
     });
     try {
       const response = await post(strict, '/imagegen2/remix', { image: `${imageServer.url}/red.png`, prompt: 'p' });

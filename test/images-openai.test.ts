@@ -44,11 +44,17 @@ async function measure(bytes: Buffer): Promise<[string | undefined, number | und
 }
 
 beforeAll(async () => {
-  photo = await sharp(photoPixels(), { raw: { width: SIDE, height: SIDE, channels: 3 } }).png().toBuffer();
+  photo = await sharp(photoPixels(), { raw: { width: SIDE, height: SIDE, channels: 3 } })
+    .png()
+    .toBuffer();
   const alpha = Buffer.alloc(SIDE * SIDE * 4);
   for (let p = 0; p < SIDE * SIDE; p++) alpha[p * 4 + 3] = p % SIDE < SIDE / 2 ? 0 : 255;
-  leftHalfMask = await sharp(alpha, { raw: { width: SIDE, height: SIDE, channels: 4 } }).png().toBuffer();
-  opaqueMask = await sharp({ create: { width: SIDE, height: SIDE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+  leftHalfMask = await sharp(alpha, { raw: { width: SIDE, height: SIDE, channels: 4 } })
+    .png()
+    .toBuffer();
+  opaqueMask = await sharp({ create: { width: SIDE, height: SIDE, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } })
+    .png()
+    .toBuffer();
 
   photoServer = createServer((req, res) => {
     photoRequests++;
@@ -68,7 +74,14 @@ beforeAll(async () => {
     startGateway({ media: { allowPrivateUrls: true } }),
     startGateway({
       channels: [
-        { name: 'openai-images', provider: 'openai', baseUrl: upstream.url, apiKey: FAKE_OPENAI_IMAGES_KEY, models: ['textmodel-b-image-1'], modelMap: { 'textmodel-b-image-1': 'gpt-image-1' } },
+        {
+          name: 'openai-images',
+          provider: 'openai',
+          baseUrl: upstream.url,
+          apiKey: FAKE_OPENAI_IMAGES_KEY,
+          models: ['textmodel-b-image-1'],
+          modelMap: { 'textmodel-b-image-1': 'gpt-image-1' },
+        },
       ],
     }),
   ]);
@@ -84,7 +97,9 @@ const routedClient = () => new OpenAI({ baseURL: `${routedGw.url}/v1`, apiKey: r
 
 describe('images.generate on the sandbox', () => {
   it('answers a URL into the gateway media store by default, serving a PNG of the asked size', async () => {
-    const { data, response } = await sandboxClient().images.generate({ model: 'imagegen1-dev', prompt: 'a lighthouse at dusk', size: '1024x768' }).withResponse();
+    const { data, response } = await sandboxClient()
+      .images.generate({ model: 'imagegen1-dev', prompt: 'a lighthouse at dusk', size: '1024x768' })
+      .withResponse();
     expect(response.headers.get('x-gengate-simulated')).toBe('true');
     expect(response.headers.get('x-gengate-provider')).toBe('sandbox');
     expect(data.data).toHaveLength(1);
@@ -135,7 +150,12 @@ describe('images.edit on the sandbox', () => {
   });
 
   it('answers the spec default size, 1024×1024, when none is asked', async () => {
-    const data = await sandboxClient().images.edit({ model: 'textmodel-b-image-1', prompt: 'bigger', image: await toFile(photo, 'photo.png'), response_format: 'b64_json' });
+    const data = await sandboxClient().images.edit({
+      model: 'textmodel-b-image-1',
+      prompt: 'bigger',
+      image: await toFile(photo, 'photo.png'),
+      response_format: 'b64_json',
+    });
     expect(await measure(Buffer.from(data.data![0].b64_json!, 'base64'))).toEqual(['png', 1024, 1024]);
   });
 
@@ -209,7 +229,11 @@ describe('bad input: a 400 in the OpenAI shape naming the param', () => {
 
   it('a text file as the image', async () => {
     const error = await badRequest(async () =>
-      sandboxClient().images.edit({ model: 'textmodel-b-image-1', prompt: 'p', image: await toFile(Buffer.from('dear diary'), 'notes.txt', { type: 'text/plain' }) }),
+      sandboxClient().images.edit({
+        model: 'textmodel-b-image-1',
+        prompt: 'p',
+        image: await toFile(Buffer.from('dear diary'), 'notes.txt', { type: 'text/plain' }),
+      }),
     );
     expect(error.param).toBe('image');
     expect(error.message).toBe('400 image: unsupported image type; expected a PNG, JPEG, WebP or GIF image');

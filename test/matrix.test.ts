@@ -20,9 +20,30 @@ beforeAll(async () => {
   [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
   gw = await startGateway({
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] },
-      { name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: ['textmodel-a-*'], modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] },
-      { name: 'gemini-up', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: ['textmodel-c-*'], modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }] },
+      {
+        name: 'openai-up',
+        provider: 'openai',
+        baseUrl: openaiUp.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
+      {
+        name: 'anthropic-up',
+        provider: 'anthropic',
+        baseUrl: anthropicUp.url,
+        apiKey: FAKE_ANTHROPIC_KEY,
+        models: ['textmodel-a-*'],
+        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+      },
+      {
+        name: 'gemini-up',
+        provider: 'gemini',
+        baseUrl: geminiUp.url,
+        apiKey: FAKE_GEMINI_KEY,
+        models: ['textmodel-c-*'],
+        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
+      },
     ],
   });
 });

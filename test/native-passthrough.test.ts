@@ -18,8 +18,22 @@ beforeAll(async () => {
   [openaiUp, anthropicUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream()]);
   gw = await startGateway({
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] },
-      { name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: ['textmodel-a-*'], modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] },
+      {
+        name: 'openai-up',
+        provider: 'openai',
+        baseUrl: openaiUp.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
+      {
+        name: 'anthropic-up',
+        provider: 'anthropic',
+        baseUrl: anthropicUp.url,
+        apiKey: FAKE_ANTHROPIC_KEY,
+        models: ['textmodel-a-*'],
+        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+      },
     ],
   });
 });

@@ -16,7 +16,16 @@ let gw: RunningGateway;
 beforeAll(async () => {
   upstream = await startFakeOpenAIUpstream();
   gw = await startGateway({
-    channels: [{ name: 'openai-up', provider: 'openai', baseUrl: upstream.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] }],
+    channels: [
+      {
+        name: 'openai-up',
+        provider: 'openai',
+        baseUrl: upstream.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
+    ],
   });
 });
 afterAll(async () => {
@@ -47,7 +56,10 @@ describe('OpenAI pass-through bytes', () => {
     ['text, without include_usage', { messages: [{ role: 'user', content: 'say "usage":null, please' }], stream: true }],
     ['text, with include_usage', { messages: [{ role: 'user', content: 'count me' }], stream: true, stream_options: { include_usage: true } }],
     ['a tool call, without include_usage', { messages: [{ role: 'user', content: 'weather?' }], stream: true, tools: [weatherTool] }],
-    ['a tool call, with include_usage', { messages: [{ role: 'user', content: 'weather?' }], stream: true, tools: [weatherTool], stream_options: { include_usage: true } }],
+    [
+      'a tool call, with include_usage',
+      { messages: [{ role: 'user', content: 'weather?' }], stream: true, tools: [weatherTool], stream_options: { include_usage: true } },
+    ],
     ['a JSON answer', { messages: [{ role: 'user', content: 'whole answer' }] }],
   ])('%s: the client gets the bytes the upstream sends for the same request', async (_name, request) => {
     const body = { model: MODEL, ...request };

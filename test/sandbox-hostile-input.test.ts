@@ -32,14 +32,23 @@ describe('hostile input against the sandbox', () => {
     const { status, json } = await post('/v1/chat/completions', {
       model: 'textmodel-b-4o',
       messages: [{ role: 'user', content: 'hi' }],
-      tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'array', minItems: 1_000_000_000, items: { type: 'integer' } } }, required: ['a'] } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'f',
+            parameters: { type: 'object', properties: { a: { type: 'array', minItems: 1_000_000_000, items: { type: 'integer' } } }, required: ['a'] },
+          },
+        },
+      ],
       tool_choice: 'required',
     });
     expect(status).toBe(400);
     expect(json.error).toMatchObject({
       type: 'invalid_request_error',
       param: 'tools',
-      message: 'tools: the sandbox cannot generate arguments for the tool "f" at a: minItems 1000000000 is more than the 100 items the sandbox generates in an array',
+      message:
+        'tools: the sandbox cannot generate arguments for the tool "f" at a: minItems 1000000000 is more than the 100 items the sandbox generates in an array',
     });
     expect(await healthy()).toBe(true);
   });

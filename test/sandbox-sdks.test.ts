@@ -21,7 +21,11 @@ const weatherTool = {
   description: 'Current weather for a city',
   parameters: {
     type: 'object',
-    properties: { city: { type: 'string', minLength: 2 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+    properties: {
+      city: { type: 'string', minLength: 2 },
+      unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+      days: { type: 'integer', minimum: 1, maximum: 7 },
+    },
     required: ['city', 'unit', 'days'],
   },
 };
@@ -143,7 +147,14 @@ describe('model lists', () => {
     const ids = [];
     for await (const model of openai.models.list()) ids.push(model.id);
     expect(ids).toEqual(
-      expect.arrayContaining(['textmodel-a-sonnet-4-20250514', 'textmodel-b-4o', 'textmodel-c-3-pro-preview', 'text-embedding-004', 'imagegen1-pro', 'imagegen2-v3']),
+      expect.arrayContaining([
+        'textmodel-a-sonnet-4-20250514',
+        'textmodel-b-4o',
+        'textmodel-c-3-pro-preview',
+        'text-embedding-004',
+        'imagegen1-pro',
+        'imagegen2-v3',
+      ]),
     );
     // Every id of the spec catalog: 12 chat, 4 embedding and 6 image models.
     expect(ids).toHaveLength(22);
@@ -159,10 +170,6 @@ describe('model lists', () => {
   it('a restricted key sees only its models', async () => {
     const key = await gw.createKey({ name: 'r', models: ['textmodel-a-*'] });
     const res = (await (await fetch(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string }> };
-    expect(res.data.map((m) => m.id).sort()).toEqual([
-      'textmodel-a-haiku-4-5-20251001',
-      'textmodel-a-opus-4-5-20251101',
-      'textmodel-a-sonnet-4-20250514',
-    ]);
+    expect(res.data.map((m) => m.id).sort()).toEqual(['textmodel-a-haiku-4-5-20251001', 'textmodel-a-opus-4-5-20251101', 'textmodel-a-sonnet-4-20250514']);
   });
 });

@@ -26,14 +26,31 @@ beforeAll(async () => {
   [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
   gw = await startGateway({
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] },
       {
-        name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: ['textmodel-a-*'],
-        modelMap: { 'textmodel-a-opus-4-5-20251101': 'claude-midstream-error' }, modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+        name: 'openai-up',
+        provider: 'openai',
+        baseUrl: openaiUp.url,
+        apiKey: FAKE_OPENAI_API_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
       },
       {
-        name: 'gemini-up', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: ['textmodel-c-*'],
-        modelMap: { 'textmodel-c-2.5-pro': 'gemini-midstream-error' }, modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
+        name: 'anthropic-up',
+        provider: 'anthropic',
+        baseUrl: anthropicUp.url,
+        apiKey: FAKE_ANTHROPIC_KEY,
+        models: ['textmodel-a-*'],
+        modelMap: { 'textmodel-a-opus-4-5-20251101': 'claude-midstream-error' },
+        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+      },
+      {
+        name: 'gemini-up',
+        provider: 'gemini',
+        baseUrl: geminiUp.url,
+        apiKey: FAKE_GEMINI_KEY,
+        models: ['textmodel-c-*'],
+        modelMap: { 'textmodel-c-2.5-pro': 'gemini-midstream-error' },
+        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
       },
     ],
   });
@@ -53,7 +70,13 @@ describe('media and prompts across dialects', () => {
       model: 'textmodel-a-sonnet-4-20250514',
       messages: [
         { role: 'system', content: 'Be brief.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+          ],
+        },
       ],
       stop: ['END', 'STOP'],
     });
@@ -203,7 +226,10 @@ describe('errors after the stream started arrive as the dialect in-stream error'
       body: JSON.stringify({ contents: [{ parts: [{ text: 'go' }] }] }),
     });
     expect(res.status).toBe(200);
-    const frames = (await res.text()).split(/\r?\n\r?\n/).filter(Boolean).map((f) => JSON.parse(f.replace(/^data: /, '')) as Json);
+    const frames = (await res.text())
+      .split(/\r?\n\r?\n/)
+      .filter(Boolean)
+      .map((f) => JSON.parse(f.replace(/^data: /, '')) as Json);
     expect(frames.length).toBeGreaterThan(1);
     expect(frames[0].candidates[0].content.parts[0].text.length).toBeGreaterThan(0);
     const last = frames.at(-1)!;

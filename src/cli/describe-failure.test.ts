@@ -17,7 +17,9 @@ describe('describeFailure', () => {
   });
 
   it('finding 14: says what to do when the port cannot be listened on', () => {
-    expect(describeFailure(listenError('EADDRINUSE')).message).toMatch(/^cannot listen on 127\.0\.0\.1:8080: the port is already in use; .*GENGATE_PORT \(or PORT\)/);
+    expect(describeFailure(listenError('EADDRINUSE')).message).toMatch(
+      /^cannot listen on 127\.0\.0\.1:8080: the port is already in use; .*GENGATE_PORT \(or PORT\)/,
+    );
     expect(describeFailure(listenError('EACCES', '0.0.0.0', 80)).message).toMatch(/^cannot listen on 0\.0\.0\.0:80: permission denied/);
     expect(describeFailure(listenError('EADDRNOTAVAIL', '203.0.113.9')).message).toMatch(/no such address; check GENGATE_HOST/);
   });

@@ -23,8 +23,10 @@ interface ListenError {
 function listenFailure(error: ListenError): string | undefined {
   if (error.syscall !== 'listen' && error.syscall !== 'bind') return undefined;
   const where = `${error.address ?? 'the configured address'}:${error.port ?? '?'}`;
-  if (error.code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use; stop the other process or choose another port with GENGATE_PORT (or PORT)`;
-  if (error.code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another port with GENGATE_PORT (or PORT)`;
+  if (error.code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is already in use; stop the other process or choose another port with GENGATE_PORT (or PORT)`;
+  if (error.code === 'EACCES')
+    return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); choose another port with GENGATE_PORT (or PORT)`;
   if (error.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: this machine has no such address; check GENGATE_HOST (or server.host)`;
   return undefined;
 }
@@ -36,7 +38,11 @@ export function describeFailure(error: unknown): Failure {
   const listen = error && typeof error === 'object' ? listenFailure(error as ListenError) : undefined;
   if (listen) return { message: listen, exitCode: 1, showUsage: false };
   if ((error as { code?: string })?.code === 'ENOTFOUND' && (error as { syscall?: string }).syscall === 'getaddrinfo') {
-    return { message: `cannot listen: the host name "${(error as { hostname?: string }).hostname}" does not resolve; check GENGATE_HOST (or server.host)`, exitCode: 1, showUsage: false };
+    return {
+      message: `cannot listen: the host name "${(error as { hostname?: string }).hostname}" does not resolve; check GENGATE_HOST (or server.host)`,
+      exitCode: 1,
+      showUsage: false,
+    };
   }
   const text = error instanceof Error ? error.message : String(error);
   return { message: `${text.split('\n')[0] || 'failed'} (GENGATE_LOG_LEVEL=debug shows the stack trace)`, exitCode: 1, showUsage: false };

@@ -32,7 +32,8 @@ describe('keys create values', () => {
   it('finding 14: key names are one trimmed line of bounded length, without control characters', () => {
     expect(parseKeyName('  my app  ')).toBe('my app');
     expect(parseKeyName(undefined)).toBe('unnamed');
-    for (const bad of ['a\tb', 'a\nb', 'a\rb', 'x\u001b[31m', 'evil\u202Etxt.exe']) expect(() => parseKeyName(bad), JSON.stringify(bad)).toThrow(/one line of printable text/);
+    for (const bad of ['a\tb', 'a\nb', 'a\rb', 'x\u001b[31m', 'evil\u202Etxt.exe'])
+      expect(() => parseKeyName(bad), JSON.stringify(bad)).toThrow(/one line of printable text/);
     expect(() => parseKeyName('   ')).toThrow(/empty/);
     expect(parseKeyName('é'.repeat(100))).toHaveLength(100);
     expect(() => parseKeyName('a'.repeat(101))).toThrow(/longer than 100/);

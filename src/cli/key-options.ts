@@ -20,13 +20,17 @@ export function parseKeyName(value: string | undefined): string {
 /** Model patterns; `undefined` (no --models) means any model. An empty list is a mistake, never "any". */
 export function parseModelPatterns(value: string | undefined): string[] | null {
   if (value === undefined) return null;
-  const patterns = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const patterns = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (patterns.length === 0) {
     throw new UsageError('--models lists no model: give patterns such as textmodel-b-*, or leave --models out for a key that may use any model');
   }
   if (patterns.length > MAX_PATTERNS) throw new UsageError(`--models lists more than ${MAX_PATTERNS} patterns`);
   for (const pattern of patterns) {
-    if (/\s/.test(pattern) || UNPRINTABLE.test(pattern)) throw new UsageError(`--models: "${JSON.stringify(pattern).slice(1, -1)}" contains spaces or control characters`);
+    if (/\s/.test(pattern) || UNPRINTABLE.test(pattern))
+      throw new UsageError(`--models: "${JSON.stringify(pattern).slice(1, -1)}" contains spaces or control characters`);
     if (pattern.length > MAX_PATTERN_CHARS) throw new UsageError(`--models: a pattern is longer than ${MAX_PATTERN_CHARS} characters`);
   }
   return [...new Set(patterns)];

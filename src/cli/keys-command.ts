@@ -22,7 +22,12 @@ async function withKeys<T>(config: GatewayConfig, work: (keys: ApiKeysRepository
 export async function keysCommand(args: string[], loadConfig: LoadConfig): Promise<void> {
   const [action, ...rest] = args;
   if (action === 'create') {
-    const { values } = parseCommandLine('keys create', rest, { ...CONFIG_OPTION, name: { type: 'string' }, models: { type: 'string' }, expires: { type: 'string' } }, { min: 0, max: 0 });
+    const { values } = parseCommandLine(
+      'keys create',
+      rest,
+      { ...CONFIG_OPTION, name: { type: 'string' }, models: { type: 'string' }, expires: { type: 'string' } },
+      { min: 0, max: 0 },
+    );
     // Every value is checked before the database is opened.
     const name = parseKeyName(values.name);
     const models = parseModelPatterns(values.models);

@@ -50,7 +50,16 @@ describe('keys list', () => {
 
   it('--json gives every field, dates in ISO 8601', () => {
     expect(JSON.parse(keysAsJson([key({ models: ['x*'], expiresAt: Date.UTC(2027, 0, 1) })], NOW))).toEqual([
-      { id: 'abcdefghij', hint: 'gg-abcd…wxyz', state: 'active', name: 'ci', models: ['x*'], expiresAt: '2027-01-01T00:00:00.000Z', revokedAt: null, createdAt: '2026-01-02T03:04:05.000Z' },
+      {
+        id: 'abcdefghij',
+        hint: 'gg-abcd…wxyz',
+        state: 'active',
+        name: 'ci',
+        models: ['x*'],
+        expiresAt: '2027-01-01T00:00:00.000Z',
+        revokedAt: null,
+        createdAt: '2026-01-02T03:04:05.000Z',
+      },
     ]);
   });
 });

@@ -29,7 +29,8 @@ export function formatKeysTable(keys: StoredApiKey[], now: number): string {
     iso(key.createdAt),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => [...row[column]].length)));
-  const line = (cells: string[]): string => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column] - [...cell].length))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column] - [...cell].length))).join('  ');
   return [header, ...rows].map(line).join('\n');
 }
 

@@ -8,7 +8,11 @@ export async function migrateCommand(args: string[], loadConfig: (configPath: st
   const store = await openStore(loadConfig(values.config).databaseUrl, { migrate: false });
   try {
     const applied = await migrateStore(store);
-    console.log(applied.length === 0 ? `database schema is up to date (${store.dialect}); nothing to apply` : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${store.dialect}): ${applied.join(', ')}`);
+    console.log(
+      applied.length === 0
+        ? `database schema is up to date (${store.dialect}); nothing to apply`
+        : `applied ${applied.length} migration${applied.length === 1 ? '' : 's'} (${store.dialect}): ${applied.join(', ')}`,
+    );
   } finally {
     await store.close();
   }

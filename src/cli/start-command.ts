@@ -44,7 +44,10 @@ async function start(config: GatewayConfig): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    gateway.logger.info({ signal, drainTimeoutMs: config.server.drainTimeoutMs }, 'draining: finishing open requests and flushing usage (a second signal exits at once)');
+    gateway.logger.info(
+      { signal, drainTimeoutMs: config.server.drainTimeoutMs },
+      'draining: finishing open requests and flushing usage (a second signal exits at once)',
+    );
     gateway
       .close()
       .then(() => process.exit(0))

@@ -12,11 +12,14 @@ export type Env = Record<string, string | undefined>;
 
 /** `from=to` pairs separated by commas, e.g. `textmodel-b-=gpt-,mymodel=gpt-4o`. */
 function parseRewrite(value: string, variable: string): Array<{ from: string; to: string }> {
-  return value.split(',').filter(Boolean).map((pair) => {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new ConfigError(`${variable}: expected from=to pairs, got "${pair}"`);
-    return { from: pair.slice(0, at).trim(), to: pair.slice(at + 1).trim() };
-  });
+  return value
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new ConfigError(`${variable}: expected from=to pairs, got "${pair}"`);
+      return { from: pair.slice(0, at).trim(), to: pair.slice(at + 1).trim() };
+    });
 }
 
 export function channelsFromEnv(env: Env, descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS): ChannelDefinition[] {

@@ -21,7 +21,13 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   accessLog: true,
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000, publicModelNames: true },
   sandbox: { enabled: true, ...SANDBOX_DEFAULTS },
-  media: { retentionHours: 24, allowPrivateUrls: false, maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes, maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels, fetchTimeoutMs: 15_000 },
+  media: {
+    retentionHours: 24,
+    allowPrivateUrls: false,
+    maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes,
+    maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels,
+    fetchTimeoutMs: 15_000,
+  },
   limits: { maxDocumentBytes: 32 * 1024 * 1024 },
 };
 

@@ -32,7 +32,12 @@ describe('loadConfig', () => {
       env: { OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'ak', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', GEMINI_API_KEY: 'gk' },
     });
     const byName = Object.fromEntries(config.channels.map((c) => [c.name, c]));
-    expect(byName['openai-env']).toMatchObject({ provider: 'openai', apiKey: 'sk-1', baseUrl: 'https://api.openai.com/v1', modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] });
+    expect(byName['openai-env']).toMatchObject({
+      provider: 'openai',
+      apiKey: 'sk-1',
+      baseUrl: 'https://api.openai.com/v1',
+      modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+    });
     expect(byName['openai-env'].models).toContain('textmodel-b-*');
     expect(byName['openai-env'].models).toContain('gpt-*');
     expect(byName['anthropic-env']).toMatchObject({ baseUrl: 'http://127.0.0.1:9', modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }] });
@@ -41,7 +46,10 @@ describe('loadConfig', () => {
 
   it('takes a custom prefix rewrite from the environment', () => {
     const config = loadConfig({ env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'mine-=gpt-,x=y' } });
-    expect(config.channels[0].modelRewrite).toEqual([{ from: 'mine-', to: 'gpt-' }, { from: 'x', to: 'y' }]);
+    expect(config.channels[0].modelRewrite).toEqual([
+      { from: 'mine-', to: 'gpt-' },
+      { from: 'x', to: 'y' },
+    ]);
     expect(config.channels[0].models).toContain('mine-*');
     expect(() => loadConfig({ env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'nonsense' } })).toThrow(ConfigError);
   });
@@ -70,7 +78,13 @@ channels:
 
   it('reads the server timeouts and body depth, and refuses impossible ones', () => {
     const config = loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 5000\n  requestTimeoutMs: 60000\n  maxBodyDepth: 64\n') });
-    expect(config.server).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 60000, maxBodyDepth: 64, keepAliveTimeoutMs: 72000, connectionTimeoutMs: 0 });
+    expect(config.server).toMatchObject({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 60000,
+      maxBodyDepth: 64,
+      keepAliveTimeoutMs: 72000,
+      connectionTimeoutMs: 0,
+    });
     expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  requestTimeoutMs: 0\n') })).toThrow(/server\.requestTimeoutMs/);
     expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  maxBodyDepth: deep\n') })).toThrow(/server\.maxBodyDepth/);
     expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 90000\n  requestTimeoutMs: 60000\n') })).toThrow(/headersTimeoutMs/);
@@ -79,7 +93,9 @@ channels:
   it('names what is wrong in a bad file', () => {
     expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: nope\n') })).toThrow(/channels\[0\]\.provider/);
     expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: openai\n    baseUrl: ftp://x\n') })).toThrow(/baseUrl/);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - {name: a, provider: sandbox}\n  - {name: a, provider: sandbox}\n') })).toThrow(/two channels/);
+    expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - {name: a, provider: sandbox}\n  - {name: a, provider: sandbox}\n') })).toThrow(
+      /two channels/,
+    );
     expect(() => loadConfig({ env: {}, configPath: '/nonexistent/gengate.yaml' })).toThrow(/not found/);
     expect(() => loadConfig({ env: { GENGATE_PORT: 'eighty' } })).toThrow(/GENGATE_PORT/);
   });
@@ -99,8 +115,12 @@ describe('environment presets', () => {
     operations: ['chat'],
     defaultBaseUrl: 'https://api.acme.test/v2',
     envPreset: {
-      keyVar: 'ACME_KEY', baseVar: 'ACME_URL', rewriteVar: 'ACME_REWRITE',
-      rewrite: [{ from: 'textmodel-z-', to: 'acme-' }], modelMap: { 'house-model': 'acme-large' }, extraModels: ['acme-*'],
+      keyVar: 'ACME_KEY',
+      baseVar: 'ACME_URL',
+      rewriteVar: 'ACME_REWRITE',
+      rewrite: [{ from: 'textmodel-z-', to: 'acme-' }],
+      modelMap: { 'house-model': 'acme-large' },
+      extraModels: ['acme-*'],
     },
     factory: () => ({ name: 'acme', operations: new Set(['chat']) }),
   };
@@ -109,13 +129,22 @@ describe('environment presets', () => {
     const config = loadConfig({ env: { ACME_KEY: 'k1', OPENAI_API_KEY: 'ignored' }, providers: [acme] });
     expect(config.channels).toEqual([
       expect.objectContaining({
-        name: 'acme-env', provider: 'acme', apiKey: 'k1', baseUrl: 'https://api.acme.test/v2',
-        models: ['textmodel-z-*', 'house-model', 'acme-*'], modelMap: { 'house-model': 'acme-large' },
-        modelRewrite: [{ from: 'textmodel-z-', to: 'acme-' }], enabled: true,
+        name: 'acme-env',
+        provider: 'acme',
+        apiKey: 'k1',
+        baseUrl: 'https://api.acme.test/v2',
+        models: ['textmodel-z-*', 'house-model', 'acme-*'],
+        modelMap: { 'house-model': 'acme-large' },
+        modelRewrite: [{ from: 'textmodel-z-', to: 'acme-' }],
+        enabled: true,
       }),
     ]);
     const overridden = loadConfig({ env: { ACME_KEY: 'k1', ACME_URL: 'http://127.0.0.1:7/v9/', ACME_REWRITE: 'mine-=acme-' }, providers: [acme] });
-    expect(overridden.channels[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:7/v9', modelRewrite: [{ from: 'mine-', to: 'acme-' }], models: ['mine-*', 'house-model', 'acme-*'] });
+    expect(overridden.channels[0]).toMatchObject({
+      baseUrl: 'http://127.0.0.1:7/v9',
+      modelRewrite: [{ from: 'mine-', to: 'acme-' }],
+      models: ['mine-*', 'house-model', 'acme-*'],
+    });
   });
 
   it('with no key variable set, add no channel', () => {

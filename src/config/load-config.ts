@@ -51,7 +51,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function checkLogLevel(value: unknown, where: string): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !LOG_LEVELS.includes(value)) throw new ConfigError(`${where}: unknown log level ${JSON.stringify(value)}, use one of ${LOG_LEVELS.join(', ')}`);
+  if (typeof value !== 'string' || !LOG_LEVELS.includes(value))
+    throw new ConfigError(`${where}: unknown log level ${JSON.stringify(value)}, use one of ${LOG_LEVELS.join(', ')}`);
   return value;
 }
 
@@ -136,7 +137,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       requestTimeoutMs: serverInt(server, 'requestTimeoutMs', 1),
       keepAliveTimeoutMs: serverInt(server, 'keepAliveTimeoutMs', 1),
       connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
-      drainTimeoutMs: intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
+      drainTimeoutMs:
+        intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
@@ -145,7 +147,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
     logLevel: checkLogLevel(env.GENGATE_LOG_LEVEL, 'GENGATE_LOG_LEVEL') ?? checkLogLevel(file.logLevel, 'logLevel') ?? DEFAULT_CONFIG.logLevel,
     logFormat: checkLogFormat(env.GENGATE_LOG_FORMAT, 'GENGATE_LOG_FORMAT') ?? checkLogFormat(file.logFormat, 'logFormat'),
-    accessLog: env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
+    accessLog:
+      env.GENGATE_ACCESS_LOG !== undefined ? env.GENGATE_ACCESS_LOG !== 'false' : ((file.accessLog as boolean | undefined) ?? DEFAULT_CONFIG.accessLog),
     router: { ...DEFAULT_CONFIG.router, ...(router as Partial<GatewayConfig['router']>) },
     sandbox: { ...DEFAULT_CONFIG.sandbox, ...(sandbox as Partial<GatewayConfig['sandbox']>) },
     media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },

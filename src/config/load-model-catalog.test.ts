@@ -36,7 +36,10 @@ describe('readModelCatalog', () => {
   it('refuses a malformed entry, naming it and the field', () => {
     const catalog = (models: string) => file('models.yaml', `listingDate: 1700000000\nmodels:\n${models}`);
     const cases: Array<[string, RegExp]> = [
-      ['  - { id: ok, operations: [chat] }\n  - { id: bad-price, operations: [chat], price: { input: "cheap" } }\n', /models\[1\] \(bad-price\)\.price\.input must be a number/],
+      [
+        '  - { id: ok, operations: [chat] }\n  - { id: bad-price, operations: [chat], price: { input: "cheap" } }\n',
+        /models\[1\] \(bad-price\)\.price\.input must be a number/,
+      ],
       ['  - { id: bad-op, operations: [chat, dance] }\n', /models\[0\] \(bad-op\)\.operations: unknown operation "dance"/],
       ['  - { id: no-op }\n', /models\[0\] \(no-op\): a new model needs operations/],
       ['  - { id: typo, operations: [chat], inputPrice: 3 }\n', /models\[0\] \(typo\): unknown field "inputPrice"/],
@@ -71,7 +74,9 @@ describe('applyModelOverrides', () => {
     const models = applyModelOverrides(base, [{ id: 'm-embed', operations: ['embed'], ownedBy: 'acme' }]);
     expect(models.map((m) => m.id)).toEqual(['m-chat', 'm-embed']);
     expect(models[1]).toEqual({ id: 'm-embed', operations: ['embed'], ownedBy: 'acme', displayName: 'm-embed' });
-    expect(() => applyModelOverrides(base, [{ id: 'ok', operations: ['chat'] }, { id: 'm-new' }])).toThrow(/models\[1\] \(m-new\): a new model needs operations/);
+    expect(() => applyModelOverrides(base, [{ id: 'ok', operations: ['chat'] }, { id: 'm-new' }])).toThrow(
+      /models\[1\] \(m-new\): a new model needs operations/,
+    );
   });
 });
 

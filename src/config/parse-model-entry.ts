@@ -8,8 +8,14 @@ import type { CatalogEntry, ModelOverride, ModelPrice } from './types.js';
 
 // A record, so that the compiler flags an operation added to the type but not here.
 const OPERATIONS: Record<Operation, true> = {
-  chat: true, embed: true, 'image.generate': true, 'image.edit': true, 'image.remix': true, 'image.blend': true,
-  'video.generate': true, 'task.get': true,
+  chat: true,
+  embed: true,
+  'image.generate': true,
+  'image.edit': true,
+  'image.remix': true,
+  'image.blend': true,
+  'video.generate': true,
+  'task.get': true,
 };
 const FIELDS = new Set(['id', 'operations', 'ownedBy', 'displayName', 'inputTokenLimit', 'outputTokenLimit', 'price']);
 const PRICE_FIELDS = new Set<keyof ModelPrice>(['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit']);

@@ -13,7 +13,10 @@ const fake: ProviderDescriptor = {
 describe('validateChannel', () => {
   it('accepts every registered provider', () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      const channel = validateChannel({ name: `c-${descriptor.name}`, provider: descriptor.name, baseUrl: descriptor.defaultBaseUrl ? undefined : 'http://127.0.0.1:1/v1' }, 'channels[0]');
+      const channel = validateChannel(
+        { name: `c-${descriptor.name}`, provider: descriptor.name, baseUrl: descriptor.defaultBaseUrl ? undefined : 'http://127.0.0.1:1/v1' },
+        'channels[0]',
+      );
       expect(channel.provider).toBe(descriptor.name);
     }
   });

@@ -84,11 +84,7 @@ export interface ToolDefinition {
   strict?: boolean;
 }
 
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'none' }
-  | { type: 'required' }
-  | { type: 'tool'; name: string };
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'tool'; name: string };
 
 export type ResponseFormat =
   | { type: 'text' }
@@ -121,16 +117,7 @@ export interface ChatRequest {
   includeUsage?: boolean;
 }
 
-export type FinishReason =
-  | 'stop'
-  | 'length'
-  | 'tool_calls'
-  | 'stop_sequence'
-  | 'content_filter'
-  | 'refusal'
-  | 'pause'
-  | 'error'
-  | 'other';
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'stop_sequence' | 'content_filter' | 'refusal' | 'pause' | 'error' | 'other';
 
 export interface ChatResponse {
   id: string;

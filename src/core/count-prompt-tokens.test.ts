@@ -37,7 +37,19 @@ describe('countPromptTokens', () => {
           ],
         },
         { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' }] },
-        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_1', content: [{ type: 'text', text: '12 C, rain' }, { type: 'image', source: { kind: 'url', url: 'https://example.com/b.png' } }] }] },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool_result',
+              toolCallId: 'call_1',
+              content: [
+                { type: 'text', text: '12 C, rain' },
+                { type: 'image', source: { kind: 'url', url: 'https://example.com/b.png' } },
+              ],
+            },
+          ],
+        },
       ],
       tools,
       stream: false,

@@ -9,7 +9,15 @@ describe('document media types', () => {
   });
 
   it('counts text/*, JSON and XML as text, nothing else', () => {
-    for (const type of ['text/plain', 'text/markdown', 'text/csv; charset=utf-8', 'application/json', 'application/ld+json', 'application/xml', 'image/svg+xml']) {
+    for (const type of [
+      'text/plain',
+      'text/markdown',
+      'text/csv; charset=utf-8',
+      'application/json',
+      'application/ld+json',
+      'application/xml',
+      'image/svg+xml',
+    ]) {
       expect(isTextMediaType(type), type).toBe(true);
     }
     for (const type of ['application/pdf', 'application/msword', 'image/png', 'audio/mpeg']) expect(isTextMediaType(type), type).toBe(false);
@@ -25,7 +33,8 @@ describe('base64 checks', () => {
   });
 
   it('refuses empty text, foreign characters, whitespace, mixed alphabets and impossible lengths', () => {
-    for (const bad of ['', 'not base64!', 'JVBE Ri0=', 'JVBERi0=\n', 'ab+_', 'JVBER', 'JVBERi=', '=AAA']) expect(isBase64(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of ['', 'not base64!', 'JVBE Ri0=', 'JVBERi0=\n', 'ab+_', 'JVBER', 'JVBERi=', '=AAA'])
+      expect(isBase64(bad), JSON.stringify(bad)).toBe(false);
   });
 
   it('computes the decoded length from the text alone', () => {

@@ -94,18 +94,28 @@ describe('toImageInput: the pixel cap (finding 3)', () => {
   it('uses the configured cap: exactly at it passes, one pixel row more is refused', () => {
     expect(toImageInput(pngHeader(1000, 1000), 'image', { maxPixels: 1_000_000 })).toMatchObject({ width: 1000, height: 1000 });
     const error = rejection(() => toImageInput(pngHeader(1000, 1001), 'images[1]', { maxPixels: 1_000_000 }));
-    expect([error.status, error.param, error.message]).toEqual([400, 'images[1]', 'images[1]: the image is 1000×1001 pixels, more than the limit of 1000000 pixels (1 megapixels); scale it down']);
+    expect([error.status, error.param, error.message]).toEqual([
+      400,
+      'images[1]',
+      'images[1]: the image is 1000×1001 pixels, more than the limit of 1000000 pixels (1 megapixels); scale it down',
+    ]);
   });
 
   it('refuses an image whose header cannot be read', () => {
     const error = rejection(() => toImageInput(pngHeader(10, 10).subarray(0, 20), 'mask'));
-    expect([error.status, error.param, error.message]).toEqual([400, 'mask', "mask: the image's header is damaged or incomplete, so its dimensions cannot be read"]);
+    expect([error.status, error.param, error.message]).toEqual([
+      400,
+      'mask',
+      "mask: the image's header is damaged or incomplete, so its dimensions cannot be read",
+    ]);
   });
 
   it('applies the cap to base64 and data URLs too', () => {
     const dataUrl = `data:image/png;base64,${blackPng(12000, 12000).toString('base64')}`;
     expect(rejection(() => decodeImageString(dataUrl, 'image_url')).param).toBe('image_url');
-    expect(rejection(() => decodeImageString(jpegHeader(9000, 9000).toString('base64'), 'image', { maxPixels: 80_000_000 })).message).toContain('limit of 80000000 pixels');
+    expect(rejection(() => decodeImageString(jpegHeader(9000, 9000).toString('base64'), 'image', { maxPixels: 80_000_000 })).message).toContain(
+      'limit of 80000000 pixels',
+    );
   });
 });
 

@@ -58,10 +58,7 @@ export function toImageInput(bytes: Uint8Array, param: string, options: ImageByt
   const { mediaType, width, height } = header;
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_IMAGE_PIXELS;
   if (width * height > maxPixels) {
-    throw invalidRequest(
-      `${param}: the image is ${width}×${height} pixels, more than the limit of ${describePixels(maxPixels)}; scale it down`,
-      param,
-    );
+    throw invalidRequest(`${param}: the image is ${width}×${height} pixels, more than the limit of ${describePixels(maxPixels)}; scale it down`, param);
   }
   const image: ImageInput = { data: bytes, mediaType, width, height };
   if (options.filename !== undefined) image.filename = options.filename;

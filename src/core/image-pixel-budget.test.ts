@@ -18,7 +18,9 @@ describe('ImagePixelBudget', () => {
     }
     expect(refused).toBeInstanceOf(GatewayError);
     expect(refused).toMatchObject({ status: 400, param: 'image[4]' });
-    expect((refused as Error).message).toBe("image[4]: the request's images add up to more than 4 megapixels, the limit for one request; send fewer or smaller images");
+    expect((refused as Error).message).toBe(
+      "image[4]: the request's images add up to more than 4 megapixels, the limit for one request; send fewer or smaller images",
+    );
   });
 
   it('will not count an image whose size was never read', () => {

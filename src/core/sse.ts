@@ -108,8 +108,7 @@ export class SseDecoder {
     if (field === 'data') {
       if (this.keepRaw) this.dataAt = this.lineAt + line.length - value.length;
       this.data.push(value);
-    }
-    else if (field === 'event') this.event = value;
+    } else if (field === 'event') this.event = value;
     else if (field === 'id') this.id = value;
   }
 }

@@ -11,7 +11,20 @@ export const PIECE_CHARS = 400;
 
 function isSpace(code: number): boolean {
   // The whitespace the o200k pre-split knows (\s), enough of it for choosing cut points.
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x85 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x85 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -6,7 +6,26 @@ const PLAIN = { disallowedSpecial: new Set<string>() };
 
 /** Text made of real words and numbers in a deterministic order (prose-like, fast for the real tokenizer). */
 function wordsText(chars: number, seed: number): string {
-  const words = ['gateway', 'model', 'request', 'the', 'of', 'and', 'token', 'stream', 'answer', 'quietly', 'Oslo', '2024', 'latency,', 'fast.', 'budget', 'x7', 'über', 'naïve'];
+  const words = [
+    'gateway',
+    'model',
+    'request',
+    'the',
+    'of',
+    'and',
+    'token',
+    'stream',
+    'answer',
+    'quietly',
+    'Oslo',
+    '2024',
+    'latency,',
+    'fast.',
+    'budget',
+    'x7',
+    'über',
+    'naïve',
+  ];
   let state = seed;
   let text = '';
   while (text.length < chars) {

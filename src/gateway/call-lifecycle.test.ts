@@ -30,14 +30,26 @@ function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) 
 }
 
 function subject(overrides: Partial<CallSubject> = {}): CallSubject {
-  return { key: KEY, surface: 'openai', requestId: 'req-1', signal: new AbortController().signal, model: 'textmodel-b-4o', operation: 'chat', stream: false, ...overrides };
+  return {
+    key: KEY,
+    surface: 'openai',
+    requestId: 'req-1',
+    signal: new AbortController().signal,
+    model: 'textmodel-b-4o',
+    operation: 'chat',
+    stream: false,
+    ...overrides,
+  };
 }
 
 describe('CallLifecycle.admit', () => {
   it('refuses a model outside the key’s list with permission, before any hook runs', async () => {
     const admitted: string[] = [];
     const { lifecycle } = setup({ hooks: [{ admit: (call) => void admitted.push(call.subject.requestId) }] });
-    await expect(lifecycle.admit(subject({ key: { ...KEY, models: ['textmodel-a-*'] } }))).rejects.toMatchObject({ kind: 'permission', code: 'model_not_allowed' });
+    await expect(lifecycle.admit(subject({ key: { ...KEY, models: ['textmodel-a-*'] } }))).rejects.toMatchObject({
+      kind: 'permission',
+      code: 'model_not_allowed',
+    });
     expect(admitted).toEqual([]);
   });
 
@@ -134,7 +146,10 @@ describe('meterChatStream', () => {
     await call.attempt(async () => 'ok');
     const out: ChatEvent[] = [];
     const usage = { inputTokens: 7, outputTokens: 3 };
-    for await (const e of meterChatStream(events([START, { type: 'text_delta', text: 'hi' }, { type: 'finish', finishReason: 'stop', usage }]), call, { model: 'textmodel-b-4o', estimateInput: () => 0 })) {
+    for await (const e of meterChatStream(events([START, { type: 'text_delta', text: 'hi' }, { type: 'finish', finishReason: 'stop', usage }]), call, {
+      model: 'textmodel-b-4o',
+      estimateInput: () => 0,
+    })) {
       out.push(e);
     }
     expect(out[0]).toMatchObject({ type: 'start', model: 'textmodel-b-4o' });
@@ -166,7 +181,12 @@ describe('meterChatStream', () => {
     const call = await lifecycle.admit(subject({ stream: true }));
     await call.attempt(async () => 'ok');
     const stream = meterChatStream(
-      events([{ ...START, usage: { inputTokens: 100 } }, { type: 'text_delta', text: 'abc' }, { type: 'usage', usage: { outputTokens: 9 } }, { type: 'text_delta', text: 'x' }]),
+      events([
+        { ...START, usage: { inputTokens: 100 } },
+        { type: 'text_delta', text: 'abc' },
+        { type: 'usage', usage: { outputTokens: 9 } },
+        { type: 'text_delta', text: 'x' },
+      ]),
       call,
       { model: 'textmodel-b-4o', estimateInput: () => 1 },
     );
@@ -180,7 +200,10 @@ describe('meterChatStream', () => {
     const { lifecycle, rows } = setup();
     const call = await lifecycle.admit(subject({ stream: true }));
     await call.attempt(async () => 'ok');
-    const failing = events([START, { type: 'text_delta', text: 'partial' }, { type: 'error', error: new GatewayError('upstream', 'mid-stream') }], new Error('then thrown'));
+    const failing = events(
+      [START, { type: 'text_delta', text: 'partial' }, { type: 'error', error: new GatewayError('upstream', 'mid-stream') }],
+      new Error('then thrown'),
+    );
     await expect(async () => {
       for await (const _ of meterChatStream(failing, call, { model: 'textmodel-b-4o', estimateInput: () => 5 })) {
         // drain

@@ -41,7 +41,9 @@ describe('checkDocumentLimits', () => {
 
   it('refuses a base64 document one byte over the limit with a 413 naming the part', () => {
     const pdfBytes = Buffer.from(PDF, 'base64').length;
-    const error = failure(() => checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF } }), pdfBytes - 1));
+    const error = failure(() =>
+      checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: PDF } }), pdfBytes - 1),
+    );
     expect(error.kind).toBe('request_too_large');
     expect(error.status).toBe(413);
     expect(error.param).toBe('messages[2].content[1]');
@@ -62,12 +64,16 @@ describe('checkDocumentLimits', () => {
 
   it('speaks of MiB for large documents', () => {
     const threeMiB = 'A'.repeat((3 * 1024 * 1024 * 4) / 3);
-    const error = failure(() => checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'text/csv', data: threeMiB } }), 2 * 1024 * 1024));
+    const error = failure(() =>
+      checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'text/csv', data: threeMiB } }), 2 * 1024 * 1024),
+    );
     expect(error.message).toBe('messages[2].content[1]: the document is 3.0 MiB (3145728 bytes), more than the limit of 2.0 MiB (2097152 bytes) per document');
   });
 
   it('refuses invalid base64 with a 400', () => {
-    const error = failure(() => checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0xLjQK!!!!' } }), 1000));
+    const error = failure(() =>
+      checkDocumentLimits(request({ type: 'document', source: { kind: 'base64', mediaType: 'application/pdf', data: 'JVBERi0xLjQK!!!!' } }), 1000),
+    );
     expect(error.kind).toBe('invalid_request');
     expect(error.status).toBe(400);
     expect(error.param).toBe('messages[2].content[1]');

@@ -5,14 +5,7 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../core/chat.js';
 import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
-import type {
-  DeliveredImages,
-  ImageBlendRequest,
-  ImageEditRequest,
-  ImageGenerateRequest,
-  ImageInput,
-  ImageRemixRequest,
-} from '../core/image.js';
+import type { DeliveredImages, ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageInput, ImageRemixRequest } from '../core/image.js';
 import type { ImageLimits } from '../core/image-bytes.js';
 import type { AuthenticatedKey } from '../core/key.js';
 import type { ModelInfo } from '../core/model-info.js';

@@ -92,7 +92,12 @@ describe('live channel registry', () => {
     const registry = new ChannelRegistry({ providers, catalog: new Catalog(), sandboxFallback: false });
     const bus = new LocalInvalidationBus();
     let fail = false;
-    const live = new LiveChannels(registry, { configured: [], stored: async () => (fail ? Promise.reject(new Error('db down')) : generation('db', 2)) }, bus, silent);
+    const live = new LiveChannels(
+      registry,
+      { configured: [], stored: async () => (fail ? Promise.reject(new Error('db down')) : generation('db', 2)) },
+      bus,
+      silent,
+    );
     await live.start();
     fail = true;
     await expect(live.reload()).rejects.toThrow('db down');

@@ -17,7 +17,12 @@ export type KeyLocator = (request: FastifyRequest) => string | undefined;
 export type Authenticator = (presented: string | undefined) => Promise<AuthenticatedKey>;
 
 /** `servedHere`, when given, tells requests the scope's route will hand elsewhere (they need no key here). */
-export function authenticateFirst(app: FastifyInstance, authenticate: Authenticator, locate: KeyLocator, servedHere?: (request: FastifyRequest) => boolean): void {
+export function authenticateFirst(
+  app: FastifyInstance,
+  authenticate: Authenticator,
+  locate: KeyLocator,
+  servedHere?: (request: FastifyRequest) => boolean,
+): void {
   app.decorateRequest('gatewayKey', undefined);
   app.addHook('onRequest', async (request) => {
     if (servedHere && !servedHere(request)) return;

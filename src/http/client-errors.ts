@@ -34,7 +34,9 @@ export function gatewayErrorForClientError(error: ClientError): GatewayError {
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
       return new GatewayError('invalid_request', 'invalid content-length header', { code: 'invalid_framing' });
     case 'HPE_INVALID_TRANSFER_ENCODING':
-      return new GatewayError('invalid_request', 'invalid transfer-encoding header (content-length and transfer-encoding must not be sent together)', { code: 'invalid_framing' });
+      return new GatewayError('invalid_request', 'invalid transfer-encoding header (content-length and transfer-encoding must not be sent together)', {
+        code: 'invalid_framing',
+      });
     case 'HPE_INVALID_CHUNK_SIZE':
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
     case 'HPE_INVALID_EOF_STATE':
@@ -89,7 +91,10 @@ export function clientErrorHandler(renderers: ErrorRenderers, nextRequestId: () 
       'x-request-id': requestId,
       ...rendered.headers,
     };
-    const head = [`HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? 'Error'}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+    const head = [
+      `HTTP/1.1 ${rendered.status} ${STATUS_CODES[rendered.status] ?? 'Error'}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
   };
 }

@@ -13,7 +13,12 @@ export function registerMediaRoutes(app: FastifyInstance, media: MediaStore, ren
   app.get<{ Params: { name: string } }>('/media/:name', async (request, reply) => {
     const stored = await media.open(request.params.name);
     if (!stored) {
-      return replyWithError(request, reply, new GatewayError('not_found', 'No such media, or its link has expired.', { code: 'media_not_found' }), renderers.openai);
+      return replyWithError(
+        request,
+        reply,
+        new GatewayError('not_found', 'No such media, or its link has expired.', { code: 'media_not_found' }),
+        renderers.openai,
+      );
     }
     const maxAge = Math.max(0, Math.floor((stored.expiresAt - Date.now()) / 1000));
     reply.header('content-type', stored.mediaType);

@@ -4,9 +4,25 @@ import { interruptedRow, openLine, parseJournalLine, rowLine, type OpenCall } fr
 
 const open: OpenCall = { request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', stream: true, created_at: 1_000 };
 const row: UsageRow = {
-  request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', channel: 'c', provider: 'sandbox', upstream_model: 'm',
-  outcome: 'ok', stream: 1, input_tokens: 5, output_tokens: 7, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
-  units: 0, cost_usd: 0.5, latency_ms: 30, created_at: 1_030,
+  request_id: 'req_1',
+  key_id: 'k1',
+  surface: 'anthropic',
+  operation: 'chat',
+  model: 'm',
+  channel: 'c',
+  provider: 'sandbox',
+  upstream_model: 'm',
+  outcome: 'ok',
+  stream: 1,
+  input_tokens: 5,
+  output_tokens: 7,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  reasoning_tokens: 0,
+  units: 0,
+  cost_usd: 0.5,
+  latency_ms: 30,
+  created_at: 1_030,
 };
 
 describe('journal entries', () => {
@@ -27,8 +43,18 @@ describe('journal entries', () => {
 
   it('close an open call as interrupted with what was known', () => {
     expect(interruptedRow(open, 4_000)).toMatchObject({
-      request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', stream: 1,
-      outcome: 'interrupted', input_tokens: 0, output_tokens: 0, cost_usd: 0, latency_ms: 3_000, created_at: 1_000,
+      request_id: 'req_1',
+      key_id: 'k1',
+      surface: 'anthropic',
+      operation: 'chat',
+      model: 'm',
+      stream: 1,
+      outcome: 'interrupted',
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      latency_ms: 3_000,
+      created_at: 1_000,
     });
   });
 });

@@ -29,7 +29,16 @@ export function rowLine(row: UsageRow): string {
 
 const ROW_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome'] as const;
 const ROW_NUMBERS = [
-  'stream', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd', 'latency_ms', 'created_at',
+  'stream',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'units',
+  'cost_usd',
+  'latency_ms',
+  'created_at',
 ] as const;
 const OPEN_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model'] as const;
 

@@ -11,9 +11,6 @@ export function costOf(price: CatalogEntry['price'] | undefined, usage: Usage): 
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   const uncached = Math.max(0, usage.inputTokens - cacheRead - cacheWrite);
   const perToken =
-    uncached * price.input +
-    cacheRead * (price.cacheRead ?? price.input) +
-    cacheWrite * (price.cacheWrite ?? price.input) +
-    usage.outputTokens * price.output;
+    uncached * price.input + cacheRead * (price.cacheRead ?? price.input) + cacheWrite * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
   return perToken / 1_000_000;
 }

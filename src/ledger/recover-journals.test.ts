@@ -12,9 +12,25 @@ function open(id: string): OpenCall {
 }
 function row(id: string): UsageRow {
   return {
-    request_id: id, key_id: 'k1', surface: 'openai', operation: 'chat', model: 'm', channel: 'c', provider: 'sandbox', upstream_model: 'm',
-    outcome: 'ok', stream: 1, input_tokens: 3, output_tokens: 4, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
-    units: 0, cost_usd: 0, latency_ms: 10, created_at: 1_010,
+    request_id: id,
+    key_id: 'k1',
+    surface: 'openai',
+    operation: 'chat',
+    model: 'm',
+    channel: 'c',
+    provider: 'sandbox',
+    upstream_model: 'm',
+    outcome: 'ok',
+    stream: 1,
+    input_tokens: 3,
+    output_tokens: 4,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    units: 0,
+    cost_usd: 0,
+    latency_ms: 10,
+    created_at: 1_010,
   };
 }
 

@@ -17,7 +17,11 @@ function journal(carry: string[] = [], maxSegmentBytes?: number): { journal: Usa
   return { journal: new UsageJournal({ dir, pid: 42, instance: 'abc', logger, carryOver: () => carry, maxSegmentBytes }), dir };
 }
 
-const contents = (dir: string): string => readdirSync(dir).sort().map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+const contents = (dir: string): string =>
+  readdirSync(dir)
+    .sort()
+    .map((name) => readFileSync(join(dir, name), 'utf8'))
+    .join('');
 
 describe('UsageJournal', () => {
   it("writes a turn's lines together at the end of the turn, then tells who waited", async () => {

@@ -152,7 +152,8 @@ export class UsageJournal {
     try {
       unlinkSync(segment.path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.options.logger.warn({ err: error, path: segment.path }, 'could not delete a usage journal segment');
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.options.logger.warn({ err: error, path: segment.path }, 'could not delete a usage journal segment');
     }
   }
 }

@@ -8,9 +8,25 @@ import { UsageRecorder } from './usage-recorder.js';
 
 function row(id: string): UsageRow {
   return {
-    request_id: id, key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', channel: 'c', provider: 'openai', upstream_model: 'm',
-    outcome: 'ok', stream: 0, input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0, reasoning_tokens: 0,
-    units: 0, cost_usd: 0, latency_ms: 1, created_at: 0,
+    request_id: id,
+    key_id: 'k',
+    surface: 'openai',
+    operation: 'chat',
+    model: 'm',
+    channel: 'c',
+    provider: 'openai',
+    upstream_model: 'm',
+    outcome: 'ok',
+    stream: 0,
+    input_tokens: 1,
+    output_tokens: 1,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    units: 0,
+    cost_usd: 0,
+    latency_ms: 1,
+    created_at: 0,
   };
 }
 
@@ -63,7 +79,10 @@ describe('UsageRecorder', () => {
   });
 
   describe('with a journal', () => {
-    const journalText = (dir: string) => readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8')).join('');
+    const journalText = (dir: string) =>
+      readdirSync(dir)
+        .map((name) => readFileSync(join(dir, name), 'utf8'))
+        .join('');
 
     it('journals the open call, then its row before record() resolves, and only then queues the row', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
@@ -75,7 +94,12 @@ describe('UsageRecorder', () => {
         const recorded = recorder.record(row('a'));
         expect(recorder.pending).toBe(0);
         await recorded;
-        expect(journalText(dir).split('\n').filter(Boolean).map((line) => Object.keys(JSON.parse(line))[0])).toEqual(['o', 'r']);
+        expect(
+          journalText(dir)
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => Object.keys(JSON.parse(line))[0]),
+        ).toEqual(['o', 'r']);
         expect(recorder.pending).toBe(1);
         expect(recorder.openCalls).toBe(0);
         await recorder.close();

@@ -30,7 +30,9 @@ describe('deliverImages', () => {
     configureImageDecoding({ maxPixels: 1_000_000 });
     const error = await deliverImages({ created: 1, images: [{ data: pngHeader(1001, 1000), mediaType: 'image/png' }] }, context).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'upstream', retryable: true, message: 'the upstream answered an image larger than the pixel limit' });
-    const garbage = await deliverImages({ created: 1, images: [{ data: Buffer.from('no image here'), mediaType: 'image/png' }] }, context).catch((e: unknown) => e);
+    const garbage = await deliverImages({ created: 1, images: [{ data: Buffer.from('no image here'), mediaType: 'image/png' }] }, context).catch(
+      (e: unknown) => e,
+    );
     expect(garbage).toMatchObject({ kind: 'upstream', message: 'the upstream answered bytes that are not an image' });
   });
 });

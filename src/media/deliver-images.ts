@@ -37,9 +37,13 @@ async function deliverOne(image: ImageResult['images'][number], context: Deliver
     metadata = await (await openImage(data)).metadata();
   } catch (error) {
     const tooLarge = /pixel limit/i.test(String(error));
-    throw new GatewayError('upstream', tooLarge ? 'the upstream answered an image larger than the pixel limit' : 'the upstream answered bytes that are not an image', {
-      retryable: true,
-    });
+    throw new GatewayError(
+      'upstream',
+      tooLarge ? 'the upstream answered an image larger than the pixel limit' : 'the upstream answered bytes that are not an image',
+      {
+        retryable: true,
+      },
+    );
   }
   const mediaType = FORMAT_TYPES[metadata.format ?? ''] ?? image.mediaType ?? 'image/png';
   const delivered: DeliveredImage = { ...described, mediaType, width: metadata.width, height: metadata.height };

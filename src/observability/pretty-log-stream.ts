@@ -20,7 +20,7 @@ function paint(text: string, colour: string, colours: boolean): string {
 }
 
 function renderValue(value: unknown): string {
-  const text = typeof value === 'string' ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)) : (JSON.stringify(value) ?? String(value));
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 
@@ -41,7 +41,11 @@ export function formatLogLine(line: string, colours: boolean): string {
   for (const [key, value] of Object.entries(fields)) parts.push(`${paint(key, '90', colours)}=${renderValue(value)}`);
   let out = parts.join(' ');
   if (error && typeof error.stack === 'string') {
-    out += `\n${error.stack.split('\n').slice(1).map((l) => `    ${l.trim()}`).join('\n')}`;
+    out += `\n${error.stack
+      .split('\n')
+      .slice(1)
+      .map((l) => `    ${l.trim()}`)
+      .join('\n')}`;
   }
   return `${out}\n`;
 }

@@ -21,7 +21,7 @@ describe('provider descriptors', () => {
     }
   });
 
-  it('every upstream provider has an http(s) default base URL except openai-compatible, which needs the channel\'s', () => {
+  it("every upstream provider has an http(s) default base URL except openai-compatible, which needs the channel's", () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
       if (descriptor.simulated || descriptor.name === 'openai-compatible') {
         expect(descriptor.defaultBaseUrl).toBeUndefined();

@@ -3,9 +3,18 @@ import { Catalog } from './catalog.js';
 
 // The model ids of the API spec (chat, embeddings and images), written out here on purpose.
 const SPEC_CHAT_IDS = [
-  'textmodel-a-haiku-4-5-20251001', 'textmodel-a-sonnet-4-20250514', 'textmodel-a-opus-4-5-20251101',
-  'textmodel-b-4', 'textmodel-b-4-turbo', 'textmodel-b-4o', 'textmodel-b-4o-mini', 'textmodel-b-3.5-turbo',
-  'textmodel-c-2.0-flash', 'textmodel-c-2.5-pro', 'textmodel-c-2.5-flash', 'textmodel-c-3-pro-preview',
+  'textmodel-a-haiku-4-5-20251001',
+  'textmodel-a-sonnet-4-20250514',
+  'textmodel-a-opus-4-5-20251101',
+  'textmodel-b-4',
+  'textmodel-b-4-turbo',
+  'textmodel-b-4o',
+  'textmodel-b-4o-mini',
+  'textmodel-b-3.5-turbo',
+  'textmodel-c-2.0-flash',
+  'textmodel-c-2.5-pro',
+  'textmodel-c-2.5-flash',
+  'textmodel-c-3-pro-preview',
 ];
 const SPEC_IMAGE_GENERATE_IDS = ['imagegen1-pro', 'imagegen1-dev', 'imagegen1-schnell', 'imagegen1-1.1-pro', 'textmodel-b-image-1'];
 
@@ -24,7 +33,7 @@ describe('Catalog (shipped)', () => {
     expect(catalog.servingOperation('chat').sort()).toEqual([...SPEC_CHAT_IDS].sort());
   });
 
-  it('holds the spec\'s embedding and image models with their operations and per-image prices', () => {
+  it("holds the spec's embedding and image models with their operations and per-image prices", () => {
     expect(catalog.operationsOf('text-embedding-004')).toEqual(['embed']);
     for (const id of SPEC_IMAGE_GENERATE_IDS) {
       expect(catalog.operationsOf(id), id).toContain('image.generate');
@@ -52,7 +61,13 @@ describe('Catalog.withOverrides', () => {
 
   it('adds a model', () => {
     const catalog = Catalog.withOverrides([{ id: 'house-llama', operations: ['chat'], displayName: 'House Llama', price: { input: 0.2, output: 0.4 } }]);
-    expect(catalog.get('house-llama')).toEqual({ id: 'house-llama', operations: ['chat'], ownedBy: 'gengate', displayName: 'House Llama', price: { input: 0.2, output: 0.4 } });
+    expect(catalog.get('house-llama')).toEqual({
+      id: 'house-llama',
+      operations: ['chat'],
+      ownedBy: 'gengate',
+      displayName: 'House Llama',
+      price: { input: 0.2, output: 0.4 },
+    });
     expect(catalog.servingOperation('chat')).toContain('house-llama');
     expect(catalog.all()).toHaveLength(new Catalog().all().length + 1);
   });

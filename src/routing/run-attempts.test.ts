@@ -76,9 +76,9 @@ describe('runAttempts', () => {
 
   it('half-open trial ending in a non-retryable error releases the trial (no channel left open forever)', async () => {
     const { breaker } = halfOpen();
-    await expect(
-      runAttempts([channel('a')], context(breaker).context, async () => Promise.reject(new GatewayError('invalid_request', 'bad'))),
-    ).rejects.toThrow('bad');
+    await expect(runAttempts([channel('a')], context(breaker).context, async () => Promise.reject(new GatewayError('invalid_request', 'bad')))).rejects.toThrow(
+      'bad',
+    );
     expect(breaker.isOpen('a')).toBe(false);
     breaker.beginAttempt('a');
     expect(breaker.isOpen('a')).toBe(true);
@@ -101,7 +101,12 @@ describe('runAttempts', () => {
     breaker.failure('a');
     breaker.failure('b');
     const plan = orderAttempts([channel('a', 10), channel('b', 10), channel('c', 0), channel('d', 0)], 3, (name) => breaker.isOpen(name));
-    expect(plan.map((c) => c.name).slice(0, 2).sort()).toEqual(['c', 'd']);
+    expect(
+      plan
+        .map((c) => c.name)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['c', 'd']);
     expect(plan).toHaveLength(3);
     const tried: string[] = [];
     await expect(

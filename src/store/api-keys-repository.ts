@@ -56,18 +56,16 @@ export class ApiKeysRepository {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   /** Marks a key revoked; true when a live key was revoked. */
   async revoke(id: string, at: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: at })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const result = await this.db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 }

@@ -29,7 +29,13 @@ const claude: ChannelDefinition = {
   timeoutMs: 30_000,
   options: { anthropicVersion: '2023-06-01', nested: { list: [1, 2] } },
 };
-const local: ChannelDefinition = { ...channelDefaults(), name: 'local', provider: 'openai-compatible', baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3'] };
+const local: ChannelDefinition = {
+  ...channelDefaults(),
+  name: 'local',
+  provider: 'openai-compatible',
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  models: ['llama3'],
+};
 
 const key = Buffer.alloc(32, 3);
 
@@ -107,7 +113,7 @@ describe.each(backends)('channels on %s', (_name, makeBackend) => {
     await expect(wrong.get('claude')).rejects.toThrow(/channel "claude" cannot be decrypted: it was encrypted under secret key/);
   });
 
-  it('refuses credentials moved from another channel\'s row', async () => {
+  it("refuses credentials moved from another channel's row", async () => {
     await channels.insert({ ...local, name: 'victim', apiKey: 'victim-key' });
     const { credentials } = await store.db.selectFrom('channels').select('credentials').where('name', '=', 'claude').executeTakeFirstOrThrow();
     await store.db.updateTable('channels').set({ credentials }).where('name', '=', 'victim').execute();

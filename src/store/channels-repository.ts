@@ -68,7 +68,10 @@ export class ChannelsRepository {
 
   /** Throws when a channel of that name exists. */
   async insert(definition: ChannelDefinition, now = Date.now()): Promise<void> {
-    await this.db.insertInto('channels').values({ ...this.toRow(definition, now), created_at: now }).execute();
+    await this.db
+      .insertInto('channels')
+      .values({ ...this.toRow(definition, now), created_at: now })
+      .execute();
   }
 
   /** Replaces the channel called `name` (and renames it when `definition.name` differs); false when there is none. */

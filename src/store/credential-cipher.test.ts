@@ -29,7 +29,9 @@ describe('CredentialCipher', () => {
     expect(CredentialCipher.keyIdOfEnvelope(envelope)).toBe(keyIdOf(key));
     const wrong = new CredentialCipher(other);
     expect(() => wrong.decrypt(envelope, 'channel:a')).toThrow(CredentialKeyError);
-    expect(() => wrong.decrypt(envelope, 'channel:a')).toThrow(new RegExp(`encrypted under secret key ${keyIdOf(key)}, but the current secret key is ${keyIdOf(other)}`));
+    expect(() => wrong.decrypt(envelope, 'channel:a')).toThrow(
+      new RegExp(`encrypted under secret key ${keyIdOf(key)}, but the current secret key is ${keyIdOf(other)}`),
+    );
   });
 
   it('after a rotation, reads with the previous key and seals with the new one', () => {
@@ -39,7 +41,7 @@ describe('CredentialCipher', () => {
     expect(CredentialCipher.keyIdOfEnvelope(rotated.encrypt('secret', 'c'))).toBe(keyIdOf(other));
   });
 
-  it('refuses an altered ciphertext, another record\'s ciphertext and garbage', () => {
+  it("refuses an altered ciphertext, another record's ciphertext and garbage", () => {
     const cipher = new CredentialCipher(key);
     const envelope = cipher.encrypt('secret', 'channel:a');
     const parts = envelope.split('.');

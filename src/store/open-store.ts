@@ -90,7 +90,11 @@ async function checkPostgresReachable(pg: typeof import('pg').default, url: stri
     const code = errorCode(error);
     const where = redactDatabaseUrl(url);
     if ((code && UNREACHABLE.has(code)) || /timeout/i.test(firstLine(error))) {
-      throw new StoreOpenError(`cannot reach PostgreSQL at ${where} (${code ?? 'connection timeout'}): is it running, and are host and port right?`, 'unreachable', { cause: error });
+      throw new StoreOpenError(
+        `cannot reach PostgreSQL at ${where} (${code ?? 'connection timeout'}): is it running, and are host and port right?`,
+        'unreachable',
+        { cause: error },
+      );
     }
     throw new StoreOpenError(`cannot open PostgreSQL database ${where}: ${firstLine(error)}`, 'failed', { cause: error });
   } finally {
@@ -115,7 +119,9 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
       connectionString: url,
       max: 10,
       // Counters and times are bigint columns; they fit in a double.
-      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) } as CustomTypesConfig,
+      types: {
+        getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')),
+      } as CustomTypesConfig,
     });
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {

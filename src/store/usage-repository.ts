@@ -14,9 +14,25 @@ export interface UsageTotals {
 }
 
 const COLUMNS = [
-  'request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome', 'stream',
-  'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd',
-  'latency_ms', 'created_at',
+  'request_id',
+  'key_id',
+  'surface',
+  'operation',
+  'model',
+  'channel',
+  'provider',
+  'upstream_model',
+  'outcome',
+  'stream',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'units',
+  'cost_usd',
+  'latency_ms',
+  'created_at',
 ] as const;
 
 export class UsageRepository {

@@ -161,7 +161,13 @@ interface Answer {
   };
 }
 
-export const FAKE_SEARCH_RESULT = { type: 'web_search_result', title: 'Fake search result', url: 'https://example.com/fake-result', encrypted_content: 'ZmFrZQ==', page_age: null };
+export const FAKE_SEARCH_RESULT = {
+  type: 'web_search_result',
+  title: 'Fake search result',
+  url: 'https://example.com/fake-result',
+  encrypted_content: 'ZmFrZQ==',
+  page_age: null,
+};
 
 function lastUserText(messages: Json[]): string {
   const last = messages[messages.length - 1];

@@ -106,7 +106,9 @@ export async function startFakeBflUpstream(options: FakeBflUpstreamOptions = {})
       return sendJson(res, 429, { detail: 'You have exceeded the number of active tasks (24). Please wait for a task to finish.' });
     }
     if (scenario === 'fail-422') {
-      return sendJson(res, 422, { detail: [{ type: 'string_too_long', loc: ['body', 'prompt'], msg: 'String should have at most 10000 characters', input: body.prompt }] });
+      return sendJson(res, 422, {
+        detail: [{ type: 'string_too_long', loc: ['body', 'prompt'], msg: 'String should have at most 10000 characters', input: body.prompt }],
+      });
     }
 
     const ultra = /ultra|kontext/.test(model);
@@ -115,7 +117,9 @@ export async function startFakeBflUpstream(options: FakeBflUpstreamOptions = {})
 
     const n = ++counter;
     const id = `${n.toString(16).padStart(8, '0')}-fake-4bfl-8000-${String(n).padStart(12, '0')}`;
-    const size = ultra ? ultraSize(typeof body.aspect_ratio === 'string' ? body.aspect_ratio : '16:9') : { width: (body.width as number | undefined) ?? 1024, height: (body.height as number | undefined) ?? 768 };
+    const size = ultra
+      ? ultraSize(typeof body.aspect_ratio === 'string' ? body.aspect_ratio : '16:9')
+      : { width: (body.width as number | undefined) ?? 1024, height: (body.height as number | undefined) ?? 768 };
     tasks.set(id, {
       id,
       model,
@@ -131,26 +135,32 @@ export async function startFakeBflUpstream(options: FakeBflUpstreamOptions = {})
 
   function sendResult(res: ServerResponse, id: string | null): void {
     const task = id ? tasks.get(id) : undefined;
-    if (!task || task.scenario === 'lost-task') return sendJson(res, 200, { id, status: 'Task not found', result: null, progress: null, details: null, preview: null });
+    if (!task || task.scenario === 'lost-task')
+      return sendJson(res, 200, { id, status: 'Task not found', result: null, progress: null, details: null, preview: null });
     task.polls += 1;
     const record = (status: string, extra: Json = {}) => ({ id: task.id, status, result: null, progress: null, details: null, preview: null, ...extra });
     if (task.polls <= pendingPolls || task.scenario === 'slow') {
       return sendJson(res, 200, record('Pending', { progress: Math.min(0.9, task.polls / (pendingPolls + 1)) }));
     }
-    if (task.scenario === 'moderate-request') return sendJson(res, 200, record('Request Moderated', { details: { 'Moderation Reasons': ['Derivative Works'] } }));
+    if (task.scenario === 'moderate-request')
+      return sendJson(res, 200, record('Request Moderated', { details: { 'Moderation Reasons': ['Derivative Works'] } }));
     if (task.scenario === 'moderate-content') return sendJson(res, 200, record('Content Moderated', { details: { 'Moderation Reasons': ['Sexual Content'] } }));
     if (task.scenario === 'fail-error') return sendJson(res, 200, record('Error', { details: 'Internal generation error' }));
-    sendJson(res, 200, record('Ready', {
-      progress: 1,
-      result: {
-        sample: `${base}/samples/${task.id}/sample.${task.format}?se=2030-01-01T00%3A00%3A00Z&sig=fake`,
-        prompt: task.body.prompt,
-        seed: task.seed,
-        start_time: 1_700_000_000.5,
-        end_time: 1_700_000_004.25,
-        duration: 3.75,
-      },
-    }));
+    sendJson(
+      res,
+      200,
+      record('Ready', {
+        progress: 1,
+        result: {
+          sample: `${base}/samples/${task.id}/sample.${task.format}?se=2030-01-01T00%3A00%3A00Z&sig=fake`,
+          prompt: task.body.prompt,
+          seed: task.seed,
+          start_time: 1_700_000_000.5,
+          end_time: 1_700_000_004.25,
+          duration: 3.75,
+        },
+      }),
+    );
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -195,7 +205,8 @@ async function serveSample(res: ServerResponse, task: FakeBflTask | undefined): 
 /** FastAPI/pydantic-style validation of the fields the fake knows. */
 function validate(body: Json, ultra: boolean): Json[] {
   const problems: Json[] = [];
-  const problem = (field: string, type: string, msg: string, ctx?: Json) => problems.push({ type, loc: ['body', field], msg, input: body[field], ...(ctx ? { ctx } : {}) });
+  const problem = (field: string, type: string, msg: string, ctx?: Json) =>
+    problems.push({ type, loc: ['body', field], msg, input: body[field], ...(ctx ? { ctx } : {}) });
   if (typeof body.prompt !== 'string') problem('prompt', 'missing', 'Field required');
   if (!ultra) {
     for (const field of ['width', 'height']) {
@@ -232,5 +243,3 @@ function ultraSize(aspectRatio: string): { width: number; height: number } {
   const area = 2048 * 2048;
   return { width: Math.round(Math.sqrt(area * ratio) / 32) * 32, height: Math.round(Math.sqrt(area / ratio) / 32) * 32 };
 }
-
-

@@ -37,7 +37,14 @@ describe('fake OpenAI /v1/embeddings', () => {
   it('refuses 2049 inputs, empty strings and dimensions for ada-002', async () => {
     const auth = { authorization: `Bearer ${FAKE_OPENAI_API_KEY}` };
     const url = `${openaiUp.url}/embeddings`;
-    const invalid = { error: { message: "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.", type: 'invalid_request_error', param: null, code: null } };
+    const invalid = {
+      error: {
+        message: "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      },
+    };
     expect(await post(url, { model: 'text-embedding-3-small', input: Array.from({ length: 2049 }, () => 'x') }, auth)).toEqual({ status: 400, json: invalid });
     expect(await post(url, { model: 'text-embedding-3-small', input: ['a', ''] }, auth)).toEqual({ status: 400, json: invalid });
     const ada = await post(url, { model: 'text-embedding-ada-002', input: 'a', dimensions: 8 }, auth);
@@ -51,7 +58,11 @@ describe('fake OpenAI /v1/embeddings', () => {
 describe('fake Gemini embeddings', () => {
   it('serves @google/genai models.embedContent (batchEmbedContents)', async () => {
     const ai = new GoogleGenAI({ apiKey: FAKE_GEMINI_KEY, httpOptions: { baseUrl: geminiUp.url } });
-    const result = await ai.models.embedContent({ model: 'text-embedding-004', contents: ['a b', 'c'], config: { taskType: 'CLUSTERING', outputDimensionality: 3 } });
+    const result = await ai.models.embedContent({
+      model: 'text-embedding-004',
+      contents: ['a b', 'c'],
+      config: { taskType: 'CLUSTERING', outputDimensionality: 3 },
+    });
     expect(result.embeddings).toEqual([
       { values: fakeEmbeddingValues(fakeGeminiEmbeddingSeed('text-embedding-004', 'a b', 'CLUSTERING'), 3) },
       { values: fakeEmbeddingValues(fakeGeminiEmbeddingSeed('text-embedding-004', 'c', 'CLUSTERING'), 3) },
@@ -61,10 +72,15 @@ describe('fake Gemini embeddings', () => {
   it('takes snake_case on :embedContent and refuses unknown names', async () => {
     const url = `${geminiUp.url}/v1beta/models/text-embedding-004:embedContent?key=${FAKE_GEMINI_KEY}`;
     const ok = await post(url, { content: { parts: [{ text: 'x' }] }, task_type: 'RETRIEVAL_DOCUMENT', title: 'T', output_dimensionality: 2 }, {});
-    expect(ok).toEqual({ status: 200, json: { embedding: { values: fakeEmbeddingValues(fakeGeminiEmbeddingSeed('text-embedding-004', 'x', 'RETRIEVAL_DOCUMENT', 'T'), 2) } } });
+    expect(ok).toEqual({
+      status: 200,
+      json: { embedding: { values: fakeEmbeddingValues(fakeGeminiEmbeddingSeed('text-embedding-004', 'x', 'RETRIEVAL_DOCUMENT', 'T'), 2) } },
+    });
     const unknown = await post(url, { content: { parts: [{ text: 'x' }] }, dimensions: 2 }, {});
     expect(unknown.status).toBe(400);
-    expect(unknown.json).toMatchObject({ error: { status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received. Unknown name "dimensions": Cannot find field.' } });
+    expect(unknown.json).toMatchObject({
+      error: { status: 'INVALID_ARGUMENT', message: 'Invalid JSON payload received. Unknown name "dimensions": Cannot find field.' },
+    });
   });
 
   it('refuses 101 requests, a foreign model inside the batch and a title without RETRIEVAL_DOCUMENT', async () => {

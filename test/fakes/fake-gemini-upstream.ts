@@ -58,10 +58,18 @@ const SCENARIOS: Record<string, GoogleError> = {
   'fail-429': new GoogleError(429, 'RESOURCE_EXHAUSTED', 'You exceeded your current quota, please check your plan and billing details.', [
     { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' },
   ]),
-  'fail-500': new GoogleError(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting'),
+  'fail-500': new GoogleError(
+    500,
+    'INTERNAL',
+    'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+  ),
   'fail-503': new GoogleError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.'),
 };
-const MIDSTREAM_ERROR = new GoogleError(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+const MIDSTREAM_ERROR = new GoogleError(
+  500,
+  'INTERNAL',
+  'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+);
 
 // ---- proto3 field names -------------------------------------------------------------------
 
@@ -161,7 +169,9 @@ function normalize(value: unknown, message: MessageSpec, at: string): unknown {
       throw new GoogleError(400, 'INVALID_ARGUMENT', `Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.`, [
         {
           '@type': 'type.googleapis.com/google.rpc.BadRequest',
-          fieldViolations: [{ field: at.length > 0 ? `${at}.${key}` : key, description: `Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.` }],
+          fieldViolations: [
+            { field: at.length > 0 ? `${at}.${key}` : key, description: `Invalid JSON payload received. Unknown name "${key}"${where}: Cannot find field.` },
+          ],
         },
       ]);
     }
@@ -278,7 +288,10 @@ function answer(body: Json): Answer {
   } else {
     const text = response
       ? `The function ${String(response.name)} returned ${JSON.stringify(response.response)}.`
-      : `Fake Gemini says: ${lastParts.map((p) => (typeof p.text === 'string' ? p.text : '')).join(' ').trim()}`;
+      : `Fake Gemini says: ${lastParts
+          .map((p) => (typeof p.text === 'string' ? p.text : ''))
+          .join(' ')
+          .trim()}`;
     let reply = words(text);
     const max = config.maxOutputTokens as number | undefined;
     if (typeof max === 'number' && reply.length > max) {
@@ -346,7 +359,7 @@ function checkKey(headers: IncomingHttpHeaders, query: Record<string, string>, e
     throw new GoogleError(
       403,
       'PERMISSION_DENIED',
-      'Method doesn\'t allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.',
+      "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.",
     );
   }
   if (key !== expected) {
@@ -402,7 +415,12 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid('Invalid JSON payload received. Expected an object.');
     const header = headers['x-fake-scenario'];
-    const scenario = typeof header === 'string' ? header : Object.keys(SCENARIOS).concat('midstream-error', 'blocked').find((s) => model.includes(s));
+    const scenario =
+      typeof header === 'string'
+        ? header
+        : Object.keys(SCENARIOS)
+            .concat('midstream-error', 'blocked')
+            .find((s) => model.includes(s));
     if (scenario && SCENARIOS[scenario]) throw SCENARIOS[scenario];
 
     if (action === 'countTokens') {

@@ -28,9 +28,21 @@ export const FAKE_MAGIC_SUFFIX = ', highly detailed';
 
 /** The resolution Ideogram 3.0 renders for each aspect ratio (default 1x1). */
 export const FAKE_ASPECT_RESOLUTIONS: Record<string, string> = {
-  '1x1': '1024x1024', '16x9': '1344x768', '9x16': '768x1344', '4x3': '1152x864', '3x4': '864x1152',
-  '3x2': '1248x832', '2x3': '832x1248', '16x10': '1280x800', '10x16': '800x1280', '5x4': '1120x896',
-  '4x5': '896x1120', '2x1': '1408x704', '1x2': '704x1408', '3x1': '1536x512', '1x3': '512x1536',
+  '1x1': '1024x1024',
+  '16x9': '1344x768',
+  '9x16': '768x1344',
+  '4x3': '1152x864',
+  '3x4': '864x1152',
+  '3x2': '1248x832',
+  '2x3': '832x1248',
+  '16x10': '1280x800',
+  '10x16': '800x1280',
+  '5x4': '1120x896',
+  '4x5': '896x1120',
+  '2x1': '1408x704',
+  '1x2': '704x1408',
+  '3x1': '1536x512',
+  '1x3': '512x1536',
 };
 const RESOLUTIONS = new Set(Object.values(FAKE_ASPECT_RESOLUTIONS).concat(['1024x960', '960x1024', '1152x896', '896x1152']));
 const ENUMS: Record<string, readonly string[]> = {
@@ -66,7 +78,11 @@ export interface FakeIdeogramUpstream {
 }
 
 class Refusal extends Error {
-  constructor(readonly status: number, readonly detail: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(detail);
   }
 }
@@ -180,7 +196,16 @@ export async function startFakeIdeogramUpstream(options: { apiKey?: string } = {
 
 /** A channel pointing at the fake, for provider tests. */
 export function fakeIdeogramChannel(upstream: FakeIdeogramUpstream, overrides: Partial<ChannelConfig> = {}): ChannelConfig {
-  return { name: 'fake-ideogram', provider: 'ideogram', baseUrl: upstream.url, apiKey: FAKE_IDEOGRAM_KEY, headers: {}, timeoutMs: 5_000, options: {}, ...overrides };
+  return {
+    name: 'fake-ideogram',
+    provider: 'ideogram',
+    baseUrl: upstream.url,
+    apiKey: FAKE_IDEOGRAM_KEY,
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+    ...overrides,
+  };
 }
 
 async function readMultipart(req: IncomingMessage): Promise<{ fields: Record<string, string[]>; files: Record<string, RecordedFile[]> }> {
@@ -202,7 +227,9 @@ async function readMultipart(req: IncomingMessage): Promise<{ fields: Record<str
       continue;
     }
     const bytes = new Uint8Array(await value.arrayBuffer());
-    const metadata = await sharp(bytes).metadata().catch(() => undefined);
+    const metadata = await sharp(bytes)
+      .metadata()
+      .catch(() => undefined);
     if (!metadata || !['png', 'jpeg', 'webp'].includes(metadata.format ?? '')) {
       throw new Refusal(400, `${name}: only JPEG, WebP and PNG formats are supported`);
     }
@@ -238,7 +265,9 @@ async function rgbOf(bytes: Uint8Array, size: { width: number; height: number },
 }
 
 async function png(rgb: Buffer, size: { width: number; height: number }): Promise<Buffer> {
-  return sharp(rgb, { raw: { width: size.width, height: size.height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(rgb, { raw: { width: size.width, height: size.height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 async function solid(size: { width: number; height: number }, color: Rgb): Promise<Buffer> {
@@ -269,4 +298,3 @@ async function averageOf(references: RecordedFile[], size: { width: number; heig
   for (let i = 0; i < out.length; i++) out[i] = Math.round(layers.reduce((sum, layer) => sum + layer[i], 0) / layers.length);
   return png(out, size);
 }
-

@@ -36,7 +36,7 @@ export function fakeOpenAIEmbeddingSeed(model: string, input: string | number[])
 }
 
 export function answerOpenAIEmbeddings(body: Json | undefined): FakeAnswer {
-  if (!body) return error(400, 'We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)');
+  if (!body) return error(400, "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly.)");
   if (typeof body.model !== 'string') return error(400, 'you must provide a model parameter');
   const model = FAKE_OPENAI_EMBEDDING_MODELS[body.model];
   if (!model) return error(404, `The model \`${body.model}\` does not exist or you do not have access to it.`, null, 'model_not_found');
@@ -46,7 +46,12 @@ export function answerOpenAIEmbeddings(body: Json | undefined): FakeAnswer {
 
   const format = body.encoding_format ?? 'float';
   if (format !== 'float' && format !== 'base64') {
-    return error(400, `Invalid value for 'encoding_format': ${JSON.stringify(format)}. Supported values are: 'float' and 'base64'.`, 'encoding_format', 'invalid_value');
+    return error(
+      400,
+      `Invalid value for 'encoding_format': ${JSON.stringify(format)}. Supported values are: 'float' and 'base64'.`,
+      'encoding_format',
+      'invalid_value',
+    );
   }
 
   let dimensions = model.dimensions;
@@ -54,7 +59,12 @@ export function answerOpenAIEmbeddings(body: Json | undefined): FakeAnswer {
     if (!model.shortenable) return error(400, 'This model does not support specifying dimensions.');
     const wanted = body.dimensions;
     if (typeof wanted !== 'number' || !Number.isInteger(wanted) || wanted < 1 || wanted > model.dimensions) {
-      return error(400, `Invalid value for 'dimensions' = ${JSON.stringify(wanted)}. Must be between 1 and ${model.dimensions}.`, 'dimensions', 'invalid_value');
+      return error(
+        400,
+        `Invalid value for 'dimensions' = ${JSON.stringify(wanted)}. Must be between 1 and ${model.dimensions}.`,
+        'dimensions',
+        'invalid_value',
+      );
     }
     dimensions = wanted;
   }

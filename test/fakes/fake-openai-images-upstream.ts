@@ -115,7 +115,8 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
 
   async function generations(json: Json): Promise<Json> {
     const model = typeof json.model === 'string' ? json.model : 'dall-e-2';
-    if (typeof json.prompt !== 'string' || json.prompt.length === 0) throw new ApiError(400, "Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
+    if (typeof json.prompt !== 'string' || json.prompt.length === 0)
+      throw new ApiError(400, "Missing required parameter: 'prompt'.", 'prompt', 'missing_required_parameter');
     const n = count(json.n, model);
     const size = chooseSize(model, json.size);
     const format = responseFormat(model, json.response_format);
@@ -134,22 +135,33 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
     if (images.length > 16) throw new ApiError(400, 'Too many images: at most 16 are allowed.', 'image', 'invalid_value');
     const dimensions = [];
     for (const image of images) {
-      const meta = await sharp(image.bytes).metadata().catch(() => undefined);
+      const meta = await sharp(image.bytes)
+        .metadata()
+        .catch(() => undefined);
       if (!meta || !['png', 'jpeg', 'webp'].includes(meta.format ?? '')) {
-        throw new ApiError(400, `Invalid file 'image': unsupported mimetype ('${image.type}'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`, 'image', 'unsupported_file_mimetype');
+        throw new ApiError(
+          400,
+          `Invalid file 'image': unsupported mimetype ('${image.type}'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`,
+          'image',
+          'unsupported_file_mimetype',
+        );
       }
       dimensions.push(meta);
     }
     const mask = parts.mask?.[0];
     if (mask) {
-      const meta = await sharp(mask.bytes).metadata().catch(() => undefined);
-      if (!meta || meta.format !== 'png' || !meta.hasAlpha) throw new ApiError(400, 'Invalid mask image: the mask must be a PNG with an alpha channel.', 'mask', 'invalid_image');
+      const meta = await sharp(mask.bytes)
+        .metadata()
+        .catch(() => undefined);
+      if (!meta || meta.format !== 'png' || !meta.hasAlpha)
+        throw new ApiError(400, 'Invalid mask image: the mask must be a PNG with an alpha channel.', 'mask', 'invalid_image');
       if (meta.width !== dimensions[0].width || meta.height !== dimensions[0].height) {
         throw new ApiError(400, 'Invalid mask image: the mask must have the same dimensions as the image.', 'mask', 'invalid_image');
       }
     }
     const n = count(fields.n?.[0] === undefined ? undefined : Number(fields.n[0]), model);
-    const size = fields.size?.[0] === 'auto' || fields.size === undefined ? `${dimensions[0].width}x${dimensions[0].height}` : chooseSize(model, fields.size[0]);
+    const size =
+      fields.size?.[0] === 'auto' || fields.size === undefined ? `${dimensions[0].width}x${dimensions[0].height}` : chooseSize(model, fields.size[0]);
     const format = responseFormat(model, fields.response_format?.[0]);
     const [width, height] = size.split('x').map(Number);
     const pngs = await Promise.all(Array.from({ length: n }, () => sharp(images[0].bytes).resize(width, height, { fit: 'fill' }).png().toBuffer()));
@@ -176,7 +188,12 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
       result.output_format = 'png';
       result.quality = 'medium';
       result.size = size;
-      result.usage = { total_tokens: textTokens + 1056 * pngs.length, input_tokens: textTokens, output_tokens: 1056 * pngs.length, input_tokens_details: { text_tokens: textTokens, image_tokens: 0 } };
+      result.usage = {
+        total_tokens: textTokens + 1056 * pngs.length,
+        input_tokens: textTokens,
+        output_tokens: 1056 * pngs.length,
+        input_tokens_details: { text_tokens: textTokens, image_tokens: 0 },
+      };
     }
     return result;
   }
@@ -209,14 +226,26 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
 
 /** A channel pointing at the fake, for provider tests. */
 export function fakeOpenAIImagesChannel(upstream: FakeOpenAIImagesUpstream, overrides: Partial<ChannelConfig> = {}): ChannelConfig {
-  return { name: 'fake-openai-images', provider: 'openai', baseUrl: upstream.url, apiKey: FAKE_OPENAI_IMAGES_KEY, headers: {}, timeoutMs: 5_000, options: {}, ...overrides };
+  return {
+    name: 'fake-openai-images',
+    provider: 'openai',
+    baseUrl: upstream.url,
+    apiKey: FAKE_OPENAI_IMAGES_KEY,
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+    ...overrides,
+  };
 }
 
 function count(value: unknown, model: string): number {
   if (value === undefined || value === null) return 1;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw new ApiError(400, `Invalid type for 'n': expected an integer, but got ${typeof value} instead.`, 'n', 'invalid_type');
-  if (value < 1) throw new ApiError(400, `Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${value} instead.`, 'n', 'integer_below_min_value');
-  if (value > 10) throw new ApiError(400, `Invalid 'n': integer above maximum value. Expected a value <= 10, but got ${value} instead.`, 'n', 'integer_above_max_value');
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw new ApiError(400, `Invalid type for 'n': expected an integer, but got ${typeof value} instead.`, 'n', 'invalid_type');
+  if (value < 1)
+    throw new ApiError(400, `Invalid 'n': integer below minimum value. Expected a value >= 1, but got ${value} instead.`, 'n', 'integer_below_min_value');
+  if (value > 10)
+    throw new ApiError(400, `Invalid 'n': integer above maximum value. Expected a value <= 10, but got ${value} instead.`, 'n', 'integer_above_max_value');
   if (model === 'dall-e-3' && value !== 1) throw new ApiError(400, 'Invalid value for n: dall-e-3 only supports n=1.', 'n', 'invalid_value');
   return value;
 }
@@ -226,7 +255,12 @@ function chooseSize(model: string, value: unknown): string {
   if (value === undefined || value === null || (value === 'auto' && model.startsWith('gpt-image'))) return '1024x1024';
   if (typeof value !== 'string' || !allowed.includes(value)) {
     const listed = [...allowed, ...(model.startsWith('gpt-image') ? ['auto'] : [])].map((s) => `'${s}'`);
-    throw new ApiError(400, `Invalid value: '${String(value)}'. Supported values are: ${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}.`, 'size', 'invalid_value');
+    throw new ApiError(
+      400,
+      `Invalid value: '${String(value)}'. Supported values are: ${listed.slice(0, -1).join(', ')}, and ${listed.at(-1)}.`,
+      'size',
+      'invalid_value',
+    );
   }
   return value;
 }
@@ -245,7 +279,9 @@ async function solidPng(width: number, height: number, seedText: string): Promis
   let hash = 0;
   for (const char of seedText) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
   const background = { r: hash & 0xff, g: (hash >>> 8) & 0xff, b: (hash >>> 16) & 0xff };
-  return sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 async function parseMultipart(req: IncomingMessage, body: Buffer): Promise<{ fields: Record<string, string[]>; parts: Record<string, RecordedFile[]> }> {
@@ -280,8 +316,6 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-
 function sendError(res: ServerResponse, error: ApiError): void {
   sendJson(res, error.status, { error: { message: error.message, type: error.type, param: error.param, code: error.code } });
 }
-

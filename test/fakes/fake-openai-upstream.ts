@@ -97,9 +97,16 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
       return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null);
     }
     if (!body) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null, null);
-    if (typeof body.model !== 'string') return sendError(res, 400, "you must provide a model parameter", 'invalid_request_error', null, null);
+    if (typeof body.model !== 'string') return sendError(res, 400, 'you must provide a model parameter', 'invalid_request_error', null, null);
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
-      return sendError(res, 400, "Invalid 'messages': empty array. Expected an array with minimum length 1.", 'invalid_request_error', 'messages', 'empty_array');
+      return sendError(
+        res,
+        400,
+        "Invalid 'messages': empty array. Expected an array with minimum length 1.",
+        'invalid_request_error',
+        'messages',
+        'empty_array',
+      );
     }
 
     const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
@@ -253,13 +260,17 @@ function streamAnswer(res: ServerResponse, body: Json, plan: Plan, id: string, s
   index = choices - 1;
   if (scenario === 'mid-stream-error') {
     frames.splice(3);
-    frames.push(`data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } })}\n\n`);
+    frames.push(
+      `data: ${JSON.stringify({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } })}\n\n`,
+    );
   } else if (scenario === 'truncated-stream') {
     frames.splice(3);
   } else {
     chunk({}, plan.finishReason);
     if (includeUsage) {
-      frames.push(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: FAKE_CREATED, model: body.model, service_tier: 'default', system_fingerprint: 'fp_fake', choices: [], usage: plan.usage })}\n\n`);
+      frames.push(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: FAKE_CREATED, model: body.model, service_tier: 'default', system_fingerprint: 'fp_fake', choices: [], usage: plan.usage })}\n\n`,
+      );
     }
     frames.push('data: [DONE]\n\n');
   }
@@ -296,7 +307,14 @@ function failWith(res: ServerResponse, scenario: string, model: string): boolean
       return true;
     case 'fail-429':
       res.setHeader('retry-after', '2');
-      sendError(res, 429, 'Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.', 'requests', null, 'rate_limit_exceeded');
+      sendError(
+        res,
+        429,
+        'Rate limit reached for requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s.',
+        'requests',
+        null,
+        'rate_limit_exceeded',
+      );
       return true;
     case 'fail-quota':
       sendError(res, 429, 'You exceeded your current quota, please check your plan and billing details.', 'insufficient_quota', null, 'insufficient_quota');
@@ -342,8 +360,6 @@ function splitInto(text: string, pieces: number): string[] {
   return out;
 }
 
-
 function sendError(res: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null): void {
   sendJson(res, status, { error: { message, type, param, code } });
 }
-

@@ -38,8 +38,17 @@ const MODELS: Record<string, ModelKind> = {
   'black-forest-labs/flux-1.1-pro-ultra': 'single',
 };
 const RATIO_SIZES: Record<string, [number, number]> = {
-  '1:1': [1024, 1024], '16:9': [1344, 768], '21:9': [1536, 640], '3:2': [1216, 832], '2:3': [832, 1216], '4:5': [896, 1088],
-  '5:4': [1088, 896], '3:4': [896, 1152], '4:3': [1152, 896], '9:16': [768, 1344], '9:21': [640, 1536],
+  '1:1': [1024, 1024],
+  '16:9': [1344, 768],
+  '21:9': [1536, 640],
+  '3:2': [1216, 832],
+  '2:3': [832, 1216],
+  '4:5': [896, 1088],
+  '5:4': [1088, 896],
+  '3:4': [896, 1152],
+  '4:3': [1152, 896],
+  '9:16': [768, 1344],
+  '9:21': [640, 1536],
 };
 const FORMATS = ['webp', 'jpg', 'png'];
 const SCENARIOS = ['nsfw', 'fail-model', 'fail-402', 'fail-429', 'fail-422', 'slow'] as const;
@@ -131,7 +140,13 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
       } else {
         version = typeof body.version === 'string' ? body.version : '';
         model = version === FAKE_SCHNELL_VERSION ? 'black-forest-labs/flux-schnell' : undefined;
-        if (!model) return sendProblem(res, 422, 'Invalid version or not permitted', 'The specified version does not exist (or perhaps you don\'t have permission to use it?)');
+        if (!model)
+          return sendProblem(
+            res,
+            422,
+            'Invalid version or not permitted',
+            "The specified version does not exist (or perhaps you don't have permission to use it?)",
+          );
       }
       const modelScenario = SCENARIOS.find((scenario) => model === `fake/${scenario}`);
       const kind = MODELS[model] ?? (modelScenario ? 'multi' : undefined);
@@ -155,20 +170,34 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     sendProblem(res, 404, 'Not found', 'The requested resource could not be found.');
   }
 
-  async function create(req: IncomingMessage, res: ServerResponse, model: string, version: string, kind: ModelKind, input: unknown, modelScenario?: Scenario): Promise<void> {
+  async function create(
+    req: IncomingMessage,
+    res: ServerResponse,
+    model: string,
+    version: string,
+    kind: ModelKind,
+    input: unknown,
+    modelScenario?: Scenario,
+  ): Promise<void> {
     if (input === null || typeof input !== 'object') {
       return sendInvalid(res, [{ type: 'required', field: 'input', description: 'input is required' }]);
     }
     const fields = input as Json;
     const scenario = modelScenario ?? (typeof fields.prompt === 'string' ? SCENARIOS.find((word) => (fields.prompt as string).includes(word)) : undefined);
     if (scenario === 'fail-402') {
-      return sendProblem(res, 402, 'Insufficient credit', 'You have insufficient credit to run this model. Go to https://replicate.com/account/billing#billing to purchase credit.');
+      return sendProblem(
+        res,
+        402,
+        'Insufficient credit',
+        'You have insufficient credit to run this model. Go to https://replicate.com/account/billing#billing to purchase credit.',
+      );
     }
     if (scenario === 'fail-429') {
       res.setHeader('retry-after', '1');
       return sendProblem(res, 429, 'Request was throttled', 'Request was throttled. Your rate limit resets in ~1s.');
     }
-    if (scenario === 'fail-422') return sendInvalid(res, [{ type: 'string_too_long', field: 'input.prompt', description: 'String length must be less than or equal to 10000' }]);
+    if (scenario === 'fail-422')
+      return sendInvalid(res, [{ type: 'string_too_long', field: 'input.prompt', description: 'String length must be less than or equal to 10000' }]);
     const invalid = validate(fields, kind);
     if (invalid.length > 0) return sendInvalid(res, invalid);
 
@@ -338,8 +367,6 @@ async function serveOutput(res: ServerResponse, prediction: FakePrediction | und
   res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
   res.end(bytes);
 }
-
-
 
 function sendProblem(res: ServerResponse, status: number, title: string, detail: string): void {
   sendJson(res, status, { title, detail, status });

@@ -55,7 +55,9 @@ export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayP
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const deadline = Date.now() + 30_000;
   while (!output.includes('gengate listening on')) {
     if (Date.now() > deadline || child.exitCode !== null) {

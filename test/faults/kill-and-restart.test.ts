@@ -46,7 +46,10 @@ async function killUnderLoadAndRestart(databaseUrl: string, dataDir: string): Pr
 
   for (const request of completed) {
     const found = rowsOf.get(request.requestId!) ?? [];
-    expect(found.map((r) => r.outcome), `${request.kind} ${request.requestId}`).toEqual(['ok']);
+    expect(
+      found.map((r) => r.outcome),
+      `${request.kind} ${request.requestId}`,
+    ).toEqual(['ok']);
     if (request.kind !== 'embed') expect(found[0].output_tokens).toBeGreaterThan(0);
   }
   for (const request of cut) {

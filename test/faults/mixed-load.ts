@@ -22,15 +22,50 @@ function requestFor(kind: Kind, url: string): [string, RequestInit] {
   const json = { 'content-type': 'application/json' };
   switch (kind) {
     case 'chat':
-      return [`${url}/v1/chat/completions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${MASTER_KEY}` }, body: JSON.stringify({ model: 'textmodel-b-4o-mini', max_tokens: 40, messages: [{ role: 'user', content: PROMPT }] }) }];
+      return [
+        `${url}/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${MASTER_KEY}` },
+          body: JSON.stringify({ model: 'textmodel-b-4o-mini', max_tokens: 40, messages: [{ role: 'user', content: PROMPT }] }),
+        },
+      ];
     case 'openai-stream':
-      return [`${url}/v1/chat/completions`, { method: 'POST', headers: { ...json, authorization: `Bearer ${MASTER_KEY}` }, body: JSON.stringify({ model: 'textmodel-b-4o', max_tokens: 40, stream: true, messages: [{ role: 'user', content: PROMPT }] }) }];
+      return [
+        `${url}/v1/chat/completions`,
+        {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${MASTER_KEY}` },
+          body: JSON.stringify({ model: 'textmodel-b-4o', max_tokens: 40, stream: true, messages: [{ role: 'user', content: PROMPT }] }),
+        },
+      ];
     case 'anthropic-stream':
-      return [`${url}/v1/messages`, { method: 'POST', headers: { ...json, 'x-api-key': MASTER_KEY, 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'textmodel-a-haiku-4-5-20251001', max_tokens: 40, stream: true, messages: [{ role: 'user', content: PROMPT }] }) }];
+      return [
+        `${url}/v1/messages`,
+        {
+          method: 'POST',
+          headers: { ...json, 'x-api-key': MASTER_KEY, 'anthropic-version': '2023-06-01' },
+          body: JSON.stringify({ model: 'textmodel-a-haiku-4-5-20251001', max_tokens: 40, stream: true, messages: [{ role: 'user', content: PROMPT }] }),
+        },
+      ];
     case 'gemini-stream':
-      return [`${url}/v1beta/models/textmodel-c-2.0-flash:streamGenerateContent?alt=sse`, { method: 'POST', headers: { ...json, 'x-goog-api-key': MASTER_KEY }, body: JSON.stringify({ contents: [{ parts: [{ text: PROMPT }] }], generationConfig: { maxOutputTokens: 40 } }) }];
+      return [
+        `${url}/v1beta/models/textmodel-c-2.0-flash:streamGenerateContent?alt=sse`,
+        {
+          method: 'POST',
+          headers: { ...json, 'x-goog-api-key': MASTER_KEY },
+          body: JSON.stringify({ contents: [{ parts: [{ text: PROMPT }] }], generationConfig: { maxOutputTokens: 40 } }),
+        },
+      ];
     case 'embed':
-      return [`${url}/v1/embeddings`, { method: 'POST', headers: { ...json, authorization: `Bearer ${MASTER_KEY}` }, body: JSON.stringify({ model: 'text-embedding-3-small', input: ['lighthouse', 'keeper', PROMPT] }) }];
+      return [
+        `${url}/v1/embeddings`,
+        {
+          method: 'POST',
+          headers: { ...json, authorization: `Bearer ${MASTER_KEY}` },
+          body: JSON.stringify({ model: 'text-embedding-3-small', input: ['lighthouse', 'keeper', PROMPT] }),
+        },
+      ];
   }
 }
 

@@ -29,7 +29,12 @@ export async function readUsage(databaseUrl: string): Promise<UsageSeen[]> {
   await client.connect();
   try {
     const result = await client.query(QUERY);
-    return result.rows.map((row) => ({ ...row, stream: Number(row.stream), input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) })) as UsageSeen[];
+    return result.rows.map((row) => ({
+      ...row,
+      stream: Number(row.stream),
+      input_tokens: Number(row.input_tokens),
+      output_tokens: Number(row.output_tokens),
+    })) as UsageSeen[];
   } finally {
     await client.end();
   }

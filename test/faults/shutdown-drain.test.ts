@@ -81,7 +81,10 @@ describe('shutdown', () => {
       const rows = byRequestId(await readUsage(databaseUrl));
       for (const request of seen) {
         const found = rows.get(request.requestId!) ?? [];
-        expect(found.map((r) => r.outcome), request.kind).toEqual(['overloaded']);
+        expect(
+          found.map((r) => r.outcome),
+          request.kind,
+        ).toEqual(['overloaded']);
         expect(found[0].input_tokens, request.kind).toBeGreaterThan(0);
       }
       expect(readdirSync(join(dir, 'usage-journal'))).toEqual([]);
@@ -128,7 +131,10 @@ describe('shutdown', () => {
     const rows = byRequestId(await readUsage(databaseUrl));
     for (const request of seen) {
       const found = rows.get(request.requestId!) ?? [];
-      expect(found.map((r) => r.outcome), request.kind).toEqual(['interrupted']);
+      expect(
+        found.map((r) => r.outcome),
+        request.kind,
+      ).toEqual(['interrupted']);
       expect(found[0]).toMatchObject({ key_id: 'master', operation: 'chat', stream: 1 });
     }
   }, 60_000);

@@ -51,7 +51,11 @@ export async function askOpenAI(url: string, key: string, ask: Ask): Promise<Ans
         return { name: call.function.name, args: JSON.parse(call.function.arguments) };
       }),
       finish: choice.finish_reason,
-      usage: { prompt_tokens: data.usage?.prompt_tokens, completion_tokens: data.usage?.completion_tokens, cached_tokens: data.usage?.prompt_tokens_details?.cached_tokens },
+      usage: {
+        prompt_tokens: data.usage?.prompt_tokens,
+        completion_tokens: data.usage?.completion_tokens,
+        cached_tokens: data.usage?.prompt_tokens_details?.cached_tokens,
+      },
       route: response.headers.get('x-gengate-route'),
       channel: response.headers.get('x-gengate-channel'),
     };
@@ -110,7 +114,9 @@ export async function askAnthropic(url: string, key: string, ask: Ask): Promise<
   }
   return {
     text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
-    calls: message.content.filter((block) => block.type === 'tool_use').map((block) => ({ name: (block as Anthropic.ToolUseBlock).name, args: (block as Anthropic.ToolUseBlock).input })),
+    calls: message.content
+      .filter((block) => block.type === 'tool_use')
+      .map((block) => ({ name: (block as Anthropic.ToolUseBlock).name, args: (block as Anthropic.ToolUseBlock).input })),
     finish: message.stop_reason,
     usage: {
       input_tokens: message.usage.input_tokens,

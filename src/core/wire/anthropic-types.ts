@@ -8,9 +8,7 @@ export interface AnthropicCacheControl {
   ttl?: string;
 }
 
-export type AnthropicImageSource =
-  | { type: 'base64'; media_type: string; data: string }
-  | { type: 'url'; url: string };
+export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export type AnthropicDocumentSource =
   | { type: 'base64'; media_type: string; data: string }
@@ -114,11 +112,7 @@ export interface AnthropicUsage {
 }
 
 /** The blocks a response may carry (the subset the gateway understands). */
-export type AnthropicResponseBlock =
-  | { type: 'text'; text: string }
-  | AnthropicToolUseBlock
-  | AnthropicThinkingBlock
-  | AnthropicRedactedThinkingBlock;
+export type AnthropicResponseBlock = { type: 'text'; text: string } | AnthropicToolUseBlock | AnthropicThinkingBlock | AnthropicRedactedThinkingBlock;
 
 export interface AnthropicMessagesResponse {
   id: string;

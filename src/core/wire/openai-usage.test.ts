@@ -14,9 +14,22 @@ describe('OpenAI usage', () => {
 
   it('reads upstream usage, leaving out zero details', () => {
     expect(
-      fromOpenAIUsage({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: null }),
+      fromOpenAIUsage({
+        prompt_tokens: 10,
+        completion_tokens: 5,
+        total_tokens: 15,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: null,
+      }),
     ).toEqual({ inputTokens: 10, outputTokens: 5 });
-    expect(fromOpenAIUsage({ prompt_tokens: 1500, completion_tokens: 80, prompt_tokens_details: { cached_tokens: 1408 }, completion_tokens_details: { reasoning_tokens: 64 } })).toEqual({
+    expect(
+      fromOpenAIUsage({
+        prompt_tokens: 1500,
+        completion_tokens: 80,
+        prompt_tokens_details: { cached_tokens: 1408 },
+        completion_tokens_details: { reasoning_tokens: 64 },
+      }),
+    ).toEqual({
       inputTokens: 1500,
       outputTokens: 80,
       cacheReadTokens: 1408,

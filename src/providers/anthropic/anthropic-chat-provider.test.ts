@@ -11,7 +11,15 @@ import type { Attempt, ChannelConfig, ChatProvider } from '../types.js';
 import { createAnthropicProvider } from './index.js';
 
 function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
-  const base: ChannelConfig = { name: 'anthropic-test', provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-test', headers: {}, timeoutMs: 5_000, options: {} };
+  const base: ChannelConfig = {
+    name: 'anthropic-test',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    apiKey: 'sk-ant-test',
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+  };
   return { channel: { ...base, ...channel }, upstreamModel, signal: new AbortController().signal, requestId: 'req_test' };
 }
 
@@ -120,7 +128,13 @@ describe('anthropic provider: chat', () => {
           { role: 'assistant', content: [{ type: 'text', text: 'Hello, how can I help?' }] },
           { role: 'user', content: [{ type: 'text', text: 'Weather' }] },
           { role: 'user', content: [{ type: 'text', text: 'in Paris?' }] },
-          { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'tool_call', id: 'call.abc/1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: '' },
+              { type: 'tool_call', id: 'call.abc/1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+            ],
+          },
           { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call.abc/1', name: 'get_weather', content: '18 degrees' }] },
         ],
         tools: [WEATHER_TOOL],
@@ -133,7 +147,13 @@ describe('anthropic provider: chat', () => {
     expect(body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: '(conversation continues)' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello, how can I help?' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Weather' }, { type: 'text', text: 'in Paris?' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Weather' },
+          { type: 'text', text: 'in Paris?' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'call_abc_1', name: 'get_weather', input: { city: 'Paris' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_abc_1', content: '18 degrees' }] },
     ]);
@@ -141,7 +161,11 @@ describe('anthropic provider: chat', () => {
 
   it('stops at a stop sequence and at max_tokens', async () => {
     const stopped = await provider.chat(request({ stop: ['upstream.'] }), attempt());
-    expect(stopped).toMatchObject({ finishReason: 'stop_sequence', stopSequence: 'upstream.', content: [{ type: 'text', text: 'Hello from the fake Anthropic ' }] });
+    expect(stopped).toMatchObject({
+      finishReason: 'stop_sequence',
+      stopSequence: 'upstream.',
+      content: [{ type: 'text', text: 'Hello from the fake Anthropic ' }],
+    });
     const cut = await provider.chat(request({ maxTokens: 3 }), attempt());
     expect(cut).toMatchObject({ finishReason: 'length', content: [{ type: 'text', text: 'Hello from the' }] });
   });
@@ -188,7 +212,10 @@ describe('anthropic provider: chatStream', () => {
   it('streams text events ending with finish and usage', async () => {
     const events = await collect(await provider.chatStream(request({ stream: true }), attempt()));
     expect(events[0]).toMatchObject({ type: 'start', usage: { inputTokens: 3, outputTokens: 1 } });
-    const text = events.filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('');
+    const text = events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e as { text: string }).text)
+      .join('');
     expect(text).toBe('Hello from the fake Anthropic upstream. You said: Hi there');
     expect(events[events.length - 1]).toEqual({
       type: 'finish',
@@ -252,7 +279,11 @@ describe('anthropic provider: passthrough', () => {
     expect(json.model).toBe('textmodel-a-sonnet-4-20250514');
     // System block 1 + 4 words = 5 (cached, written); string user content "Hi there" = 2.
     expect(json.usage).toEqual({ input_tokens: 2, output_tokens: 10, cache_creation_input_tokens: 5, cache_read_input_tokens: 0 });
-    expect(await result.usage).toEqual({ usage: { inputTokens: 7, outputTokens: 10, cacheWriteTokens: 5, cacheReadTokens: 0 }, completed: true, producedText: '' });
+    expect(await result.usage).toEqual({
+      usage: { inputTokens: 7, outputTokens: 10, cacheWriteTokens: 5, cacheReadTokens: 0 },
+      completed: true,
+      producedText: '',
+    });
   });
 
   it('relays SSE as sent (pings included) but for the public model, and taps usage and text', async () => {
@@ -277,7 +308,10 @@ describe('anthropic provider: passthrough', () => {
 
   it('throws for a non-2xx answer like chat does', async () => {
     const error = await rejection(
-      provider.passthrough!({ dialect: 'anthropic', body: { model: 'x', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }, stream: false }, attempt('claude-fail-429')),
+      provider.passthrough!(
+        { dialect: 'anthropic', body: { model: 'x', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }, stream: false },
+        attempt('claude-fail-429'),
+      ),
     );
     expect(error.kind).toBe('rate_limit');
     expect(error.retryAfter).toBe(7);
@@ -307,7 +341,9 @@ describe('fake upstream fidelity', () => {
         tool_choice: { type: 'any' },
       })
       .finalMessage();
-    expect(message.content).toEqual([{ type: 'tool_use', id: expect.stringMatching(/^toolu_fake/), name: 'get_weather', input: { city: 'example', unit: 'celsius' } }]);
+    expect(message.content).toEqual([
+      { type: 'tool_use', id: expect.stringMatching(/^toolu_fake/), name: 'get_weather', input: { city: 'example', unit: 'celsius' } },
+    ]);
     expect(message.stop_reason).toBe('tool_use');
   });
 

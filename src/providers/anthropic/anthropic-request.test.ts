@@ -3,7 +3,15 @@ import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 
 function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
-  const base: ChannelConfig = { name: 'anthropic-test', provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-test', headers: {}, timeoutMs: 5_000, options: {} };
+  const base: ChannelConfig = {
+    name: 'anthropic-test',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    apiKey: 'sk-ant-test',
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+  };
   return { channel: { ...base, ...channel }, upstreamModel, signal: new AbortController().signal, requestId: 'req_test' };
 }
 

@@ -72,7 +72,12 @@ describe('decodeAnthropicStream', () => {
       { type: 'tool_call_delta', index: 0, argumentsDelta: '1}' },
       { type: 'tool_call_start', index: 1, id: 'toolu_b', name: 'g' },
       { type: 'tool_call_delta', index: 1, argumentsDelta: '{}' },
-      { type: 'finish', finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens: 1025, outputTokens: 77, cacheWriteTokens: 1000, cacheReadTokens: 0 } },
+      {
+        type: 'finish',
+        finishReason: 'tool_calls',
+        stopSequence: null,
+        usage: { inputTokens: 1025, outputTokens: 77, cacheWriteTokens: 1000, cacheReadTokens: 0 },
+      },
     ]);
   });
 

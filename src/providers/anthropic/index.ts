@@ -8,8 +8,12 @@ export const anthropicDescriptor: ProviderDescriptor = {
   dialect: 'anthropic',
   defaultBaseUrl: 'https://api.anthropic.com',
   envPreset: {
-    keyVar: 'ANTHROPIC_API_KEY', baseVar: 'ANTHROPIC_BASE_URL', rewriteVar: 'ANTHROPIC_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-a-', to: 'claude-' }], modelMap: {}, extraModels: ['claude-*'],
+    keyVar: 'ANTHROPIC_API_KEY',
+    baseVar: 'ANTHROPIC_BASE_URL',
+    rewriteVar: 'ANTHROPIC_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
+    modelMap: {},
+    extraModels: ['claude-*'],
   },
   factory: () => createAnthropicProvider(),
 };

@@ -66,7 +66,9 @@ describe('to-anthropic-content', () => {
       type: 'document',
       source: { type: 'text', media_type: 'text/plain', data: 'a,b\n1,2' },
     });
-    expect(toDocumentBlock({ type: 'document', source: { kind: 'base64', mediaType: 'application/json', data: Buffer.from('[1]').toString('base64') } }).source).toEqual({
+    expect(
+      toDocumentBlock({ type: 'document', source: { kind: 'base64', mediaType: 'application/json', data: Buffer.from('[1]').toString('base64') } }).source,
+    ).toEqual({
       type: 'text',
       media_type: 'text/plain',
       data: '[1]',

@@ -4,7 +4,15 @@ import { toAnthropicMessages } from './to-anthropic-messages.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 
 function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
-  const base: ChannelConfig = { name: 'anthropic-test', provider: 'anthropic', baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant-test', headers: {}, timeoutMs: 5_000, options: {} };
+  const base: ChannelConfig = {
+    name: 'anthropic-test',
+    provider: 'anthropic',
+    baseUrl: 'https://api.anthropic.com',
+    apiKey: 'sk-ant-test',
+    headers: {},
+    timeoutMs: 5_000,
+    options: {},
+  };
   return { channel: { ...base, ...channel }, upstreamModel, signal: new AbortController().signal, requestId: 'req_test' };
 }
 
@@ -73,11 +81,7 @@ describe('toAnthropicMessages', () => {
     [undefined, false, { type: 'auto', disable_parallel_tool_use: true }],
     [undefined, true, undefined],
   ])('maps tool choice %j with parallel %s to %j', (toolChoice, parallelToolCalls, expected) => {
-    const body = toAnthropicMessages(
-      request({ tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice, parallelToolCalls }),
-      testAttempt(),
-      false,
-    );
+    const body = toAnthropicMessages(request({ tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice, parallelToolCalls }), testAttempt(), false);
     expect(body.tool_choice).toEqual(expected);
   });
 

@@ -21,7 +21,13 @@ describe('toAnthropicTurns', () => {
       toAnthropicTurns([
         { role: 'user', content: [{ type: 'text', text: 'a' }] },
         { role: 'user', content: [{ type: 'text', text: 'b' }] },
-        { role: 'assistant', content: [{ type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' }, { type: 'tool_call', id: 'c2', name: 'g', arguments: '{}' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_call', id: 'c1', name: 'f', arguments: '{}' },
+            { type: 'tool_call', id: 'c2', name: 'g', arguments: '{}' },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c1', content: 'one' }] },
         { role: 'user', content: [{ type: 'text', text: 'and then?' }] },
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'c2', content: 'two', isError: true }] },
@@ -29,7 +35,13 @@ describe('toAnthropicTurns', () => {
         { role: 'assistant', content: [{ type: 'text', text: 'y' }] },
       ]),
     ).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      },
       {
         role: 'assistant',
         content: [
@@ -45,7 +57,13 @@ describe('toAnthropicTurns', () => {
           { type: 'text', text: 'and then?' },
         ],
       },
-      { role: 'assistant', content: [{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'x' },
+          { type: 'text', text: 'y' },
+        ],
+      },
     ]);
   });
 
@@ -62,10 +80,24 @@ describe('toAnthropicTurns', () => {
     expect(
       toAnthropicTurns([
         { role: 'user', content: [{ type: 'text', text: 'q1' }] },
-        { role: 'assistant', content: [{ type: 'text', text: '' }, { type: 'thinking', text: 'foreign reasoning' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: '' },
+            { type: 'thinking', text: 'foreign reasoning' },
+          ],
+        },
         { role: 'user', content: [{ type: 'text', text: 'q2' }] },
       ]),
-    ).toEqual([{ role: 'user', content: [{ type: 'text', text: 'q1' }, { type: 'text', text: 'q2' }] }]);
+    ).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'q1' },
+          { type: 'text', text: 'q2' },
+        ],
+      },
+    ]);
   });
 
   it('keeps signed and redacted thinking before the tool call', () => {

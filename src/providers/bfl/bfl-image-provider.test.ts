@@ -142,7 +142,13 @@ describe('bfl provider against the fake BFL API', () => {
   });
 
   it('maps submit errors: 429 rate limit, 402 credits, 422 validation', async () => {
-    expect(await failure(generate(ask('fail-429'), attempt()))).toMatchObject({ kind: 'rate_limit', status: 429, retryable: true, retryAfter: 2, upstreamStatus: 429 });
+    expect(await failure(generate(ask('fail-429'), attempt()))).toMatchObject({
+      kind: 'rate_limit',
+      status: 429,
+      retryable: true,
+      retryAfter: 2,
+      upstreamStatus: 429,
+    });
     const credits = await failure(generate(ask('x'), attempt('fail-402')));
     expect(credits).toMatchObject({ kind: 'upstream', retryable: true, upstreamStatus: 402 });
     expect(credits.message).toContain('out of credits');

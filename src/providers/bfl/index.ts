@@ -10,7 +10,10 @@ export const bflDescriptor: ProviderDescriptor = {
   operations: ['image.generate'],
   defaultBaseUrl: 'https://api.bfl.ai',
   envPreset: {
-    keyVar: 'BFL_API_KEY', baseVar: 'BFL_BASE_URL', rewriteVar: 'BFL_MODEL_REWRITE', rewrite: [],
+    keyVar: 'BFL_API_KEY',
+    baseVar: 'BFL_BASE_URL',
+    rewriteVar: 'BFL_MODEL_REWRITE',
+    rewrite: [],
     modelMap: { 'imagegen1-pro': 'flux-pro', 'imagegen1-dev': 'flux-dev', 'imagegen1-1.1-pro': 'flux-pro-1.1' },
     extraModels: ['flux-*'],
   },

@@ -37,7 +37,9 @@ describe('bflTaskError', () => {
     const error = bflTaskError('Request Moderated', { 'Moderation Reasons': ['Derivative Works'] });
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, code: 'content_policy_violation', retryable: false });
     expect(error.message).toBe("The prompt was rejected by the image provider's content policy (moderated request) (Moderation Reasons: Derivative Works).");
-    expect(bflTaskError('Content Moderated', null).message).toBe("The generated image was withheld by the image provider's content policy (moderated content).");
+    expect(bflTaskError('Content Moderated', null).message).toBe(
+      "The generated image was withheld by the image provider's content policy (moderated content).",
+    );
   });
 
   it('reports failed and lost tasks as retryable upstream errors', () => {

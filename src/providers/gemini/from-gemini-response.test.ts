@@ -34,7 +34,15 @@ describe('fromGeminiResponse', () => {
   it('reads function calls, generating ids when absent, and finishes with tool_calls', () => {
     const response = fromGeminiResponse(
       {
-        candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { id: 'given', name: 'noop' } }] }, finishReason: 'STOP' }],
+        candidates: [
+          {
+            content: {
+              role: 'model',
+              parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }, { functionCall: { id: 'given', name: 'noop' } }],
+            },
+            finishReason: 'STOP',
+          },
+        ],
       },
       'm',
     );

@@ -30,11 +30,7 @@ export function fromGeminiResponse(body: GeminiGenerateContentResponse, model: s
       else content.push({ type: 'text', text: part.text });
     }
   }
-  const finishReason = candidate
-    ? mapGeminiFinishReason(candidate.finishReason, hasToolCalls)
-    : body.promptFeedback?.blockReason
-      ? 'content_filter'
-      : 'other';
+  const finishReason = candidate ? mapGeminiFinishReason(candidate.finishReason, hasToolCalls) : body.promptFeedback?.blockReason ? 'content_filter' : 'other';
   return {
     id: body.responseId || prefixedId('gen_'),
     model,

@@ -33,8 +33,20 @@ describe('Gemini embed provider against the fake upstream', () => {
     expect(sent.headers['x-goog-api-key']).toBe(FAKE_GEMINI_KEY);
     expect(sent.body).toEqual({
       requests: [
-        { model: 'models/text-embedding-004', content: { parts: [{ text: 'first doc' }] }, taskType: 'RETRIEVAL_DOCUMENT', title: 'Manual', outputDimensionality: 16 },
-        { model: 'models/text-embedding-004', content: { parts: [{ text: 'second doc' }] }, taskType: 'RETRIEVAL_DOCUMENT', title: 'Manual', outputDimensionality: 16 },
+        {
+          model: 'models/text-embedding-004',
+          content: { parts: [{ text: 'first doc' }] },
+          taskType: 'RETRIEVAL_DOCUMENT',
+          title: 'Manual',
+          outputDimensionality: 16,
+        },
+        {
+          model: 'models/text-embedding-004',
+          content: { parts: [{ text: 'second doc' }] },
+          taskType: 'RETRIEVAL_DOCUMENT',
+          title: 'Manual',
+          outputDimensionality: 16,
+        },
       ],
     });
     expect(response.embeddings).toEqual([

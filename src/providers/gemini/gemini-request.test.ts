@@ -13,9 +13,7 @@ function attempt(channel: Partial<ChannelConfig>, upstreamModel = 'gemini-2.5-fl
 
 describe('geminiModelUrl', () => {
   it('defaults to the Google endpoint and v1beta', () => {
-    expect(geminiModelUrl(attempt({}), 'generateContent')).toBe(
-      'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
-    );
+    expect(geminiModelUrl(attempt({}), 'generateContent')).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent');
     expect(geminiModelUrl(attempt({}), 'streamGenerateContent')).toBe(
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse',
     );

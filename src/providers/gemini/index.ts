@@ -9,8 +9,12 @@ export const geminiDescriptor: ProviderDescriptor = {
   dialect: 'gemini',
   defaultBaseUrl: 'https://generativelanguage.googleapis.com',
   envPreset: {
-    keyVar: 'GEMINI_API_KEY', baseVar: 'GEMINI_BASE_URL', rewriteVar: 'GEMINI_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-c-', to: 'gemini-' }], modelMap: {}, extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
+    keyVar: 'GEMINI_API_KEY',
+    baseVar: 'GEMINI_BASE_URL',
+    rewriteVar: 'GEMINI_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
+    modelMap: {},
+    extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
   },
   factory: () => createGeminiProvider(),
 };

@@ -37,7 +37,12 @@ describe('mapGeminiError', () => {
     const error = mapGeminiError(
       429,
       JSON.stringify({
-        error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '6.5s' }] },
+        error: {
+          code: 429,
+          message: 'quota',
+          status: 'RESOURCE_EXHAUSTED',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '6.5s' }],
+        },
       }),
       {},
     );

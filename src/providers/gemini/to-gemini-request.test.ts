@@ -29,7 +29,9 @@ describe('toGeminiRequest', () => {
         { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_2', content: 'sunny, 25 degrees' }] },
         { role: 'user', content: [{ type: 'text', text: 'And tomorrow?' }] },
       ],
-      tools: [{ name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      tools: [
+        { name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+      ],
       toolChoice: { type: 'auto' },
     });
     expect(body).toEqual({
@@ -56,7 +58,11 @@ describe('toGeminiRequest', () => {
       tools: [
         {
           functionDeclarations: [
-            { name: 'weather', description: 'Weather by city', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+            {
+              name: 'weather',
+              description: 'Weather by city',
+              parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+            },
           ],
         },
       ],
@@ -67,7 +73,9 @@ describe('toGeminiRequest', () => {
   it('uses the result name when given and wraps errors', () => {
     const body = toGeminiRequest({
       ...base,
-      messages: [{ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'x', name: 'lookup', content: [{ type: 'text', text: 'not found' }], isError: true }] }],
+      messages: [
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 'x', name: 'lookup', content: [{ type: 'text', text: 'not found' }], isError: true }] },
+      ],
     });
     expect(body.contents).toEqual([{ role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { error: 'not found' } } }] }]);
   });
@@ -164,7 +172,10 @@ describe('toGeminiRequest', () => {
   it.each([
     [{ type: 'none' as const }, { mode: 'NONE' }],
     [{ type: 'required' as const }, { mode: 'ANY' }],
-    [{ type: 'tool' as const, name: 'f' }, { mode: 'ANY', allowedFunctionNames: ['f'] }],
+    [
+      { type: 'tool' as const, name: 'f' },
+      { mode: 'ANY', allowedFunctionNames: ['f'] },
+    ],
   ])('maps tool choice %j', (toolChoice, functionCallingConfig) => {
     const body = toGeminiRequest({ ...base, tools: [{ name: 'f', parameters: { type: 'object' } }], toolChoice });
     expect(body.toolConfig).toEqual({ functionCallingConfig });

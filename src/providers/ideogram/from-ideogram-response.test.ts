@@ -6,15 +6,36 @@ describe('fromIdeogramResponse', () => {
     const result = fromIdeogramResponse({
       created: '2025-05-01T12:00:30.500000+00:00',
       data: [
-        { url: 'https://ideogram.ai/api/images/ephemeral/a.png', prompt: 'A red fox, watercolor', resolution: '1344x768', is_image_safe: true, seed: 12345, style_type: 'GENERAL' },
+        {
+          url: 'https://ideogram.ai/api/images/ephemeral/a.png',
+          prompt: 'A red fox, watercolor',
+          resolution: '1344x768',
+          is_image_safe: true,
+          seed: 12345,
+          style_type: 'GENERAL',
+        },
         { url: 'https://ideogram.ai/api/images/ephemeral/b.png', prompt: 'A red fox', resolution: '1024x1024', is_image_safe: true, seed: 7 },
       ],
     });
     expect(result).toEqual({
       created: 1_746_100_830,
       images: [
-        { url: 'https://ideogram.ai/api/images/ephemeral/a.png', revisedPrompt: 'A red fox, watercolor', seed: 12345, resolution: '1344x768', isImageSafe: true, styleType: 'GENERAL' },
-        { url: 'https://ideogram.ai/api/images/ephemeral/b.png', revisedPrompt: 'A red fox', seed: 7, resolution: '1024x1024', isImageSafe: true, styleType: undefined },
+        {
+          url: 'https://ideogram.ai/api/images/ephemeral/a.png',
+          revisedPrompt: 'A red fox, watercolor',
+          seed: 12345,
+          resolution: '1344x768',
+          isImageSafe: true,
+          styleType: 'GENERAL',
+        },
+        {
+          url: 'https://ideogram.ai/api/images/ephemeral/b.png',
+          revisedPrompt: 'A red fox',
+          seed: 7,
+          resolution: '1024x1024',
+          isImageSafe: true,
+          styleType: undefined,
+        },
       ],
     });
   });

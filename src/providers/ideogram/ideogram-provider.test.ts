@@ -24,11 +24,19 @@ afterAll(async () => {
 });
 
 function attempt(overrides: Partial<Attempt> = {}, apiKey = FAKE_IDEOGRAM_KEY): Attempt {
-  return { channel: fakeIdeogramChannel(upstream, { apiKey }), upstreamModel: 'V_3', signal: new AbortController().signal, requestId: 'req_test', ...overrides };
+  return {
+    channel: fakeIdeogramChannel(upstream, { apiKey }),
+    upstreamModel: 'V_3',
+    signal: new AbortController().signal,
+    requestId: 'req_test',
+    ...overrides,
+  };
 }
 
 async function solidImage(width: number, height: number, rgb: [number, number, number], format: 'png' | 'gif' = 'png'): Promise<ImageInput> {
-  const data = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })[format]().toBuffer();
+  const data = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } })
+    [format]()
+    .toBuffer();
   return { data: new Uint8Array(data), mediaType: `image/${format}` };
 }
 
@@ -36,7 +44,9 @@ async function solidImage(width: number, height: number, rgb: [number, number, n
 async function leftTransparentMask(width: number, height: number, editColumns: number): Promise<ImageInput> {
   const raw = Buffer.alloc(width * height * 4, 255);
   for (let y = 0; y < height; y++) for (let x = 0; x < editColumns; x++) raw[(y * width + x) * 4 + 3] = 0;
-  const data = await sharp(raw, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  const data = await sharp(raw, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
   return { data: new Uint8Array(data), mediaType: 'image/png' };
 }
 
@@ -44,7 +54,9 @@ async function leftTransparentMask(width: number, height: number, editColumns: n
 async function download(url: string): Promise<{ width: number; height: number; pixel(x: number, y: number): number[] }> {
   const response = await fetch(url);
   expect(response.headers.get('content-type')).toBe('image/png');
-  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return {
     width: info.width,
     height: info.height,
@@ -167,7 +179,10 @@ describe('ideogram provider: edit', () => {
 
 describe('ideogram provider: generate and blend', () => {
   it('sends an exact Ideogram resolution as `resolution` and other sizes as the nearest aspect ratio', async () => {
-    const result = await images.generate!({ model: 'imagegen2-v3', prompt: 'a lighthouse', n: 2, size: { width: 1344, height: 768 }, responseFormat: 'url' }, attempt());
+    const result = await images.generate!(
+      { model: 'imagegen2-v3', prompt: 'a lighthouse', n: 2, size: { width: 1344, height: 768 }, responseFormat: 'url' },
+      attempt(),
+    );
     expect(last().path).toBe('/v1/ideogram-v3/generate');
     expect(last().fields).toEqual({ prompt: ['a lighthouse'], num_images: ['2'], resolution: ['1344x768'] });
     expect(result.images).toHaveLength(2);
@@ -219,9 +234,12 @@ describe('ideogram provider: errors', () => {
   });
 
   it('passes the upstream’s validation message on as a client error', async () => {
-    await expect(
-      images.generate!({ model: 'imagegen2-v3', prompt: 'p', n: 9, responseFormat: 'url' }, attempt()),
-    ).rejects.toMatchObject({ kind: 'invalid_request', status: 400, message: 'num_images: must be an integer from 1 to 8, got 9', upstreamStatus: 400 });
+    await expect(images.generate!({ model: 'imagegen2-v3', prompt: 'p', n: 9, responseFormat: 'url' }, attempt())).rejects.toMatchObject({
+      kind: 'invalid_request',
+      status: 400,
+      message: 'num_images: must be an integer from 1 to 8, got 9',
+      upstreamStatus: 400,
+    });
   });
 
   it('refuses legacy model names instead of silently answering with Ideogram 3.0', async () => {

@@ -7,8 +7,12 @@ export const ideogramDescriptor: ProviderDescriptor = {
   operations: ['image.remix', 'image.edit', 'image.blend', 'image.generate'],
   defaultBaseUrl: 'https://api.ideogram.ai',
   envPreset: {
-    keyVar: 'IDEOGRAM_API_KEY', baseVar: 'IDEOGRAM_BASE_URL', rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
-    rewrite: [], modelMap: { 'imagegen2-v3': 'V_3' }, extraModels: ['V_3'],
+    keyVar: 'IDEOGRAM_API_KEY',
+    baseVar: 'IDEOGRAM_BASE_URL',
+    rewriteVar: 'IDEOGRAM_MODEL_REWRITE',
+    rewrite: [],
+    modelMap: { 'imagegen2-v3': 'V_3' },
+    extraModels: ['V_3'],
   },
   factory: () => createIdeogramProvider(),
 };

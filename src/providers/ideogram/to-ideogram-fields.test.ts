@@ -13,7 +13,15 @@ describe('appendCommonFields', () => {
       appendCommonFields(form, {
         n: 3,
         seed: 0,
-        options: { rendering_speed: 'QUALITY', style_type: 'DESIGN', magic_prompt: 'ON', negative_prompt: 'blur', style_preset: 'WATERCOLOR', quality: 'hd', empty: '' },
+        options: {
+          rendering_speed: 'QUALITY',
+          style_type: 'DESIGN',
+          magic_prompt: 'ON',
+          negative_prompt: 'blur',
+          style_preset: 'WATERCOLOR',
+          quality: 'hd',
+          empty: '',
+        },
       }),
     );
     expect(fields).toEqual([

@@ -45,7 +45,10 @@ export async function wholeImageMask(size: ImageSize): Promise<ImageInput> {
 }
 
 async function encode(grey: Buffer, size: ImageSize): Promise<ImageInput> {
-  const png = await (await loadSharp())(grey, { raw: { width: size.width, height: size.height, channels: 1 } }).toColourspace('b-w').png().toBuffer();
+  const png = await (await loadSharp())(grey, { raw: { width: size.width, height: size.height, channels: 1 } })
+    .toColourspace('b-w')
+    .png()
+    .toBuffer();
   return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png' };
 }
 

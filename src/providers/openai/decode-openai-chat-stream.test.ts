@@ -27,7 +27,13 @@ describe('decodeOpenAIChatStream', () => {
       `data: ${JSON.stringify({
         ...meta,
         choices: [],
-        usage: { prompt_tokens: 1500, completion_tokens: 2, total_tokens: 1502, prompt_tokens_details: { cached_tokens: 1280 }, completion_tokens_details: { reasoning_tokens: 0 } },
+        usage: {
+          prompt_tokens: 1500,
+          completion_tokens: 2,
+          total_tokens: 1502,
+          prompt_tokens_details: { cached_tokens: 1280 },
+          completion_tokens_details: { reasoning_tokens: 0 },
+        },
       })}\n\n` +
       'data: [DONE]\n\n';
     expect(await decode(text)).toEqual([
@@ -40,7 +46,11 @@ describe('decodeOpenAIChatStream', () => {
 
   it('reassembles tool calls whose arguments are split across chunks, two calls by index', async () => {
     const text =
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }] }) +
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '' } }],
+      }) +
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }) +
       chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Oslo"}' } }] }) +
       chunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'get_time', arguments: '{}' } }] }) +
@@ -92,7 +102,8 @@ describe('decodeOpenAIChatStream', () => {
 
   it('turns an in-stream error chunk into an error event', async () => {
     const events = await decode(
-      chunk({ role: 'assistant', content: 'Hi' }) + `data: ${JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', param: null, code: null } })}\n\n`,
+      chunk({ role: 'assistant', content: 'Hi' }) +
+        `data: ${JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', param: null, code: null } })}\n\n`,
     );
     expect(events.slice(0, 2)).toEqual([
       { type: 'start', id: 'chatcmpl-9', model: 'gpt-4o-mini', created: 1_700_000_000 },

@@ -65,7 +65,9 @@ describe('fromOpenAIChatResponse', () => {
       id: 'x',
       created: 1,
       model: 'deepseek-reasoner',
-      choices: [{ index: 0, message: { role: 'assistant', content: '42', refusal: null, reasoning_content: 'Let me think.' }, logprobs: null, finish_reason: 'length' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: '42', refusal: null, reasoning_content: 'Let me think.' }, logprobs: null, finish_reason: 'length' },
+      ],
     });
     expect(thinking.content).toEqual([
       { type: 'thinking', text: 'Let me think.' },

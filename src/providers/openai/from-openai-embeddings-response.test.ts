@@ -25,7 +25,14 @@ describe('fromOpenAIEmbeddingsResponse', () => {
   it('decodes base64 vectors and estimates usage a server did not report', () => {
     // [0.5, -2] as little-endian float32: 00 00 00 3f, 00 00 00 c0.
     const base64 = Buffer.from([0, 0, 0, 0x3f, 0, 0, 0, 0xc0]).toString('base64');
-    const answer = { object: 'list', data: [{ object: 'embedding', index: 0, embedding: base64 }, { object: 'embedding', index: 1, embedding: [1] }], model: 'm' };
+    const answer = {
+      object: 'list',
+      data: [
+        { object: 'embedding', index: 0, embedding: base64 },
+        { object: 'embedding', index: 1, embedding: [1] },
+      ],
+      model: 'm',
+    };
     // o200k_base: "hello", " world", "b".
     expect(fromOpenAIEmbeddingsResponse(answer as unknown as OpenAIEmbeddingsResponse, request)).toEqual({
       model: 'public-id',

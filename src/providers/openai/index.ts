@@ -10,8 +10,11 @@ export const openaiDescriptor: ProviderDescriptor = {
   dialect: 'openai',
   defaultBaseUrl: 'https://api.openai.com/v1',
   envPreset: {
-    keyVar: 'OPENAI_API_KEY', baseVar: 'OPENAI_BASE_URL', rewriteVar: 'OPENAI_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-b-', to: 'gpt-' }], modelMap: {},
+    keyVar: 'OPENAI_API_KEY',
+    baseVar: 'OPENAI_BASE_URL',
+    rewriteVar: 'OPENAI_MODEL_REWRITE',
+    rewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+    modelMap: {},
     extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'chatgpt-*', 'text-embedding-3-*', 'text-embedding-ada-*', 'dall-e-*'],
   },
   factory: () => createOpenAIProvider('openai'),

@@ -17,7 +17,11 @@ describe('mapOpenAIError', () => {
   });
 
   it('turns 401 into a retryable upstream error without the credential code', () => {
-    const error = mapOpenAIError(401, JSON.stringify({ error: { message: 'Incorrect API key provided: sk-****abcd.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }), {});
+    const error = mapOpenAIError(
+      401,
+      JSON.stringify({ error: { message: 'Incorrect API key provided: sk-****abcd.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }),
+      {},
+    );
     expect(error.kind).toBe('upstream');
     expect(error.status).toBe(502);
     expect(error.retryable).toBe(true);
@@ -26,7 +30,11 @@ describe('mapOpenAIError', () => {
   });
 
   it('keeps 429 retryable with its retry-after', () => {
-    const error = mapOpenAIError(429, JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }), { 'retry-after': '7' });
+    const error = mapOpenAIError(
+      429,
+      JSON.stringify({ error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }),
+      { 'retry-after': '7' },
+    );
     expect(error.kind).toBe('rate_limit');
     expect(error.retryable).toBe(true);
     expect(error.retryAfter).toBe(7);
@@ -34,8 +42,20 @@ describe('mapOpenAIError', () => {
   });
 
   it.each([
-    ['an Ollama string error', 404, '{"error":"model \\"llama9\\" not found, try pulling it first"}', 'model "llama9" not found, try pulling it first', 'not_found'],
-    ['a vLLM top-level message', 400, '{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}', 'max_tokens is too large', 'invalid_request'],
+    [
+      'an Ollama string error',
+      404,
+      '{"error":"model \\"llama9\\" not found, try pulling it first"}',
+      'model "llama9" not found, try pulling it first',
+      'not_found',
+    ],
+    [
+      'a vLLM top-level message',
+      400,
+      '{"object":"error","message":"max_tokens is too large","type":"BadRequestError","code":400}',
+      'max_tokens is too large',
+      'invalid_request',
+    ],
     ['a FastAPI detail', 422, '{"detail":"Field required"}', 'Field required', 'invalid_request'],
     ['an HTML page', 502, '<html><h1>502 Bad Gateway</h1></html>', '<html><h1>502 Bad Gateway</h1></html>', 'upstream'],
     ['an empty body', 503, '', 'upstream answered HTTP 503', 'overloaded'],

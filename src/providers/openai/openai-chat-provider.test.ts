@@ -76,7 +76,10 @@ describe('openai provider against the fake upstream', () => {
   });
 
   it('chat: sends the upstream model, bearer key and max_completion_tokens, and maps the answer', async () => {
-    const response = await openai.chat!.chat(ask('hello world', { maxTokens: 50, system: [{ type: 'text', text: 'Be nice.' }] }), attempt({}, { headers: { 'OpenAI-Organization': 'org-1' } }));
+    const response = await openai.chat!.chat(
+      ask('hello world', { maxTokens: 50, system: [{ type: 'text', text: 'Be nice.' }] }),
+      attempt({}, { headers: { 'OpenAI-Organization': 'org-1' } }),
+    );
     expect(lastSent().path).toBe('/v1/chat/completions');
     expect(lastSent().headers.authorization).toBe('Bearer sk-fake-openai-upstream');
     expect(lastSent().headers['openai-organization']).toBe('org-1');
@@ -100,7 +103,10 @@ describe('openai provider against the fake upstream', () => {
   });
 
   it('chat: openai-compatible sends max_tokens, and no Authorization to a keyless server', async () => {
-    const response = await compatible.chat!.chat(ask('one two three four five', { maxTokens: 3 }), attempt({ upstreamModel: 'llama3.1:8b' }, { baseUrl: keyless.url, apiKey: '', provider: 'openai-compatible' }));
+    const response = await compatible.chat!.chat(
+      ask('one two three four five', { maxTokens: 3 }),
+      attempt({ upstreamModel: 'llama3.1:8b' }, { baseUrl: keyless.url, apiKey: '', provider: 'openai-compatible' }),
+    );
     const sent = keyless.requests.at(-1)!;
     expect(sent.headers.authorization).toBeUndefined();
     expect(sent.body).toEqual({ model: 'llama3.1:8b', messages: [{ role: 'user', content: 'one two three four five' }], max_tokens: 3 });
@@ -110,11 +116,16 @@ describe('openai provider against the fake upstream', () => {
 
   it('chat: returns a forced tool call', async () => {
     const response = await openai.chat!.chat(
-      ask('weather in Oslo?', { tools: [{ name: 'noop', parameters: { type: 'object', properties: {} } }, weatherTool], toolChoice: { type: 'tool', name: 'get_weather' } }),
+      ask('weather in Oslo?', {
+        tools: [{ name: 'noop', parameters: { type: 'object', properties: {} } }, weatherTool],
+        toolChoice: { type: 'tool', name: 'get_weather' },
+      }),
       attempt(),
     );
     expect(lastSent().body?.tool_choice).toEqual({ type: 'function', function: { name: 'get_weather' } });
-    expect(response.content).toEqual([{ type: 'tool_call', id: expect.stringMatching(/^call_fake\d+_0$/), name: 'get_weather', arguments: '{"city":"fake-city","celsius":true}' }]);
+    expect(response.content).toEqual([
+      { type: 'tool_call', id: expect.stringMatching(/^call_fake\d+_0$/), name: 'get_weather', arguments: '{"city":"fake-city","celsius":true}' },
+    ]);
     expect(response.finishReason).toBe('tool_calls');
   });
 
@@ -131,7 +142,10 @@ describe('openai provider against the fake upstream', () => {
   it('chatStream: reassembles two streamed tool calls', async () => {
     const events = await collect(
       await openai.chat!.chatStream(
-        ask('weather and time?', { stream: true, tools: [weatherTool, { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } } } }] }),
+        ask('weather and time?', {
+          stream: true,
+          tools: [weatherTool, { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string', enum: ['UTC', 'CET'] } } } }],
+        }),
         attempt({}, { headers: { 'x-fake-scenario': 'parallel-tools' } }),
       ),
     );
@@ -158,7 +172,8 @@ describe('openai provider against the fake upstream', () => {
     const events = await collect(await openai.chat!.chatStream(ask('a b c', { stream: true }), attempt()));
     const last = events.at(-1)!;
     expect(last.type).toBe('error');
-    if (last.type === 'error') expect(last.error.message).toBe('upstream stream failed: The server had an error while processing your request. Sorry about that!');
+    if (last.type === 'error')
+      expect(last.error.message).toBe('upstream stream failed: The server had an error while processing your request. Sorry about that!');
   });
 
   it('chatStream: a failure before the first byte throws, so another channel can be tried', async () => {
@@ -200,7 +215,9 @@ describe('openai provider against the fake upstream', () => {
     expect(text).not.toContain('"usage"');
     const data = text.split('\n\n').filter((frame) => frame.length > 0);
     expect(data.at(-1)).toBe('data: [DONE]');
-    const chunks = data.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as { model: string; choices: Array<{ finish_reason: string | null }> });
+    const chunks = data
+      .slice(0, -1)
+      .map((frame) => JSON.parse(frame.slice('data: '.length)) as { model: string; choices: Array<{ finish_reason: string | null }> });
     expect(chunks.every((chunk) => chunk.choices.length === 1 && chunk.model === 'textmodel-b-4o-mini')).toBe(true);
     expect(chunks.at(-1)?.choices[0].finish_reason).toBe('stop');
     expect(await response.usage).toEqual({ usage: { inputTokens: 7, outputTokens: 5 }, completed: true, producedText: 'You said: count my tokens' });
@@ -230,7 +247,12 @@ describe('openai provider against the fake upstream', () => {
   });
 
   it('passthrough: throws for a non-2xx answer like chat', async () => {
-    const error = await failure(openai.chat!.passthrough!({ dialect: 'openai', body: { model: 'x', messages: [{ role: 'user', content: 'hi' }] }, stream: false }, attempt({ upstreamModel: 'fail-400' })));
+    const error = await failure(
+      openai.chat!.passthrough!(
+        { dialect: 'openai', body: { model: 'x', messages: [{ role: 'user', content: 'hi' }] }, stream: false },
+        attempt({ upstreamModel: 'fail-400' }),
+      ),
+    );
     expect(error.kind).toBe('invalid_request');
     expect(error.retryable).toBe(false);
   });

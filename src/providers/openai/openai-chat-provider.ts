@@ -44,5 +44,12 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
   };
 
   const operations = name === 'openai' ? OPENAI_OPERATIONS : OPENAI_COMPATIBLE_OPERATIONS;
-  return { name, dialect: 'openai', operations: new Set(operations), chat, embed: createOpenAIEmbed(), images: name === 'openai' ? createOpenAIImages() : undefined };
+  return {
+    name,
+    dialect: 'openai',
+    operations: new Set(operations),
+    chat,
+    embed: createOpenAIEmbed(),
+    images: name === 'openai' ? createOpenAIImages() : undefined,
+  };
 }

@@ -27,7 +27,13 @@ describe('OpenAI embed provider against the fake upstream', () => {
     const sent = upstream.requests.at(-1)!;
     expect(sent.path).toBe('/v1/embeddings');
     expect(sent.headers.authorization).toBe('Bearer sk-fake-openai-upstream');
-    expect(sent.body).toEqual({ model: 'text-embedding-3-small', input: ['hello world', 'second text here'], encoding_format: 'float', dimensions: 8, user: 'u-9' });
+    expect(sent.body).toEqual({
+      model: 'text-embedding-3-small',
+      input: ['hello world', 'second text here'],
+      encoding_format: 'float',
+      dimensions: 8,
+      user: 'u-9',
+    });
     expect(response).toEqual({
       model: 'text-embedding-3-small',
       embeddings: [

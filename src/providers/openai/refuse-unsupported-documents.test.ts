@@ -10,7 +10,13 @@ const withFile = {
   model: 'llama',
   messages: [
     { role: 'system', content: 'Be brief.' },
-    { role: 'user', content: [{ type: 'text', text: 'Summarise' }, { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Summarise' },
+        { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } },
+      ],
+    },
   ],
 };
 
@@ -34,7 +40,19 @@ describe('refuseUnsupportedDocuments', () => {
   });
 
   it('lets text and images through, and ignores odd bodies', () => {
-    const plain = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] }, null, { role: 'user', content: 'x' }] };
+    const plain = {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+          ],
+        },
+        null,
+        { role: 'user', content: 'x' },
+      ],
+    };
     expect(() => refuseUnsupportedDocuments(plain, channel('openai-compatible'))).not.toThrow();
     expect(() => refuseUnsupportedDocuments({}, channel('openai-compatible'))).not.toThrow();
   });

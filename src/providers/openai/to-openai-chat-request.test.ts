@@ -38,7 +38,16 @@ describe('toOpenAIChatRequest', () => {
         { role: 'assistant', content: [{ type: 'tool_call', id: 'call_2', name: 'get_time', arguments: '{}' }] },
         {
           role: 'tool',
-          content: [{ type: 'tool_result', toolCallId: 'call_2', content: [{ type: 'text', text: 'noon' }, { type: 'text', text: 'UTC' }] }],
+          content: [
+            {
+              type: 'tool_result',
+              toolCallId: 'call_2',
+              content: [
+                { type: 'text', text: 'noon' },
+                { type: 'text', text: 'UTC' },
+              ],
+            },
+          ],
         },
       ],
       maxTokens: 300,
@@ -80,7 +89,14 @@ describe('toOpenAIChatRequest', () => {
         },
         { role: 'tool', tool_call_id: 'call_1', content: '{"t":21}' },
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } }] },
-        { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: 'noon' }, { type: 'text', text: 'UTC' }] },
+        {
+          role: 'tool',
+          tool_call_id: 'call_2',
+          content: [
+            { type: 'text', text: 'noon' },
+            { type: 'text', text: 'UTC' },
+          ],
+        },
       ],
       temperature: 0.5,
       top_p: 0.8,
@@ -108,13 +124,20 @@ describe('toOpenAIChatRequest', () => {
   });
 
   it('leaves out parallel_tool_calls when there are no tools and stream when not streaming', () => {
-    const body = toOpenAIChatRequest({ model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], parallelToolCalls: true, stream: false }, openai);
+    const body = toOpenAIChatRequest(
+      { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], parallelToolCalls: true, stream: false },
+      openai,
+    );
     expect(body).toEqual({ model: 'gpt-4o-2024-08-06', messages: [{ role: 'user', content: 'hi' }] });
   });
 
   it('turns a base64 text document into a text part', () => {
     const body = toOpenAIChatRequest(
-      { model: 'm', messages: [{ role: 'user', content: [{ type: 'document', source: { kind: 'base64', mediaType: 'text/plain', data: 'aGVsbG8gd29ybGQ=' } }] }], stream: false },
+      {
+        model: 'm',
+        messages: [{ role: 'user', content: [{ type: 'document', source: { kind: 'base64', mediaType: 'text/plain', data: 'aGVsbG8gd29ybGQ=' } }] }],
+        stream: false,
+      },
       openai,
     );
     expect(body.messages).toEqual([{ role: 'user', content: 'hello world' }]);
@@ -128,7 +151,14 @@ describe('toOpenAIChatRequest', () => {
           {
             role: 'user',
             content: [
-              { type: 'tool_result', toolCallId: 'call_9', content: [{ type: 'text', text: 'done' }, { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }] },
+              {
+                type: 'tool_result',
+                toolCallId: 'call_9',
+                content: [
+                  { type: 'text', text: 'done' },
+                  { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } },
+                ],
+              },
               { type: 'text', text: 'and now?' },
             ],
           },
@@ -138,7 +168,14 @@ describe('toOpenAIChatRequest', () => {
       openai,
     );
     expect(body.messages).toEqual([
-      { role: 'tool', tool_call_id: 'call_9', content: [{ type: 'text', text: 'done' }, { type: 'text', text: '[image]' }] },
+      {
+        role: 'tool',
+        tool_call_id: 'call_9',
+        content: [
+          { type: 'text', text: 'done' },
+          { type: 'text', text: '[image]' },
+        ],
+      },
       { role: 'user', content: 'and now?' },
     ]);
   });
@@ -146,7 +183,19 @@ describe('toOpenAIChatRequest', () => {
   it('refuses a document given by URL with an invalid_request naming it', () => {
     const call = () =>
       toOpenAIChatRequest(
-        { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }, { type: 'document', source: { kind: 'url', url: 'https://x/a.pdf' } }] }], stream: false },
+        {
+          model: 'm',
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'x' },
+                { type: 'document', source: { kind: 'url', url: 'https://x/a.pdf' } },
+              ],
+            },
+          ],
+          stream: false,
+        },
         openai,
       );
     expect(call).toThrow(GatewayError);
@@ -200,7 +249,8 @@ describe('toOpenAIChatRequest', () => {
       expect.objectContaining({
         kind: 'invalid_request',
         param: 'messages[0].content[0]',
-        message: 'messages[0].content[0]: documents of type application/msword cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only',
+        message:
+          'messages[0].content[0]: documents of type application/msword cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only',
       }),
     );
   });

@@ -138,7 +138,10 @@ function toDocumentPart(part: DocumentPart, param: string): OpenAIUserContentPar
   }
   if (isTextMediaType(mediaType)) return { type: 'text', text: decodeTextDocument(data) };
   if (!isPdfMediaType(mediaType)) {
-    throw invalidRequest(`${param}: documents of type ${mediaType} cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only`, param);
+    throw invalidRequest(
+      `${param}: documents of type ${mediaType} cannot be sent to an OpenAI-dialect upstream, which takes PDF and text documents only`,
+      param,
+    );
   }
   return { type: 'file', file: { filename: pdfFilename(part), file_data: toDataUrl(PDF_MEDIA_TYPE, data) } };
 }

@@ -11,7 +11,10 @@ export const replicateDescriptor: ProviderDescriptor = {
   operations: ['image.generate'],
   defaultBaseUrl: 'https://api.replicate.com',
   envPreset: {
-    keyVar: 'REPLICATE_API_TOKEN', baseVar: 'REPLICATE_BASE_URL', rewriteVar: 'REPLICATE_MODEL_REWRITE', rewrite: [],
+    keyVar: 'REPLICATE_API_TOKEN',
+    baseVar: 'REPLICATE_BASE_URL',
+    rewriteVar: 'REPLICATE_MODEL_REWRITE',
+    rewrite: [],
     modelMap: {
       'imagegen1-pro': 'black-forest-labs/flux-pro',
       'imagegen1-dev': 'black-forest-labs/flux-dev',

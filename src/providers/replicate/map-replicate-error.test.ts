@@ -32,12 +32,22 @@ describe('mapReplicateError', () => {
       upstreamStatus: 402,
       message: 'Replicate account out of credit: You have insufficient credit to run this model.',
     });
-    expect(mapReplicateError(400, JSON.stringify({ title: 'Bad request', detail: 'The input is not valid JSON', status: 400 }), {}).kind).toBe('invalid_request');
+    expect(mapReplicateError(400, JSON.stringify({ title: 'Bad request', detail: 'The input is not valid JSON', status: 400 }), {}).kind).toBe(
+      'invalid_request',
+    );
   });
 
   it('refused credentials are the channel problem, retryable', () => {
-    const error = mapReplicateError(401, JSON.stringify({ title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 }), {});
-    expect(error).toMatchObject({ kind: 'upstream', retryable: true, message: 'upstream refused the channel credentials: You did not pass a valid authentication token' });
+    const error = mapReplicateError(
+      401,
+      JSON.stringify({ title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 }),
+      {},
+    );
+    expect(error).toMatchObject({
+      kind: 'upstream',
+      retryable: true,
+      message: 'upstream refused the channel credentials: You did not pass a valid authentication token',
+    });
   });
 });
 

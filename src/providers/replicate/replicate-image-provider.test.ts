@@ -44,7 +44,12 @@ async function download(url: string): Promise<{ format?: string; width?: number;
 describe('replicate provider against the fake Replicate API', () => {
   let upstream: FakeReplicateUpstream;
   let slowUpstream: FakeReplicateUpstream;
-  const attempt = (target: FakeReplicateUpstream, upstreamModel = SCHNELL, overrides: Partial<ChannelConfig> = {}, signal = new AbortController().signal): Attempt => ({
+  const attempt = (
+    target: FakeReplicateUpstream,
+    upstreamModel = SCHNELL,
+    overrides: Partial<ChannelConfig> = {},
+    signal = new AbortController().signal,
+  ): Attempt => ({
     channel: fakeReplicateChannel(target, overrides),
     upstreamModel,
     signal,
@@ -155,7 +160,9 @@ describe('replicate provider against the fake Replicate API', () => {
   it('reports an NSFW failure as a content-policy 400', async () => {
     const error = await failure(generate(ask('nsfw'), attempt(upstream)));
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400, code: 'content_policy_violation', retryable: false });
-    expect(error.message).toBe('The image provider refused the request under its content policy: NSFW content detected. Try running it again, or try a different prompt.');
+    expect(error.message).toBe(
+      'The image provider refused the request under its content policy: NSFW content detected. Try running it again, or try a different prompt.',
+    );
   });
 
   it('reports a model failure as a retryable upstream error with its text', async () => {
@@ -165,7 +172,12 @@ describe('replicate provider against the fake Replicate API', () => {
   });
 
   it('maps create errors: 429, 402, 422, wrong token', async () => {
-    expect(await failure(generate(ask('fail-429'), attempt(upstream)))).toMatchObject({ kind: 'rate_limit', retryable: true, retryAfter: 1, upstreamStatus: 429 });
+    expect(await failure(generate(ask('fail-429'), attempt(upstream)))).toMatchObject({
+      kind: 'rate_limit',
+      retryable: true,
+      retryAfter: 1,
+      upstreamStatus: 429,
+    });
     expect(await failure(generate(ask('x'), attempt(upstream, 'fake/fail-402')))).toMatchObject({ kind: 'upstream', retryable: true, upstreamStatus: 402 });
     expect(await failure(generate(ask('fail-422'), attempt(upstream)))).toMatchObject({
       kind: 'invalid_request',

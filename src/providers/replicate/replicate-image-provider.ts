@@ -27,7 +27,13 @@ export function createReplicateImageProvider(): ImageProvider {
 }
 
 /** Runs one prediction per entry of `counts` (images asked of it); the images in order. */
-async function produce(request: ImageGenerateRequest, attempt: Attempt, deadline: AttemptDeadline, counts: number[], firstIndex: number): Promise<ProducedImage[]> {
+async function produce(
+  request: ImageGenerateRequest,
+  attempt: Attempt,
+  deadline: AttemptDeadline,
+  counts: number[],
+  firstIndex: number,
+): Promise<ProducedImage[]> {
   const format = replicateOutputFormat(request);
   const offsets = counts.map((_, i) => firstIndex + counts.slice(0, i).reduce((sum, count) => sum + count, 0));
   const batches = await runAllOrAbort(counts.length, attempt.signal, async (i, signal) => {

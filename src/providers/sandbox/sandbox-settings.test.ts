@@ -10,7 +10,13 @@ describe('sandbox settings', () => {
   });
 
   it('lets channel options override the settings and adds the channel-only drills', () => {
-    const resolved = resolveSandboxSettings(BASE, { tokensPerSecond: 1000, firstTokenDelayMs: 0, failureRate: 0.5, failModels: ['m1', 3, 'm2'], failMidStream: true });
+    const resolved = resolveSandboxSettings(BASE, {
+      tokensPerSecond: 1000,
+      firstTokenDelayMs: 0,
+      failureRate: 0.5,
+      failModels: ['m1', 3, 'm2'],
+      failMidStream: true,
+    });
     expect(resolved).toEqual({ tokensPerSecond: 1000, firstTokenDelayMs: 0, failureRate: 0.5, failModels: new Set(['m1', 'm2']), failMidStream: true });
   });
 

@@ -29,9 +29,7 @@ function rate(value: unknown, fallback: number): number {
 }
 
 export function resolveSandboxSettings(base: Pacing, options: Record<string, unknown>): SandboxRuntimeSettings {
-  const failModels = Array.isArray(options.failModels)
-    ? options.failModels.filter((m): m is string => typeof m === 'string')
-    : [];
+  const failModels = Array.isArray(options.failModels) ? options.failModels.filter((m): m is string => typeof m === 'string') : [];
   return {
     tokensPerSecond: nonNegative(options.tokensPerSecond, base.tokensPerSecond),
     firstTokenDelayMs: nonNegative(options.firstTokenDelayMs, base.firstTokenDelayMs),

@@ -8,7 +8,10 @@ import { GatewayError } from '../../core/errors.js';
 export class AttemptDeadline {
   private readonly endsAt: number;
 
-  constructor(readonly timeoutMs: number, now = Date.now()) {
+  constructor(
+    readonly timeoutMs: number,
+    now = Date.now(),
+  ) {
     this.endsAt = now + timeoutMs;
   }
 

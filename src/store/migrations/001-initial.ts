@@ -18,9 +18,7 @@ export function initialMigration(dialect: StoreDialect) {
 
       await db.schema
         .createTable('usage_records')
-        .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
-          dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
-        )
+        .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
         .addColumn('request_id', 'text', (c) => c.notNull())
         .addColumn('key_id', 'text', (c) => c.notNull())
         .addColumn('surface', 'text', (c) => c.notNull())

@@ -22,7 +22,15 @@ describe('estimateInputTokens', () => {
     const withImage = estimateInputTokens({
       model: 'm',
       stream: false,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello world' }, { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Hello world' },
+            { type: 'image', source: { kind: 'url', url: 'https://x/y.png' } },
+          ],
+        },
+      ],
     });
     expect(withImage).toBe(5 + 1600);
     const withTool = estimateInputTokens({

@@ -75,7 +75,10 @@ describe('parseAnthropicMessagesRequest', () => {
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
     const request = parseAnthropicMessagesRequest(
       base({
-        tools: [{ name: 'get_weather', description: 'Weather now', input_schema: schema }, { type: 'custom', name: 'noop', input_schema: { type: 'object' } }],
+        tools: [
+          { name: 'get_weather', description: 'Weather now', input_schema: schema },
+          { type: 'custom', name: 'noop', input_schema: { type: 'object' } },
+        ],
         tool_choice: { type: 'tool', name: 'get_weather', disable_parallel_tool_use: true },
       }),
     );
@@ -261,7 +264,13 @@ describe('parseAnthropicMessagesRequest', () => {
       ['messages[0]', [5]],
       ['messages[0].role', [{ role: 'developer', content: 'x' }]],
       ['messages', [{ role: 'system', content: 'only a system turn' }]],
-      ['messages[1].content[0].type', [{ role: 'user', content: 'x' }, { role: 'system', content: [{ type: 'image' }] }]],
+      [
+        'messages[1].content[0].type',
+        [
+          { role: 'user', content: 'x' },
+          { role: 'system', content: [{ type: 'image' }] },
+        ],
+      ],
       ['messages[0].content', [{ role: 'user' }]],
       ['messages[0].content', [{ role: 'user', content: '' }]],
       ['messages[0].content', [{ role: 'user', content: [] }]],
@@ -269,9 +278,27 @@ describe('parseAnthropicMessagesRequest', () => {
       ['messages[0].content[0].type', [{ role: 'user', content: [{ type: 'audio' }] }]],
       ['messages[0].content[0].text', [{ role: 'user', content: [{ type: 'text' }] }]],
       ['messages[0].content[0].type', [{ role: 'user', content: [{ type: 'tool_use', id: 'x', name: 'f', input: {} }] }]],
-      ['messages[1].content[0].type', [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'image', source: {} }] }]],
-      ['messages[1].content[0].input', [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'f', input: 'x' }] }]],
-      ['messages[1].content[0].id', [{ role: 'user', content: 'x' }, { role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] }]],
+      [
+        'messages[1].content[0].type',
+        [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'image', source: {} }] },
+        ],
+      ],
+      [
+        'messages[1].content[0].input',
+        [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'a', name: 'f', input: 'x' }] },
+        ],
+      ],
+      [
+        'messages[1].content[0].id',
+        [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [{ type: 'tool_use', name: 'f', input: {} }] },
+        ],
+      ],
       ['messages[0].content[0].tool_use_id', [{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }]],
       ['messages[0].content[0].content[0].type', [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'video' }] }] }]],
       ['messages[0].content[0].source', [{ role: 'user', content: [{ type: 'image' }] }]],

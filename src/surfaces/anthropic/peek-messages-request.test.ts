@@ -39,7 +39,12 @@ describe('peekAnthropicMessagesRequest', () => {
           ],
         },
         { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }] }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } }] },
+          ],
+        },
       ],
     };
     expect(peekAnthropicMessagesRequest(body).documents).toEqual([

@@ -54,7 +54,9 @@ describe('renderAnthropicMessagesResponse', () => {
   });
 
   it('reports uncached input_tokens and both cache fields', () => {
-    const rendered = renderAnthropicMessagesResponse(response({ usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 1200, cacheWriteTokens: 250 } }));
+    const rendered = renderAnthropicMessagesResponse(
+      response({ usage: { inputTokens: 1500, outputTokens: 20, cacheReadTokens: 1200, cacheWriteTokens: 250 } }),
+    );
     expect(rendered.usage).toEqual({ input_tokens: 50, output_tokens: 20, cache_creation_input_tokens: 250, cache_read_input_tokens: 1200 });
   });
 

@@ -126,7 +126,13 @@ describe('renderAnthropicMessagesStream', () => {
   });
 
   it('carries the stop sequence', async () => {
-    const out = await frames(from([START, { type: 'text_delta', text: 'a' }, { type: 'finish', finishReason: 'stop_sequence', stopSequence: '###', usage: { inputTokens: 1, outputTokens: 1 } }]));
+    const out = await frames(
+      from([
+        START,
+        { type: 'text_delta', text: 'a' },
+        { type: 'finish', finishReason: 'stop_sequence', stopSequence: '###', usage: { inputTokens: 1, outputTokens: 1 } },
+      ]),
+    );
     expect(out[out.length - 2][1]).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: '###' } });
   });
 
@@ -150,12 +156,24 @@ describe('renderAnthropicMessagesStream', () => {
   });
 
   it('synthesises message_start when the first event is not start', async () => {
-    const out = await frames(from([{ type: 'text_delta', text: 'x' }, { type: 'finish', finishReason: 'stop', usage: { inputTokens: 2, outputTokens: 1 } }]));
+    const out = await frames(
+      from([
+        { type: 'text_delta', text: 'x' },
+        { type: 'finish', finishReason: 'stop', usage: { inputTokens: 2, outputTokens: 1 } },
+      ]),
+    );
     expect(out[0][0]).toBe('message_start');
     const message = (out[0][1] as { message: { id: string; model: string } }).message;
     expect(message.id).toMatch(/^msg_/);
     expect(message.model).toBe('textmodel-a-sonnet-4-20250514');
-    expect(out.map(([name]) => name)).toEqual(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    expect(out.map(([name]) => name)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
   });
 
   it('ignores empty text deltas instead of opening an empty block', async () => {

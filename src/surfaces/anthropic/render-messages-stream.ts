@@ -160,4 +160,3 @@ export async function* renderAnthropicMessagesStream(events: AsyncIterable<ChatE
     yield anthropicStreamErrorFrame(toGatewayError(error));
   }
 }
-

@@ -17,7 +17,14 @@ import { unusedServices } from '../../../test/helpers/unused-services.js';
 
 const KEY = 'gk-test-key';
 const MODEL = 'textmodel-a-sonnet-4-20250514';
-const ROUTE: RouteInfo = { channel: 'claude-main', provider: 'anthropic', simulated: false, upstreamModel: 'claude-sonnet-4-20250514', attempts: 1, passthrough: false };
+const ROUTE: RouteInfo = {
+  channel: 'claude-main',
+  provider: 'anthropic',
+  simulated: false,
+  upstreamModel: 'claude-sonnet-4-20250514',
+  attempts: 1,
+  passthrough: false,
+};
 const AUTH_KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false };
 
 let app: FastifyInstance;
@@ -291,7 +298,9 @@ describe('anthropic surface through the 0.x SDK (x-api-key)', () => {
         { type: 'finish', finishReason: 'stop', usage: { inputTokens: 4, outputTokens: 3 } },
       ]),
     });
-    const message = await client0().messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage();
+    const message = await client0()
+      .messages.stream({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'Hi' }] })
+      .finalMessage();
     expect(message.content).toEqual([{ type: 'text', text: 'Hello, world.' }]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.usage.output_tokens).toBe(3);

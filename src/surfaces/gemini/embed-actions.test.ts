@@ -42,7 +42,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; headers: Headers }> {
-  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, json: await response.json(), headers: response.headers };
 }
 
@@ -107,7 +111,11 @@ describe('Gemini embed actions', () => {
   });
 
   it('takes a Bearer key and the v1 path too', async () => {
-    const { status, json } = await post('/v1/models/text-embedding-004:embedContent', { content: { parts: [{ text: 'z' }] } }, { authorization: `Bearer ${KEY}` });
+    const { status, json } = await post(
+      '/v1/models/text-embedding-004:embedContent',
+      { content: { parts: [{ text: 'z' }] } },
+      { authorization: `Bearer ${KEY}` },
+    );
     expect(status).toBe(200);
     expect(json).toEqual({ embedding: { values: [1, 122] } });
   });

@@ -22,7 +22,15 @@ import { unusedServices } from '../../../test/helpers/unused-services.js';
 const CLIENT_KEY = 'gg-client-key';
 const route: RouteInfo = { channel: 'stub', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
 const models: ModelInfo[] = [
-  { id: 'textmodel-c-2.5-flash', operation: 'chat', ownedBy: 'google', created: 1_700_000_000, displayName: 'C 2.5 Flash', inputTokenLimit: 1_048_576, outputTokenLimit: 65_536 },
+  {
+    id: 'textmodel-c-2.5-flash',
+    operation: 'chat',
+    ownedBy: 'google',
+    created: 1_700_000_000,
+    displayName: 'C 2.5 Flash',
+    inputTokenLimit: 1_048_576,
+    outputTokenLimit: 65_536,
+  },
   { id: 'textmodel-c-passthrough', operation: 'chat', ownedBy: 'google', created: 1_700_000_000, displayName: 'C passthrough' },
   { id: 'imagegen1-pro', operation: 'image.generate', ownedBy: 'gengate', created: 1_700_000_000, displayName: 'Image' },
 ];
@@ -116,8 +124,7 @@ beforeEach(() => {
   passthroughUsage.length = 0;
 });
 
-const client = (apiVersion?: string): GoogleGenAI =>
-  new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: apiVersion ? { baseUrl, apiVersion } : { baseUrl } });
+const client = (apiVersion?: string): GoogleGenAI => new GoogleGenAI({ apiKey: CLIENT_KEY, httpOptions: apiVersion ? { baseUrl, apiVersion } : { baseUrl } });
 
 const weatherTool: Tool = {
   functionDeclarations: [
@@ -244,7 +251,8 @@ describe('gemini surface through @google/genai', () => {
   it('surfaces a mid-stream failure as the SDK’s ApiError', async () => {
     const received: string[] = [];
     const error = await (async () => {
-      for await (const chunk of await client().models.generateContentStream({ model: 'textmodel-c-fails-midway', contents: 'x' })) received.push(chunk.text ?? '');
+      for await (const chunk of await client().models.generateContentStream({ model: 'textmodel-c-fails-midway', contents: 'x' }))
+        received.push(chunk.text ?? '');
     })().catch((e: unknown) => e);
     expect(received).toEqual(['Partial']);
     expect(error).toBeInstanceOf(ApiError);

@@ -3,9 +3,15 @@ import { groupEmbedItems } from './group-embed-items.js';
 
 describe('groupEmbedItems', () => {
   it('makes one request when every item shares its options', () => {
-    expect(groupEmbedItems([{ text: 'a', taskType: 'CLUSTERING' }, { text: 'b', taskType: 'CLUSTERING' }], 'm')).toEqual([
-      { request: { model: 'm', inputs: ['a', 'b'], taskType: 'CLUSTERING' }, positions: [0, 1] },
-    ]);
+    expect(
+      groupEmbedItems(
+        [
+          { text: 'a', taskType: 'CLUSTERING' },
+          { text: 'b', taskType: 'CLUSTERING' },
+        ],
+        'm',
+      ),
+    ).toEqual([{ request: { model: 'm', inputs: ['a', 'b'], taskType: 'CLUSTERING' }, positions: [0, 1] }]);
   });
 
   it('groups by task type, title and dimensions, remembering positions', () => {

@@ -17,7 +17,9 @@ export async function handleBatchEmbedContents({ request, reply, services, key, 
   const requestId = String(request.id);
   const outcomes = await Promise.all(
     // One usage row per call, and request ids are unique in the ledger: each group is its own call.
-    groups.map((group, g) => services.embed({ key, surface: 'gemini', requestId: groups.length > 1 ? `${requestId}.${g}` : requestId, request: group.request, signal })),
+    groups.map((group, g) =>
+      services.embed({ key, surface: 'gemini', requestId: groups.length > 1 ? `${requestId}.${g}` : requestId, request: group.request, signal }),
+    ),
   );
   const vectors = new Array<number[]>(items.length);
   groups.forEach((group, g) => {

@@ -92,7 +92,12 @@ describe('parseGeminiBatchEmbedRequest', () => {
   });
 
   it('names the request whose model differs from the path', () => {
-    const body = { requests: [{ model: `models/${M}`, content: { parts: [{ text: 'a' }] } }, { model: 'models/other', content: { parts: [{ text: 'b' }] } }] };
+    const body = {
+      requests: [
+        { model: `models/${M}`, content: { parts: [{ text: 'a' }] } },
+        { model: 'models/other', content: { parts: [{ text: 'b' }] } },
+      ],
+    };
     expect(rejection(() => parseGeminiBatchEmbedRequest(body, M))).toEqual({
       param: 'requests[1].model',
       message: 'requests[1].model: "models/other" does not match the model of the batch (models/text-embedding-004)',

@@ -69,8 +69,6 @@ function parseModelTurn(parts: unknown[], turn: number, param: string, calls: Kn
     } else if (protoField(part, 'functionResponse') !== undefined) {
       fail(`${at}.${protoKey(part, 'functionResponse')}`, 'functionResponse parts belong in "user" turns');
     } else if (protoField(part, 'inlineData') !== undefined || protoField(part, 'fileData') !== undefined) {
-      // Media the model generated (image models) has no canonical assistant form; pass-through keeps it.
-      continue;
     } else if (!isIgnoredPart(part)) {
       fail(at, 'a model part needs one of text or functionCall');
     }
@@ -182,4 +180,3 @@ function matchCall(calls: KnownCall[], name: string): string | undefined {
   for (let i = calls.length - 1; i >= 0; i--) if (calls[i].name === name) return calls[i].id;
   return undefined;
 }
-

@@ -145,10 +145,7 @@ describe('parseGeminiGenerateRequest', () => {
             },
             {
               role: 'user',
-              parts: [
-                { functionResponse: { name: 'weather', response: { temp: 21 } } },
-                { functionResponse: { name: 'weather', response: { temp: 25 } } },
-              ],
+              parts: [{ functionResponse: { name: 'weather', response: { temp: 21 } } }, { functionResponse: { name: 'weather', response: { temp: 25 } } }],
             },
           ],
         },

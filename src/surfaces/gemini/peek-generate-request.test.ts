@@ -31,7 +31,10 @@ describe('peekGeminiGenerateRequest', () => {
   });
 
   it('refuses a body that is not an object, and an overlong model', () => {
-    for (const [body, model] of [[[], 'm'], [{ contents: [] }, 'm'.repeat(257)]] as const) {
+    for (const [body, model] of [
+      [[], 'm'],
+      [{ contents: [] }, 'm'.repeat(257)],
+    ] as const) {
       let error: unknown;
       try {
         peekGeminiGenerateRequest(body, model, false);

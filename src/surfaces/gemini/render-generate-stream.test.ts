@@ -84,7 +84,12 @@ describe('renderGeminiSseStream', () => {
       ),
     );
     const parts = frames.map((f) => JSON.parse(f.slice(6)).candidates[0].content.parts);
-    expect(parts).toEqual([[{ text: 'Hmm.', thought: true }], [{ functionCall: { id: 'c1', name: 'f', args: { x: 1 } } }], [{ text: 'Done.' }], [{ text: '' }]]);
+    expect(parts).toEqual([
+      [{ text: 'Hmm.', thought: true }],
+      [{ functionCall: { id: 'c1', name: 'f', args: { x: 1 } } }],
+      [{ text: 'Done.' }],
+      [{ text: '' }],
+    ]);
   });
 
   it('ends with an error chunk when the event stream fails after chunks went out', async () => {

@@ -61,7 +61,18 @@ describe('imagegen2Surface', () => {
       route,
       result: {
         created: 1_746_100_830,
-        images: [{ mediaType: 'image/png', width: 1024, height: 1024, url: 'http://gw/media/xyz', revisedPrompt: 'a cat, detailed', seed: 3, isImageSafe: true, styleType: 'GENERAL' }],
+        images: [
+          {
+            mediaType: 'image/png',
+            width: 1024,
+            height: 1024,
+            url: 'http://gw/media/xyz',
+            revisedPrompt: 'a cat, detailed',
+            seed: 3,
+            isImageSafe: true,
+            styleType: 'GENERAL',
+          },
+        ],
       },
     };
   });
@@ -129,7 +140,11 @@ describe('imagegen2Surface', () => {
     const empty = await fetch(`${base}/imagegen2/remix`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ detail: 'the request body is empty; a JSON object is required' });
-    const malformed = await fetch(`${base}/imagegen2/remix`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"image":' });
+    const malformed = await fetch(`${base}/imagegen2/remix`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"image":',
+    });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { detail: string }).detail).toMatch(/^malformed JSON body/);
   });

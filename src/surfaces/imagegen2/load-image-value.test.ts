@@ -15,7 +15,13 @@ describe('createImageLoader', () => {
   it('fetches URLs through the gateway’s guarded fetch, with the param and the client’s signal', async () => {
     const fetchImage = vi.fn(async () => fetched);
     const load = createImageLoader({ fetchImage, imageLimits }, signal);
-    expect(await load(' https://example.com/a.png ', 'images[1]')).toMatchObject({ data: fetched.data, mediaType: 'image/webp', filename: 'a.webp', width: 20, height: 10 });
+    expect(await load(' https://example.com/a.png ', 'images[1]')).toMatchObject({
+      data: fetched.data,
+      mediaType: 'image/webp',
+      filename: 'a.webp',
+      width: 20,
+      height: 10,
+    });
     expect(await load('ftp://example.com/a.png', 'image')).toMatchObject({ data: fetched.data });
     expect(fetchImage.mock.calls).toEqual([
       ['https://example.com/a.png', 'images[1]', signal],
@@ -52,7 +58,11 @@ describe('createImageLoader', () => {
   it('finding 3: counts the pixels of all images one loader (one request) takes, refusing the one that goes over', async () => {
     const load = createImageLoader({ fetchImage: vi.fn(), imageLimits: { maxBytes: 1_000_000, maxPixels: 1200 } }, signal);
     for (let i = 0; i < 4; i++) await load(PNG_BASE64, `images[${i}]`);
-    await expect(load(PNG_BASE64, 'images[4]')).rejects.toMatchObject({ status: 400, param: 'images[4]', message: expect.stringContaining("the request's images add up") });
+    await expect(load(PNG_BASE64, 'images[4]')).rejects.toMatchObject({
+      status: 400,
+      param: 'images[4]',
+      message: expect.stringContaining("the request's images add up"),
+    });
     // Another request has its own budget.
     const next = createImageLoader({ fetchImage: vi.fn(), imageLimits: { maxBytes: 1_000_000, maxPixels: 1200 } }, signal);
     await expect(next(PNG_BASE64, 'images[0]')).resolves.toMatchObject({ width: 40 });

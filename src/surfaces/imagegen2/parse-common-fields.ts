@@ -57,11 +57,16 @@ function parseSize(body: Json): Pick<CommonFields, 'size' | 'aspectRatio'> {
   }
   if (aspectRatio !== undefined) {
     const ratio = normalizeIdeogramAspectRatio(aspectRatio);
-    if (!ratio) throw invalidRequest(`aspect_ratio: must be one of ${IDEOGRAM_ASPECT_RATIOS.join(', ')} (or written 16x9), got ${describeValue(aspectRatio)}`, 'aspect_ratio');
+    if (!ratio)
+      throw invalidRequest(
+        `aspect_ratio: must be one of ${IDEOGRAM_ASPECT_RATIOS.join(', ')} (or written 16x9), got ${describeValue(aspectRatio)}`,
+        'aspect_ratio',
+      );
     return { aspectRatio: ratio };
   }
   if (resolution !== undefined) {
-    if (!IDEOGRAM_RESOLUTIONS.has(resolution)) throw invalidRequest(`resolution: ${describeValue(resolution)} is not one of Ideogram's resolutions, such as 1024x1024 or 1344x768`, 'resolution');
+    if (!IDEOGRAM_RESOLUTIONS.has(resolution))
+      throw invalidRequest(`resolution: ${describeValue(resolution)} is not one of Ideogram's resolutions, such as 1024x1024 or 1344x768`, 'resolution');
     const [width, height] = resolution.split('x').map(Number);
     return { size: { width, height } };
   }

@@ -11,7 +11,11 @@ const load: ImageLoader = async (value, param) => decodeImageString(value as str
 async function base64Png(width: number, height: number, rgb: (x: number) => number[]): Promise<string> {
   const raw = Buffer.alloc(width * height * 3);
   for (let p = 0; p < width * height; p++) raw.set(rgb(p % width), p * 3);
-  return (await sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer()).toString('base64');
+  return (
+    await sharp(raw, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer()
+  ).toString('base64');
 }
 
 describe('parseEditRequest', () => {
@@ -39,7 +43,11 @@ describe('parseEditRequest', () => {
   it('refuses an empty mask, invalid base64 and a missing image or prompt, naming each', async () => {
     const image = await base64Png(2, 2, () => [1, 2, 3]);
     await expect(parseEditRequest({ image, prompt: 'p', mask: '' }, load)).rejects.toMatchObject({ status: 400, param: 'mask' });
-    await expect(parseEditRequest({ image: 'not base64!', prompt: 'p' }, load)).rejects.toMatchObject({ status: 400, param: 'image', message: 'image: invalid base64 data' });
+    await expect(parseEditRequest({ image: 'not base64!', prompt: 'p' }, load)).rejects.toMatchObject({
+      status: 400,
+      param: 'image',
+      message: 'image: invalid base64 data',
+    });
     await expect(parseEditRequest({ image: 'aGVsbG8gd29ybGQ=', prompt: 'p' }, load)).rejects.toMatchObject({ status: 400, param: 'image' });
     await expect(parseEditRequest({ prompt: 'p' }, load)).rejects.toMatchObject({ param: 'image' });
     await expect(parseEditRequest({ image }, load)).rejects.toMatchObject({ param: 'prompt' });

@@ -21,6 +21,10 @@ describe('renderImagegen2Error', () => {
 
   it('answers a safety refusal with 422, as Ideogram does', () => {
     const error = new GatewayError('invalid_request', 'Prompt failed the safety check.', { code: 'content_policy_violation' });
-    expect(renderImagegen2Error(error, 'req_2')).toEqual({ status: 422, body: { detail: 'Prompt failed the safety check.' }, headers: { 'x-request-id': 'req_2' } });
+    expect(renderImagegen2Error(error, 'req_2')).toEqual({
+      status: 422,
+      body: { detail: 'Prompt failed the safety check.' },
+      headers: { 'x-request-id': 'req_2' },
+    });
   });
 });

@@ -30,7 +30,13 @@ describe('renderImagegen2Response', () => {
 
   it('carries b64_json instead of url, and echoes the request where the upstream said nothing', () => {
     const body = renderImagegen2Response(
-      { created: 0, images: [{ mediaType: 'image/png', width: 8, height: 4, b64Json: 'iVBORw0K' }, { mediaType: 'image/png', width: 8, height: 4, b64Json: 'AAAA' }] },
+      {
+        created: 0,
+        images: [
+          { mediaType: 'image/png', width: 8, height: 4, b64Json: 'iVBORw0K' },
+          { mediaType: 'image/png', width: 8, height: 4, b64Json: 'AAAA' },
+        ],
+      },
       { prompt: 'p', seed: 10, options: { style_type: 'DESIGN' } },
     );
     expect(body).toEqual({

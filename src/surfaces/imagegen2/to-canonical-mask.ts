@@ -33,6 +33,14 @@ export async function toCanonicalMask(mask: ImageInput, param = 'mask'): Promise
     const o = p * 4;
     if (0.299 * data[o] + 0.587 * data[o + 1] + 0.114 * data[o + 2] < 128) out[o + 3] = 0;
   }
-  const png = await (await loadSharp())(out, { raw: { width: info.width, height: info.height, channels: 4 } }).png().toBuffer();
-  return { data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), mediaType: 'image/png', filename: 'mask.png', width: info.width, height: info.height };
+  const png = await (await loadSharp())(out, { raw: { width: info.width, height: info.height, channels: 4 } })
+    .png()
+    .toBuffer();
+  return {
+    data: new Uint8Array(png.buffer, png.byteOffset, png.byteLength),
+    mediaType: 'image/png',
+    filename: 'mask.png',
+    width: info.width,
+    height: info.height,
+  };
 }

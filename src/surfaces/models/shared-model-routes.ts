@@ -59,13 +59,18 @@ export function registerSharedModelRoutes(app: FastifyInstance, services: Gatewa
       const key = await services.authenticate(presentedKey(request, dialect));
       const models = services.listModels(key);
       if (id === undefined) {
-        const body = dialect === 'gemini' ? renderGeminiModelList(models) : dialect === 'anthropic' ? renderAnthropicModelList(models) : renderOpenAIModelList(models);
+        const body =
+          dialect === 'gemini' ? renderGeminiModelList(models) : dialect === 'anthropic' ? renderAnthropicModelList(models) : renderOpenAIModelList(models);
         reply.send(body);
         return;
       }
       const bare = id.startsWith('models/') ? id.slice('models/'.length) : id;
       const model = models.find((m) => m.id === bare);
-      if (!model) throw new GatewayError('not_found', `The model \`${truncateText(bare)}\` does not exist or you do not have access to it.`, { code: 'model_not_found', param: 'model' });
+      if (!model)
+        throw new GatewayError('not_found', `The model \`${truncateText(bare)}\` does not exist or you do not have access to it.`, {
+          code: 'model_not_found',
+          param: 'model',
+        });
       reply.send(renderOne(dialect, model));
     } catch (error) {
       const rendered = ERROR_RENDERERS[dialect](toGatewayError(error), String(request.id));

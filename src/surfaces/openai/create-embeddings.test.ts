@@ -78,7 +78,12 @@ describe('POST /v1/embeddings', () => {
     const plain = await post({ model: 'text-embedding-3-small', input: 'xy' });
     expect(plain).toEqual({
       status: 200,
-      json: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [2, 0.5, -0.25] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 3, total_tokens: 3 } },
+      json: {
+        object: 'list',
+        data: [{ object: 'embedding', index: 0, embedding: [2, 0.5, -0.25] }],
+        model: 'text-embedding-3-small',
+        usage: { prompt_tokens: 3, total_tokens: 3 },
+      },
     });
     const encoded = await post({ model: 'text-embedding-3-small', input: 'xy', encoding_format: 'base64' });
     const text = (encoded.json as { data: Array<{ embedding: string }> }).data[0].embedding;

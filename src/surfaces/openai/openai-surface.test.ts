@@ -32,7 +32,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
   const calls: ChatCall[] = [];
 
   const services: GatewayServices = {
-  ...unusedServices,
+    ...unusedServices,
     async authenticate(presented) {
       if (presented !== KEY) throw new GatewayError('authentication', 'Incorrect API key provided');
       return { id: 'key-1', name: 'test', models: null, isMaster: false };
@@ -97,14 +97,24 @@ describe('openaiSurface driven by the official openai SDK', () => {
       created: 1_700_000_400,
       model: 'textmodel-b-4o',
       choices: [{ index: 0, message: { role: 'assistant', content: 'echo: ping', refusal: null }, logprobs: null, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } },
+      usage: {
+        prompt_tokens: 10,
+        completion_tokens: 2,
+        total_tokens: 12,
+        prompt_tokens_details: { cached_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      },
     });
     expect(response.headers.get('x-gengate-provider')).toBe('sandbox');
     expect(response.headers.get('x-gengate-simulated')).toBe('true');
     const call = calls.at(-1)!;
     expect(call.surface).toBe('openai');
     expect(call.canonical().temperature).toBe(0.3);
-    expect(call.raw).toEqual({ dialect: 'openai', body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'ping' }], temperature: 0.3 }, stream: false });
+    expect(call.raw).toEqual({
+      dialect: 'openai',
+      body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'ping' }], temperature: 0.3 },
+      stream: false,
+    });
   });
 
   it('streams a tool call that the SDK reassembles', async () => {
@@ -120,7 +130,13 @@ describe('openaiSurface driven by the official openai SDK', () => {
       { id: 'call_w', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","days":3}' } },
     ]);
     expect(final.choices[0].finish_reason).toBe('tool_calls');
-    expect(final.usage).toEqual({ prompt_tokens: 40, completion_tokens: 12, total_tokens: 52, prompt_tokens_details: { cached_tokens: 32 }, completion_tokens_details: { reasoning_tokens: 0 } });
+    expect(final.usage).toEqual({
+      prompt_tokens: 40,
+      completion_tokens: 12,
+      total_tokens: 52,
+      prompt_tokens_details: { cached_tokens: 32 },
+      completion_tokens_details: { reasoning_tokens: 0 },
+    });
     expect(calls.at(-1)!.canonical().includeUsage).toBe(true);
   });
 
@@ -154,8 +170,10 @@ describe('openaiSurface driven by the official openai SDK', () => {
     expect((error as InstanceType<typeof OpenAI.AuthenticationError>).code).toBe('invalid_api_key');
   });
 
-  it('relays a pass-through answer as the upstream sent it, its request id beside the gateway\'s', async () => {
-    const { data, response } = await client.chat.completions.create({ model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'passthrough' }] }).withResponse();
+  it("relays a pass-through answer as the upstream sent it, its request id beside the gateway's", async () => {
+    const { data, response } = await client.chat.completions
+      .create({ model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'passthrough' }] })
+      .withResponse();
     expect(data.model).toBe('gpt-4o-2024-08-06');
     expect(data.choices[0].message.content).toBe('relayed');
     expect(response.headers.get('x-gengate-upstream-request-id')).toBe('req_up');

@@ -55,7 +55,12 @@ describe('parseOpenAIChatRequest', () => {
       tools: [
         {
           type: 'function',
-          function: { name: 'get_weather', description: 'Weather now', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false },
+          function: {
+            name: 'get_weather',
+            description: 'Weather now',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+            strict: false,
+          },
         },
         { type: 'function', function: { name: 'no_args' } },
       ],
@@ -143,7 +148,11 @@ describe('parseOpenAIChatRequest', () => {
     });
     expect(request.maxTokens).toBe(50);
     expect(request.stop).toEqual(['END']);
-    expect(request.messages[0].content[0]).toEqual({ type: 'document', filename: 'notes.txt', source: { kind: 'base64', mediaType: 'text/plain', data: 'aGVsbG8=' } });
+    expect(request.messages[0].content[0]).toEqual({
+      type: 'document',
+      filename: 'notes.txt',
+      source: { kind: 'base64', mediaType: 'text/plain', data: 'aGVsbG8=' },
+    });
   });
 
   it('ignores include_usage when not streaming and maps tool_choice strings', () => {
@@ -163,15 +172,43 @@ describe('parseOpenAIChatRequest', () => {
     ['an empty content array', { model: 'm', messages: [user([])] }, 'messages[0].content'],
     ['an unknown part type', { model: 'm', messages: [user([{ type: 'video' }])] }, 'messages[0].content[0].type'],
     ['input_audio', { model: 'm', messages: [user([{ type: 'input_audio', input_audio: { data: 'x', format: 'wav' } }])] }, 'messages[0].content[0].type'],
-    ['an image url that is not a string', { model: 'm', messages: [user('a'), user([{ type: 'image_url', image_url: { url: 7 } }])] }, 'messages[1].content[0].image_url.url'],
-    ['an ftp image url', { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }])] }, 'messages[0].content[0].image_url.url'],
-    ['a data URL that is not base64', { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'data:image/png,abc' } }])] }, 'messages[0].content[0].image_url.url'],
-    ['an unknown image detail', { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'ultra' } }])] }, 'messages[0].content[0].image_url.detail'],
+    [
+      'an image url that is not a string',
+      { model: 'm', messages: [user('a'), user([{ type: 'image_url', image_url: { url: 7 } }])] },
+      'messages[1].content[0].image_url.url',
+    ],
+    [
+      'an ftp image url',
+      { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'ftp://x/y.png' } }])] },
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      'a data URL that is not base64',
+      { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'data:image/png,abc' } }])] },
+      'messages[0].content[0].image_url.url',
+    ],
+    [
+      'an unknown image detail',
+      { model: 'm', messages: [user([{ type: 'image_url', image_url: { url: 'https://x/y.png', detail: 'ultra' } }])] },
+      'messages[0].content[0].image_url.detail',
+    ],
     ['a file_id', { model: 'm', messages: [user([{ type: 'file', file: { file_id: 'file-abc' } }])] }, 'messages[0].content[0].file.file_id'],
     ['a file without data', { model: 'm', messages: [user([{ type: 'file', file: { filename: 'a.pdf' } }])] }, 'messages[0].content[0].file.file_data'],
-    ['a system image part', { model: 'm', messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x' } }] }, user('a')] }, 'messages[0].content[0].type'],
-    ['an assistant message with neither content nor tool_calls', { model: 'm', messages: [user('a'), { role: 'assistant', content: null }] }, 'messages[1].content'],
-    ['tool call arguments that are not a string', { model: 'm', messages: [user('a'), { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }] }, 'messages[1].tool_calls[0].function.arguments'],
+    [
+      'a system image part',
+      { model: 'm', messages: [{ role: 'system', content: [{ type: 'image_url', image_url: { url: 'https://x' } }] }, user('a')] },
+      'messages[0].content[0].type',
+    ],
+    [
+      'an assistant message with neither content nor tool_calls',
+      { model: 'm', messages: [user('a'), { role: 'assistant', content: null }] },
+      'messages[1].content',
+    ],
+    [
+      'tool call arguments that are not a string',
+      { model: 'm', messages: [user('a'), { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: {} } }] }] },
+      'messages[1].tool_calls[0].function.arguments',
+    ],
     ['a tool message without tool_call_id', { model: 'm', messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
     ['temperature above 2', { ...base, temperature: 2.5 }, 'temperature'],
     ['top_p above 1', { ...base, top_p: 1.5 }, 'top_p'],
@@ -188,8 +225,16 @@ describe('parseOpenAIChatRequest', () => {
     ['a non-function tool', { ...base, tools: [{ type: 'code_interpreter' }] }, 'tools[0].type'],
     ['a tool name with spaces', { ...base, tools: [{ type: 'function', function: { name: 'get weather' } }] }, 'tools[0].function.name'],
     ['a tool name of 65 characters', { ...base, tools: [{ type: 'function', function: { name: 'a'.repeat(65) } }] }, 'tools[0].function.name'],
-    ['tool parameters that are not an object', { ...base, tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] }, 'tools[0].function.parameters'],
-    ['tool_choice naming a function not in tools', { ...base, tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } }, 'tool_choice.function.name'],
+    [
+      'tool parameters that are not an object',
+      { ...base, tools: [{ type: 'function', function: { name: 'f', parameters: 'x' } }] },
+      'tools[0].function.parameters',
+    ],
+    [
+      'tool_choice naming a function not in tools',
+      { ...base, tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'function', function: { name: 'g' } } },
+      'tool_choice.function.name',
+    ],
     ['tool_choice required without tools', { ...base, tool_choice: 'required' }, 'tool_choice'],
     ['an unknown tool_choice string', { ...base, tool_choice: 'always' }, 'tool_choice'],
     ['a non-boolean stream', { ...base, stream: 'yes' }, 'stream'],

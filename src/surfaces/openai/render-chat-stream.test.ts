@@ -111,7 +111,12 @@ describe('renderOpenAIChatStream', () => {
   });
 
   it('invents a chunk id when the source fails before start, and uses the requested model', async () => {
-    const out = await frames(from([{ type: 'text_delta', text: 'x' }, { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } }]));
+    const out = await frames(
+      from([
+        { type: 'text_delta', text: 'x' },
+        { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+      ]),
+    );
     const first = JSON.parse(out[0].slice('data: '.length)) as { id: string; model: string; created: number };
     const last = JSON.parse(out[2].slice('data: '.length)) as { id: string };
     expect(first.id).toMatch(/^chatcmpl-[A-Za-z0-9]{29}$/);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { renderOpenAIEmbeddingsResponse } from './render-embeddings-response.js';
 
-const response = { model: 'text-embedding-3-small', embeddings: [[0.5, -0.25], [1, 0.1]], usage: { inputTokens: 9 } };
+const response = {
+  model: 'text-embedding-3-small',
+  embeddings: [
+    [0.5, -0.25],
+    [1, 0.1],
+  ],
+  usage: { inputTokens: 9 },
+};
 
 describe('renderOpenAIEmbeddingsResponse', () => {
   it('renders float vectors in OpenAI list shape', () => {
@@ -24,7 +31,10 @@ describe('renderOpenAIEmbeddingsResponse', () => {
       return Array.from({ length: bytes.length / 4 }, (_, i) => view.getFloat32(i * 4, true));
     });
     // 0.1 is not a float32: it comes back as the nearest float32.
-    expect(decoded).toEqual([[0.5, -0.25], [1, Math.fround(0.1)]]);
+    expect(decoded).toEqual([
+      [0.5, -0.25],
+      [1, Math.fround(0.1)],
+    ]);
     expect(rendered.data[0].embedding).toBe('AAAAPwAAgL4=');
   });
 });

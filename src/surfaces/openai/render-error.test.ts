@@ -36,6 +36,8 @@ describe('renderOpenAIError', () => {
       'req-3',
     );
     expect(rendered.status).toBe(415);
-    expect(rendered.body).toEqual({ error: { message: 'unsupported content type: text/plain', type: 'invalid_request_error', param: null, code: 'unsupported_media_type' } });
+    expect(rendered.body).toEqual({
+      error: { message: 'unsupported content type: text/plain', type: 'invalid_request_error', param: null, code: 'unsupported_media_type' },
+    });
   });
 });

@@ -22,11 +22,16 @@ describe('fromOpenAIImagesResponse', () => {
   });
 
   it('passes URLs on for the gateway to fetch', () => {
-    expect(fromOpenAIImagesResponse({ created: 1, data: [{ url: 'https://files.example/img.png' }] }).images).toEqual([{ url: 'https://files.example/img.png' }]);
+    expect(fromOpenAIImagesResponse({ created: 1, data: [{ url: 'https://files.example/img.png' }] }).images).toEqual([
+      { url: 'https://files.example/img.png' },
+    ]);
   });
 
   it('treats an answer without images as an upstream failure', () => {
-    for (const broken of [{ created: 1, data: [] }, { created: 1, data: [{}] }]) {
+    for (const broken of [
+      { created: 1, data: [] },
+      { created: 1, data: [{}] },
+    ]) {
       const error = (() => {
         try {
           fromOpenAIImagesResponse(broken);

@@ -1,6 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeOpenAIImagesChannel, FAKE_IMAGES_CREATED, startFakeOpenAIImagesUpstream, type FakeOpenAIImagesUpstream } from '../../../../test/fakes/fake-openai-images-upstream.js';
+import {
+  fakeOpenAIImagesChannel,
+  FAKE_IMAGES_CREATED,
+  startFakeOpenAIImagesUpstream,
+  type FakeOpenAIImagesUpstream,
+} from '../../../../test/fakes/fake-openai-images-upstream.js';
 import { GatewayError } from '../../../core/errors.js';
 import type { ImageInput } from '../../../core/image.js';
 import type { Attempt } from '../../types.js';
@@ -14,7 +19,9 @@ function attempt(upstreamModel: string, overrides: Partial<Attempt['channel']> =
 }
 
 async function pngOf(width: number, height: number, alpha = false): Promise<ImageInput> {
-  const data = await sharp({ create: { width, height, channels: alpha ? 4 : 3, background: { r: 10, g: 200, b: 30, alpha: 0 } } }).png().toBuffer();
+  const data = await sharp({ create: { width, height, channels: alpha ? 4 : 3, background: { r: 10, g: 200, b: 30, alpha: 0 } } })
+    .png()
+    .toBuffer();
   return { data, mediaType: 'image/png' };
 }
 
@@ -25,7 +32,10 @@ afterAll(() => upstream.close());
 
 describe('createOpenAIImages against the fake OpenAI Images API', () => {
   it('generates with gpt-image-1: base64 PNGs of the asked size, no response_format sent', async () => {
-    const result = await provider.generate!({ model: 'textmodel-b-image-1', prompt: 'a red bicycle', n: 2, size: { width: 1536, height: 1024 }, responseFormat: 'url' }, attempt('gpt-image-1'));
+    const result = await provider.generate!(
+      { model: 'textmodel-b-image-1', prompt: 'a red bicycle', n: 2, size: { width: 1536, height: 1024 }, responseFormat: 'url' },
+      attempt('gpt-image-1'),
+    );
     const sent = upstream.requests.at(-1)!;
     expect(sent.path).toBe('/v1/images/generations');
     expect(sent.headers.authorization).toBe('Bearer sk-fake-openai-images');
@@ -81,16 +91,23 @@ describe('createOpenAIImages against the fake OpenAI Images API', () => {
   });
 
   it('maps upstream errors: client errors as they are, refused credentials and 5xx as retryable', async () => {
-    const bad = (await provider.generate!({ model: 'm', prompt: 'p', n: 1, size: { width: 640, height: 480 }, responseFormat: 'url' }, attempt('gpt-image-1')).catch((e: unknown) => e)) as GatewayError;
+    const bad = (await provider.generate!(
+      { model: 'm', prompt: 'p', n: 1, size: { width: 640, height: 480 }, responseFormat: 'url' },
+      attempt('gpt-image-1'),
+    ).catch((e: unknown) => e)) as GatewayError;
     expect(bad).toBeInstanceOf(GatewayError);
     expect([bad.kind, bad.status, bad.retryable, bad.code]).toEqual(['invalid_request', 400, false, 'invalid_value']);
     expect(bad.message).toBe("Invalid value: '640x480'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.");
 
-    const refused = (await provider.generate!({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url' }, attempt('gpt-image-1', { apiKey: 'sk-wrong' })).catch((e: unknown) => e)) as GatewayError;
+    const refused = (await provider.generate!({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url' }, attempt('gpt-image-1', { apiKey: 'sk-wrong' })).catch(
+      (e: unknown) => e,
+    )) as GatewayError;
     expect([refused.kind, refused.retryable, refused.code]).toEqual(['upstream', true, undefined]);
 
     upstream.setNext('fail-503');
-    const overloaded = (await provider.generate!({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url' }, attempt('gpt-image-1')).catch((e: unknown) => e)) as GatewayError;
+    const overloaded = (await provider.generate!({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url' }, attempt('gpt-image-1')).catch(
+      (e: unknown) => e,
+    )) as GatewayError;
     expect([overloaded.kind, overloaded.retryable]).toEqual(['overloaded', true]);
   });
 });

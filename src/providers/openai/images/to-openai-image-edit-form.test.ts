@@ -12,7 +12,16 @@ function entries(form: FormData): Array<[string, string]> {
 describe('toOpenAIImageEditForm', () => {
   it('sends one image as `image`, with the mask and the text fields', () => {
     const form = toOpenAIImageEditForm(
-      { model: 'textmodel-b-image-1', prompt: 'add a hat', n: 2, size: { width: 1024, height: 1024 }, responseFormat: 'b64_json', images: [png], mask: { ...png, filename: undefined }, options: { quality: 'low', inputFidelity: 'high' } },
+      {
+        model: 'textmodel-b-image-1',
+        prompt: 'add a hat',
+        n: 2,
+        size: { width: 1024, height: 1024 },
+        responseFormat: 'b64_json',
+        images: [png],
+        mask: { ...png, filename: undefined },
+        options: { quality: 'low', inputFidelity: 'high' },
+      },
       'gpt-image-1',
     );
     expect(entries(form)).toEqual([
@@ -40,7 +49,9 @@ describe('toOpenAIImageEditForm', () => {
   });
 
   it('serialises to multipart bytes that parse back to the same parts', async () => {
-    const { body, contentType } = await serializeForm(toOpenAIImageEditForm({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url', images: [png] }, 'gpt-image-1'));
+    const { body, contentType } = await serializeForm(
+      toOpenAIImageEditForm({ model: 'm', prompt: 'p', n: 1, responseFormat: 'url', images: [png] }, 'gpt-image-1'),
+    );
     expect(contentType).toMatch(/^multipart\/form-data; boundary=/);
     const parsed = await new Request('http://x.invalid/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
     const image = parsed.get('image') as File;

@@ -11,7 +11,16 @@ describe('toOpenAIImageGeneration', () => {
         size: { width: 1536, height: 1024 },
         responseFormat: 'url',
         seed: 7,
-        options: { quality: 'high', outputFormat: 'webp', outputCompression: 80, background: 'transparent', moderation: 'low', user: 'u-1', inputFidelity: 'high', unknown: 'x' },
+        options: {
+          quality: 'high',
+          outputFormat: 'webp',
+          outputCompression: 80,
+          background: 'transparent',
+          moderation: 'low',
+          user: 'u-1',
+          inputFidelity: 'high',
+          unknown: 'x',
+        },
       },
       'gpt-image-1',
     );

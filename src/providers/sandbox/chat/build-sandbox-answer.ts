@@ -42,7 +42,9 @@ function toolArguments(tool: ToolDefinition, rng: ReturnType<typeof createPrng>,
 
 /** Ids are unique per answer, like a real model's, even when the content is deterministic. */
 function uniqueHex(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString('hex').slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
 }
 
 /**

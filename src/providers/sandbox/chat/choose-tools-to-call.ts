@@ -5,7 +5,12 @@ import type { LastTurn } from './inspect-last-turn.js';
 
 /** The lowercase words of a text, split on anything that is not a letter or digit. */
 function wordsOf(text: string): Set<string> {
-  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  );
 }
 
 /** A tool is named when its full name, or one word of it (split on `_` and `-`), appears in the text. */

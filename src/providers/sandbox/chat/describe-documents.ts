@@ -28,7 +28,16 @@ export function describeDocuments(documents: readonly DocumentPart[], readings: 
   const clauses: string[] = [];
   const pdfs = of('pdf');
   if (pdfs.length > 0) {
-    clauses.push(withDetails(pdfs.length, 'PDF document', pdfs.map((pdf) => `${count(pdf.pages, 'page')}, ${count(characters(pdf.text), 'character')} of text${pdf.unreadPages ? ` (from the first ${NUMBER.format(pdf.pages - pdf.unreadPages)} pages)` : ''}`)));
+    clauses.push(
+      withDetails(
+        pdfs.length,
+        'PDF document',
+        pdfs.map(
+          (pdf) =>
+            `${count(pdf.pages, 'page')}, ${count(characters(pdf.text), 'character')} of text${pdf.unreadPages ? ` (from the first ${NUMBER.format(pdf.pages - pdf.unreadPages)} pages)` : ''}`,
+        ),
+      ),
+    );
   }
   const unreadable = of('unreadable_pdf');
   if (unreadable.length > 0) {
@@ -36,11 +45,19 @@ export function describeDocuments(documents: readonly DocumentPart[], readings: 
     clauses.push(`${count(unreadable.length, 'PDF document')} it could not read (${reasons})`);
   }
   const texts = of('text');
-  if (texts.length > 0) clauses.push(withDetails(texts.length, 'text document', texts.map((doc) => count(characters(doc.text), 'character'))));
+  if (texts.length > 0)
+    clauses.push(
+      withDetails(
+        texts.length,
+        'text document',
+        texts.map((doc) => count(characters(doc.text), 'character')),
+      ),
+    );
   const linked = of('linked');
   if (linked.length > 0) clauses.push(`${count(linked.length, 'linked document')} it did not fetch`);
   const others = of('other');
-  if (others.length > 0) clauses.push(`${count(others.length, 'document')} of a type it does not read (${[...new Set(others.map((doc) => doc.mediaType))].join(', ')})`);
+  if (others.length > 0)
+    clauses.push(`${count(others.length, 'document')} of a type it does not read (${[...new Set(others.map((doc) => doc.mediaType))].join(', ')})`);
   // Documents that were not read at all (no readings given) are still counted.
   const unread = documents.filter((part) => !readings.has(part)).length;
   if (unread > 0) clauses.push(count(unread, 'document'));

@@ -198,7 +198,10 @@ function shortest(node: Node): number {
     case 'chars':
       return 1;
     case 'seq':
-      return Math.min(Number.MAX_SAFE_INTEGER, node.items.reduce((sum, item) => sum + shortest(item), 0));
+      return Math.min(
+        Number.MAX_SAFE_INTEGER,
+        node.items.reduce((sum, item) => sum + shortest(item), 0),
+      );
     case 'alt':
       return Math.min(...node.options.map(shortest));
     case 'repeat': {
@@ -283,7 +286,10 @@ export function generateFromPattern(pattern: string, rng: Prng, length: LengthBo
   if (tree) {
     const needed = shortest(tree);
     if (needed > MAX_STRING_LENGTH) {
-      throw new GenerationLimitError(`the pattern needs at least ${needed} characters, more than the ${MAX_STRING_LENGTH} the sandbox generates in a string`, '');
+      throw new GenerationLimitError(
+        `the pattern needs at least ${needed} characters, more than the ${MAX_STRING_LENGTH} the sandbox generates in a string`,
+        '',
+      );
     }
     for (let attempt = 0; attempt < 8; attempt++) {
       const out: Output = { chars: [], room: longest, steps: 4 * longest + 1_000 };

@@ -146,7 +146,22 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
       zeroOpen: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 0.01 },
       unbounded: { type: 'number' },
     },
-    required: ['step5', 'ratio', 'quarter', 'negative', 'draft4', 'tight', 'halfInt', 'huge', 'hugeInt', 'onlyMax', 'belowOne', 'onlyMin', 'zeroOpen', 'unbounded'],
+    required: [
+      'step5',
+      'ratio',
+      'quarter',
+      'negative',
+      'draft4',
+      'tight',
+      'halfInt',
+      'huge',
+      'hugeInt',
+      'onlyMax',
+      'belowOne',
+      'onlyMin',
+      'zeroOpen',
+      'unbounded',
+    ],
   },
   'string lengths and patterns': {
     type: 'object',
@@ -199,7 +214,12 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
           { type: 'object', properties: { kind: { const: 'square' }, side: { type: 'number', minimum: 0 } }, required: ['kind', 'side'] },
         ],
       },
-      either: { anyOf: [{ type: 'string', minLength: 2 }, { type: 'integer', minimum: 100 }] },
+      either: {
+        anyOf: [
+          { type: 'string', minLength: 2 },
+          { type: 'integer', minimum: 100 },
+        ],
+      },
       maybe: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/point' }] },
     },
     required: ['shape', 'either', 'maybe'],
@@ -220,7 +240,11 @@ const SCHEMAS: Record<string, Record<string, unknown>> = {
     required: ['address', 'tree'],
     definitions: {
       address: { type: 'object', properties: { street: { type: 'string' }, zip: { type: 'string', pattern: '^\\d{5}$' } }, required: ['street', 'zip'] },
-      node: { type: 'object', properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/definitions/node' } } }, required: ['value'] },
+      node: {
+        type: 'object',
+        properties: { value: { type: 'integer' }, children: { type: 'array', items: { $ref: '#/definitions/node' } } },
+        required: ['value'],
+      },
     },
   },
   'map via additionalProperties': {
@@ -249,7 +273,10 @@ describe('the schema checker used here', () => {
     expect(check(weather, { unit: 'celsius' }, weather)).toEqual(['$: missing required city']);
     expect(check(weather, { city: 'Oslo', unit: 'kelvin', days: 9 }, weather)).toEqual(['$.unit: not in enum', '$.days: above maximum 7']);
     const strict = SCHEMAS['strict mode (all required, nullable, no extras)'];
-    expect(check(strict, { query: 'q', limit: 1.5, tags: [], extra: 1 }, strict)).toEqual(['$.limit: type number, expected integer|null', '$: unexpected property extra']);
+    expect(check(strict, { query: 'q', limit: 1.5, tags: [], extra: 1 }, strict)).toEqual([
+      '$.limit: type number, expected integer|null',
+      '$: unexpected property extra',
+    ]);
     const shapes = SCHEMAS['oneOf with discriminator, anyOf of types, nullable ref'];
     expect(check(shapes, { shape: { kind: 'circle' }, either: 5, maybe: { x: 1 } }, shapes)).toEqual([
       '$.shape: matches 0 oneOf branches',
@@ -346,15 +373,23 @@ describe('generateFromSchema bounds', () => {
   });
 
   it('finding 1: refuses strings, patterns and objects whose minimum is over the bounds', () => {
-    expect(limitError({ type: 'object', properties: { s: { type: 'string', minLength: 1e9 } }, required: ['s'] }).message).toMatch(/^minLength 1000000000 is more than/);
+    expect(limitError({ type: 'object', properties: { s: { type: 'string', minLength: 1e9 } }, required: ['s'] }).message).toMatch(
+      /^minLength 1000000000 is more than/,
+    );
     const pattern = limitError({ type: 'object', properties: { code: { type: 'string', pattern: '^a{1000000}$' } }, required: ['code'] });
     expect(pattern.path).toBe('$.code');
     expect(pattern.message).toMatch(/pattern needs at least 1000000 characters/);
-    expect(limitError({ type: 'object', minProperties: 1e9, additionalProperties: { type: 'string' } }).message).toMatch(/^minProperties 1000000000 is more than/);
+    expect(limitError({ type: 'object', minProperties: 1e9, additionalProperties: { type: 'string' } }).message).toMatch(
+      /^minProperties 1000000000 is more than/,
+    );
   });
 
   it('finding 1: stops on schemas that multiply: nested arrays, $ref fan-out, repeated large defaults', () => {
-    const nested = { type: 'array', minItems: 100, items: { type: 'array', minItems: 100, items: { type: 'array', minItems: 100, items: { type: 'string' } } } };
+    const nested = {
+      type: 'array',
+      minItems: 100,
+      items: { type: 'array', minItems: 100, items: { type: 'array', minItems: 100, items: { type: 'string' } } },
+    };
     expect(limitError(nested).message).toMatch(/(more than the [0-9]+ steps|longer than the [0-9]+ characters)/);
     const defs: Record<string, unknown> = { d30: { type: 'string' } };
     for (let i = 29; i >= 0; i--) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };

@@ -87,7 +87,11 @@ function sizeOf(value: unknown): number {
 
 /** Combines two schemas that must both hold (allOf members, `$ref` siblings, a oneOf branch and its parent). */
 function merge(a: Schema, b: Schema, ctx: Context, path: string): Schema {
-  spendStep(ctx.budget, path, 1 + sizeOf(a) + sizeOf(b) + sizeOf(a.properties) + sizeOf(b.properties) + sizeOf(a.enum) + sizeOf(b.enum) + sizeOf(a.required) + sizeOf(b.required));
+  spendStep(
+    ctx.budget,
+    path,
+    1 + sizeOf(a) + sizeOf(b) + sizeOf(a.properties) + sizeOf(b.properties) + sizeOf(a.enum) + sizeOf(b.enum) + sizeOf(a.required) + sizeOf(b.required),
+  );
   const out: Schema = { ...a, ...b };
   if (isSchema(a.properties) && isSchema(b.properties)) {
     const properties: Schema = { ...a.properties };

@@ -46,5 +46,7 @@ async function readDocument(part: DocumentPart, signal: AbortSignal | undefined)
   const bytes = Buffer.from(data, 'base64');
   const reading = await readPdf(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), signal);
   if (!reading.ok) return { kind: 'unreadable_pdf', reason: reading.reason };
-  return reading.unreadPages ? { kind: 'pdf', pages: reading.pages, text: reading.text, unreadPages: reading.unreadPages } : { kind: 'pdf', pages: reading.pages, text: reading.text };
+  return reading.unreadPages
+    ? { kind: 'pdf', pages: reading.pages, text: reading.text, unreadPages: reading.unreadPages }
+    : { kind: 'pdf', pages: reading.pages, text: reading.text };
 }

@@ -36,7 +36,12 @@ describe('readPdf bounds', () => {
   it('reads at most the page and text limits, and reports the pages left unread', async () => {
     // pdf.js may take the buffer it is given: each reading gets its own copy.
     const pdf = () => new Uint8Array(buildTestPdf([['one'], ['two'], ['three'], ['four']]));
-    expect(await readPdf(pdf(), undefined, { maxPages: 2, maxTextChars: 1_000, maxMs: 5_000 })).toEqual({ ok: true, pages: 4, text: 'one\ntwo', unreadPages: 2 });
+    expect(await readPdf(pdf(), undefined, { maxPages: 2, maxTextChars: 1_000, maxMs: 5_000 })).toEqual({
+      ok: true,
+      pages: 4,
+      text: 'one\ntwo',
+      unreadPages: 2,
+    });
     expect(await readPdf(pdf(), undefined, { maxPages: 100, maxTextChars: 6, maxMs: 5_000 })).toEqual({ ok: true, pages: 4, text: 'one\ntw', unreadPages: 2 });
     expect(await readPdf(pdf(), undefined, { maxPages: 100, maxTextChars: 1_000, maxMs: 0 })).toEqual({ ok: true, pages: 4, text: '', unreadPages: 4 });
   });

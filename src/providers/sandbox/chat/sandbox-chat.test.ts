@@ -21,7 +21,12 @@ const WEATHER: ToolDefinition = {
 };
 const CLOCK: ToolDefinition = { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } };
 
-function attempt(options: Record<string, unknown> = {}, signal = new AbortController().signal, channel = 'sandbox-a', upstreamModel = 'sandbox-model'): Attempt {
+function attempt(
+  options: Record<string, unknown> = {},
+  signal = new AbortController().signal,
+  channel = 'sandbox-a',
+  upstreamModel = 'sandbox-model',
+): Attempt {
   return {
     channel: { name: channel, provider: 'sandbox', baseUrl: '', apiKey: '', headers: {}, timeoutMs: 10_000, options },
     upstreamModel,
@@ -120,7 +125,11 @@ describe('sandbox chat answers', () => {
       stream: false,
     };
     const text = textOf(await chat.chat(request, attempt()));
-    expect(text.startsWith(`${MARKER} Simulated answer for model textmodel-c-2.5-pro. It received 2 images and 1 PDF document it could not read (Invalid PDF structure). `)).toBe(true);
+    expect(
+      text.startsWith(
+        `${MARKER} Simulated answer for model textmodel-c-2.5-pro. It received 2 images and 1 PDF document it could not read (Invalid PDF structure). `,
+      ),
+    ).toBe(true);
   });
 
   it('reads PDFs for real: pages and characters of text, whose tokens count as input', async () => {
@@ -141,7 +150,11 @@ describe('sandbox chat answers', () => {
       stream: false,
     };
     const response = await chat.chat(request, attempt());
-    expect(textOf(response).startsWith(`${MARKER} Simulated answer for model textmodel-a-sonnet-4-20250514. It received 1 PDF document: 3 pages, ${extracted.length} characters of text. `)).toBe(true);
+    expect(
+      textOf(response).startsWith(
+        `${MARKER} Simulated answer for model textmodel-a-sonnet-4-20250514. It received 1 PDF document: 3 pages, ${extracted.length} characters of text. `,
+      ),
+    ).toBe(true);
     // 16 + 31 + 16 + 8 characters of lines and 3 newlines.
     expect(extracted.length).toBe(74);
     expect(response.usage.inputTokens).toBe(countTokens(`${extracted}\nSummarise it.`));
@@ -279,7 +292,13 @@ describe('sandbox streaming', () => {
   it('streams start, token deltas and finish that add up to the plain answer', async () => {
     const plain = await chat.chat(ask('Hello stream'), attempt());
     const events = await collect(await chat.chatStream(ask('Hello stream', { stream: true }), attempt()));
-    expect(events[0]).toEqual({ type: 'start', id: expect.stringMatching(/^sandbox-[0-9a-f]{24}$/), model: 'textmodel-b-4o', created: expect.any(Number), usage: { inputTokens: plain.usage.inputTokens } });
+    expect(events[0]).toEqual({
+      type: 'start',
+      id: expect.stringMatching(/^sandbox-[0-9a-f]{24}$/),
+      model: 'textmodel-b-4o',
+      created: expect.any(Number),
+      usage: { inputTokens: plain.usage.inputTokens },
+    });
     const deltas = events.slice(1, -1);
     expect(deltas.every((e) => e.type === 'text_delta')).toBe(true);
     expect(deltas.length).toBe(plain.usage.outputTokens);
@@ -304,7 +323,9 @@ describe('sandbox streaming', () => {
   it('streams a long answer quickly at a high pace', async () => {
     const provider = createSandboxProvider({ tokensPerSecond: 1_000_000, firstTokenDelayMs: 0 });
     const started = Date.now();
-    const events = await collect(await provider.chat!.chatStream(ask('a long one', { stream: true, system: [{ type: 'text', text: 'x'.repeat(5000) }] }), attempt()));
+    const events = await collect(
+      await provider.chat!.chatStream(ask('a long one', { stream: true, system: [{ type: 'text', text: 'x'.repeat(5000) }] }), attempt()),
+    );
     expect(events.length).toBeGreaterThan(20);
     expect(Date.now() - started).toBeLessThan(2000);
   });
@@ -400,7 +421,9 @@ describe('sandbox failure injection', () => {
     const options = { failModels: ['textmodel-b-4o', 'upstream-broken'] };
     await expect(chat.chat(ask('hi'), attempt(options))).rejects.toMatchObject(injected);
     await expect(chat.chatStream(ask('hi', { stream: true }), attempt(options))).rejects.toMatchObject(injected);
-    await expect(chat.chat(ask('hi', { model: 'textmodel-b-4o-mini' }), attempt(options, undefined, 'sandbox-a', 'upstream-broken'))).rejects.toMatchObject(injected);
+    await expect(chat.chat(ask('hi', { model: 'textmodel-b-4o-mini' }), attempt(options, undefined, 'sandbox-a', 'upstream-broken'))).rejects.toMatchObject(
+      injected,
+    );
     await expect(chat.chat(ask('hi', { model: 'textmodel-b-4o-mini' }), attempt(options))).resolves.toMatchObject({ finishReason: 'stop' });
   });
 
@@ -445,6 +468,8 @@ describe('sandbox chat on hostile tool schemas', () => {
     const tools = [wide('one'), wide('two'), wide('three')];
     const error = await chat.chat(ask('one two three', { tools, parallelToolCalls: true }), attempt()).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
-    expect((error as GatewayError).message).toMatch(/^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the arguments would be longer than/);
+    expect((error as GatewayError).message).toMatch(
+      /^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the arguments would be longer than/,
+    );
   });
 });

@@ -12,7 +12,6 @@ const WORD_WEIGHT = 1;
 const TRIGRAM_WEIGHT = 0.3;
 const WORD_PATTERN = /[\p{L}\p{N}]+/gu;
 
-
 /** MurmurHash3's finaliser: spreads the bits of `hash` so its lowest bit is a fair coin. */
 function mix(hash: number): number {
   let h = hash;

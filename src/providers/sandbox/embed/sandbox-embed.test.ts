@@ -69,16 +69,25 @@ describe('sandbox embedding dimensions', () => {
   });
 
   it('finding 15: honours a smaller dimensions request and refuses one above the model maximum', async () => {
-    expect((await embed.embed({ model: 'text-embedding-3-large', inputs: ['x'], dimensions: 256 }, on('text-embedding-3-large'))).embeddings[0]).toHaveLength(256);
-    expect((await embed.embed({ model: 'gemini-embedding-001', inputs: ['x'], dimensions: 3072 }, on('gemini-embedding-001'))).embeddings[0]).toHaveLength(3072);
-    const error = await embed.embed({ model: 'text-embedding-3-small', inputs: ['x'], dimensions: 2048 }, on('text-embedding-3-small')).catch((e: unknown) => e);
+    expect((await embed.embed({ model: 'text-embedding-3-large', inputs: ['x'], dimensions: 256 }, on('text-embedding-3-large'))).embeddings[0]).toHaveLength(
+      256,
+    );
+    expect((await embed.embed({ model: 'gemini-embedding-001', inputs: ['x'], dimensions: 3072 }, on('gemini-embedding-001'))).embeddings[0]).toHaveLength(
+      3072,
+    );
+    const error = await embed
+      .embed({ model: 'text-embedding-3-small', inputs: ['x'], dimensions: 2048 }, on('text-embedding-3-small'))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).status).toBe(400);
     expect((error as GatewayError).message).toContain('at most 1536');
   });
 
   it('counts the tokens of many long inputs together, bounded', async () => {
-    const response = await embed.embed({ model: 'text-embedding-3-small', inputs: Array.from({ length: 100 }, () => 'r'.repeat(10_000)) }, on('text-embedding-3-small'));
+    const response = await embed.embed(
+      { model: 'text-embedding-3-small', inputs: Array.from({ length: 100 }, () => 'r'.repeat(10_000)) },
+      on('text-embedding-3-small'),
+    );
     // "rrrr" is one o200k token.
     expect(response.usage.inputTokens).toBe(100 * 2_500);
   });

@@ -29,7 +29,11 @@ describe('chooseOutputSize', () => {
 
 describe('sandbox image size bounds', () => {
   it('refuses a requested size beyond the sandbox bounds with a 400', () => {
-    for (const size of [{ width: 100_000, height: 64 }, { width: 0, height: 64 }, { width: 64.5, height: 64 }]) {
+    for (const size of [
+      { width: 100_000, height: 64 },
+      { width: 0, height: 64 },
+      { width: 64.5, height: 64 },
+    ]) {
       expect(() => chooseOutputSize({ size })).toThrow(expect.objectContaining({ kind: 'invalid_request', param: 'size' }));
     }
     expect(checkRequestedSize({ width: MAX_SIDE, height: 1 })).toEqual({ width: MAX_SIDE, height: 1 });

@@ -21,11 +21,9 @@ export interface Raster {
 }
 
 async function probe(image: ImageInput, param: string): Promise<ImageSize & { hasAlpha: boolean }> {
-  const meta = await (await openImage(image.data))
-    .metadata()
-    .catch((error: unknown) => {
-      throw undecodable(param, error);
-    });
+  const meta = await (await openImage(image.data)).metadata().catch((error: unknown) => {
+    throw undecodable(param, error);
+  });
   if (!meta.width || !meta.height) throw invalidRequest(`${param}: the image has no dimensions`, param);
   return { width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha === true };
 }

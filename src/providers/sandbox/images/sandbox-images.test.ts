@@ -48,7 +48,12 @@ async function rawOf(png: Uint8Array): Promise<{ data: Buffer; channels: number;
 }
 
 beforeAll(async () => {
-  base = { data: await sharp(basePixels(), { raw: { width: W, height: H, channels: 3 } }).png().toBuffer(), mediaType: 'image/png' };
+  base = {
+    data: await sharp(basePixels(), { raw: { width: W, height: H, channels: 3 } })
+      .png()
+      .toBuffer(),
+    mediaType: 'image/png',
+  };
   const maskRgba = Buffer.alloc(W * H * 4);
   const grey = Buffer.alloc(W * H);
   for (let y = 0; y < H; y++) {
@@ -58,13 +63,26 @@ beforeAll(async () => {
       grey[p] = x < W / 2 ? 255 : 0;
     }
   }
-  leftTransparentMask = { data: await sharp(maskRgba, { raw: { width: W, height: H, channels: 4 } }).png().toBuffer(), mediaType: 'image/png' };
-  leftWhiteGreyMask = { data: await sharp(grey, { raw: { width: W, height: H, channels: 1 } }).png().toBuffer(), mediaType: 'image/png' };
+  leftTransparentMask = {
+    data: await sharp(maskRgba, { raw: { width: W, height: H, channels: 4 } })
+      .png()
+      .toBuffer(),
+    mediaType: 'image/png',
+  };
+  leftWhiteGreyMask = {
+    data: await sharp(grey, { raw: { width: W, height: H, channels: 1 } })
+      .png()
+      .toBuffer(),
+    mediaType: 'image/png',
+  };
 });
 
 describe('sandbox generate', () => {
   it('renders PNGs of exactly the requested size, 1024×1024 by default', async () => {
-    const sized = await images.generate!({ model: 'imagegen1-dev', prompt: 'a lighthouse', n: 1, size: { width: 640, height: 360 }, responseFormat: 'url' }, attempt());
+    const sized = await images.generate!(
+      { model: 'imagegen1-dev', prompt: 'a lighthouse', n: 1, size: { width: 640, height: 360 }, responseFormat: 'url' },
+      attempt(),
+    );
     expect(sized.images).toHaveLength(1);
     const meta = await sharp(sized.images[0].data!).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 640, 360]);
@@ -87,15 +105,18 @@ describe('sandbox generate', () => {
   });
 
   it('reports the client seed, counted up per picture', async () => {
-    const result = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 2, seed: 41, size: { width: 64, height: 64 }, responseFormat: 'url' }, attempt());
+    const result = await images.generate!(
+      { model: 'imagegen1-dev', prompt: 'x', n: 2, seed: 41, size: { width: 64, height: 64 }, responseFormat: 'url' },
+      attempt(),
+    );
     expect(result.images.map((image) => image.seed)).toEqual([41, 42]);
   });
 
   it('fails as a drill asks, retryably', async () => {
     const failing: SandboxRuntimeSettings = { ...settings, failModels: new Set(['imagegen1-pro']) };
-    const error = await createSandboxImages(() => failing)
-      .generate!({ model: 'imagegen1-pro', prompt: 'x', n: 1, responseFormat: 'url' }, attempt())
-      .catch((e: unknown) => e);
+    const error = await createSandboxImages(() => failing).generate!({ model: 'imagegen1-pro', prompt: 'x', n: 1, responseFormat: 'url' }, attempt()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(GatewayError);
     expect((error as GatewayError).retryable).toBe(true);
   });
@@ -103,7 +124,10 @@ describe('sandbox generate', () => {
 
 describe('sandbox edit', () => {
   const edit = (overrides: Partial<ImageEditRequest>) =>
-    images.edit!({ model: 'textmodel-b-image-1', prompt: 'make it glow', n: 1, size: { width: W, height: H }, responseFormat: 'url', images: [base], ...overrides }, attempt());
+    images.edit!(
+      { model: 'textmodel-b-image-1', prompt: 'make it glow', n: 1, size: { width: W, height: H }, responseFormat: 'url', images: [base], ...overrides },
+      attempt(),
+    );
 
   it('changes only the transparent area of the mask; elsewhere the pixels stay as they were', async () => {
     const result = await edit({ mask: leftTransparentMask });
@@ -154,7 +178,10 @@ describe('sandbox edit', () => {
 describe('sandbox remix and blend', () => {
   it('keeps all of the image at imageWeight 1 (above the label band) and mixes it at 0.5', async () => {
     const remix = (imageWeight: number) =>
-      images.remix!({ model: 'imagegen2-v3', prompt: 'in winter', n: 1, size: { width: W, height: H }, responseFormat: 'url', image: base, imageWeight }, attempt());
+      images.remix!(
+        { model: 'imagegen2-v3', prompt: 'in winter', n: 1, size: { width: W, height: H }, responseFormat: 'url', image: base, imageWeight },
+        attempt(),
+      );
     const whole = await rawOf((await remix(1)).images[0].data!);
     const half = await rawOf((await remix(0.5)).images[0].data!);
     const original = basePixels();
@@ -163,7 +190,12 @@ describe('sandbox remix and blend', () => {
   });
 
   it('blends 2–5 images into the size of the first', async () => {
-    const other: ImageInput = { data: await sharp({ create: { width: 100, height: 30, channels: 3, background: { r: 255, g: 255, b: 255 } } }).jpeg().toBuffer(), mediaType: 'image/jpeg' };
+    const other: ImageInput = {
+      data: await sharp({ create: { width: 100, height: 30, channels: 3, background: { r: 255, g: 255, b: 255 } } })
+        .jpeg()
+        .toBuffer(),
+      mediaType: 'image/jpeg',
+    };
     const result = await images.blend!({ model: 'imagegen2-v3', n: 2, responseFormat: 'url', images: [base, other] }, attempt());
     expect(result.images).toHaveLength(2);
     for (const image of result.images) {
@@ -179,7 +211,9 @@ describe('sandbox remix and blend', () => {
 
   it('refuses fewer than 2 or more than 5 images', async () => {
     for (const count of [1, 6]) {
-      const error = (await images.blend!({ model: 'imagegen2-v3', n: 1, responseFormat: 'url', images: Array(count).fill(base) }, attempt()).catch((e: unknown) => e)) as GatewayError;
+      const error = (await images.blend!({ model: 'imagegen2-v3', n: 1, responseFormat: 'url', images: Array(count).fill(base) }, attempt()).catch(
+        (e: unknown) => e,
+      )) as GatewayError;
       expect([error.status, error.param]).toEqual([400, 'images']);
     }
   });
@@ -190,7 +224,10 @@ describe('sandbox image bounds', () => {
     const many = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 1_000, responseFormat: 'url' }, attempt()).catch((e: unknown) => e);
     expect(many).toBeInstanceOf(GatewayError);
     expect(many).toMatchObject({ status: 400, param: 'n' });
-    const huge = await images.generate!({ model: 'imagegen1-dev', prompt: 'x', n: 1, size: { width: 50_000, height: 50_000 }, responseFormat: 'url' }, attempt()).catch((e: unknown) => e);
+    const huge = await images.generate!(
+      { model: 'imagegen1-dev', prompt: 'x', n: 1, size: { width: 50_000, height: 50_000 }, responseFormat: 'url' },
+      attempt(),
+    ).catch((e: unknown) => e);
     expect(huge).toMatchObject({ status: 400, param: 'size' });
   });
 });
@@ -200,9 +237,9 @@ describe('sandbox decoding limits (finding 3, defence in depth)', () => {
 
   it('finding 3: sharp refuses a client image over the pixel cap even when it skipped the header check', async () => {
     configureImageDecoding({ maxPixels: W * H - 1 });
-    const error = (await images
-      .remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: base }, attempt())
-      .catch((e: unknown) => e)) as GatewayError;
+    const error = (await images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: base }, attempt()).catch(
+      (e: unknown) => e,
+    )) as GatewayError;
     expect(error).toBeInstanceOf(GatewayError);
     expect([error.status, error.param]).toEqual([400, 'image']);
     expect(error.message).toContain('exceeds pixel limit');
@@ -213,7 +250,8 @@ describe('sandbox decoding limits (finding 3, defence in depth)', () => {
   it('finding 3: num_images pictures of several requests are drawn at most two at a time', async () => {
     let peak = 0;
     const watch = setInterval(() => (peak = Math.max(peak, decodeSlotUsage().active)), 1);
-    const remix = () => images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 4, size: { width: 512, height: 512 }, responseFormat: 'url', image: base }, attempt());
+    const remix = () =>
+      images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 4, size: { width: 512, height: 512 }, responseFormat: 'url', image: base }, attempt());
     const results = await Promise.all([remix(), remix(), remix()]);
     clearInterval(watch);
     expect(results.flatMap((result) => result.images)).toHaveLength(12);
@@ -223,7 +261,12 @@ describe('sandbox decoding limits (finding 3, defence in depth)', () => {
   });
 
   it('finding 3: an output sized from a large input image fits 4096 on its longer side', async () => {
-    const wide: ImageInput = { data: await sharp({ create: { width: 8192, height: 16, channels: 3, background: 'white' } }).png().toBuffer(), mediaType: 'image/png' };
+    const wide: ImageInput = {
+      data: await sharp({ create: { width: 8192, height: 16, channels: 3, background: 'white' } })
+        .png()
+        .toBuffer(),
+      mediaType: 'image/png',
+    };
     const result = await images.remix!({ model: 'imagegen2-v3', prompt: 'p', n: 1, responseFormat: 'url', image: wide }, attempt());
     expect(result.images[0].resolution).toBe('4096x8');
   });

@@ -3,7 +3,6 @@ import { createPrng } from './prng.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { fnv1a } from './fnv1a.js';
 
-
 function injected(reason: string): GatewayError {
   return new GatewayError('overloaded', `sandbox: injected failure (${reason})`, {
     retryable: true,
@@ -17,12 +16,7 @@ function injected(reason: string): GatewayError {
  * name into the request's seed so that one request fails on some sandbox channels and not
  * on others, letting failover drills succeed on a second channel.
  */
-export function throwIfInjectedFailure(
-  settings: SandboxRuntimeSettings,
-  requestSeed: number,
-  channelName: string,
-  modelIds: readonly string[],
-): void {
+export function throwIfInjectedFailure(settings: SandboxRuntimeSettings, requestSeed: number, channelName: string, modelIds: readonly string[]): void {
   for (const model of modelIds) {
     if (settings.failModels.has(model)) throw injected(`model ${model} is configured to fail`);
   }

@@ -4,7 +4,9 @@ import { GatewayError } from '../../../core/errors.js';
 import { checkEditMask } from './check-edit-mask.js';
 
 async function png(channels: 3 | 4, alpha = 1): Promise<Buffer> {
-  return sharp({ create: { width: 16, height: 16, channels, background: { r: 0, g: 0, b: 0, alpha } } }).png().toBuffer();
+  return sharp({ create: { width: 16, height: 16, channels, background: { r: 0, g: 0, b: 0, alpha } } })
+    .png()
+    .toBuffer();
 }
 
 async function rejection(data: Buffer, mediaType = 'image/png'): Promise<GatewayError> {
@@ -32,7 +34,9 @@ describe('checkEditMask', () => {
   });
 
   it('refuses a mask that is not a PNG', async () => {
-    const webp = await sharp(await png(4, 0)).webp().toBuffer();
+    const webp = await sharp(await png(4, 0))
+      .webp()
+      .toBuffer();
     expect((await rejection(webp, 'image/webp')).message).toBe('mask: the mask must be a PNG image whose transparent pixels mark the area to edit');
   });
 });

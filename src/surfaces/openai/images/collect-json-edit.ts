@@ -13,7 +13,8 @@ export function collectJsonEdit(body: unknown): EditParts {
   let imagesParam = 'image';
   if (json.image !== undefined && json.image !== null) {
     if (typeof json.image === 'string') images.push({ kind: 'string', value: json.image, param: 'image' });
-    else if (Array.isArray(json.image)) json.image.forEach((value, i) => images.push({ kind: 'string', value: requireString(value, `image[${i}]`), param: `image[${i}]` }));
+    else if (Array.isArray(json.image))
+      json.image.forEach((value, i) => images.push({ kind: 'string', value: requireString(value, `image[${i}]`), param: `image[${i}]` }));
     else throw invalidRequest(`image: expected a URL or data URL string, or a list of them, got ${describe(json.image)}`, 'image');
   }
   if (json.images !== undefined && json.images !== null) {

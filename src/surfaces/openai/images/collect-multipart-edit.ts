@@ -24,7 +24,8 @@ export async function collectMultipartEdit(request: FastifyRequest, bodyLimit: n
   const images: Collected[] = [];
   let mask: Collected | undefined;
   let total = 0;
-  const tooLarge = () => new GatewayError('request_too_large', `request body is larger than the configured limit of ${bodyLimit} bytes`, { code: 'request_too_large' });
+  const tooLarge = () =>
+    new GatewayError('request_too_large', `request body is larger than the configured limit of ${bodyLimit} bytes`, { code: 'request_too_large' });
   try {
     for await (const part of request.parts()) {
       let item: Collected;
@@ -56,7 +57,8 @@ export async function collectMultipartEdit(request: FastifyRequest, bodyLimit: n
 }
 
 function source(item: Collected, param: string): EditImageSource {
-  if (item.data) return item.filename === undefined ? { kind: 'bytes', data: item.data, param } : { kind: 'bytes', data: item.data, filename: item.filename, param };
+  if (item.data)
+    return item.filename === undefined ? { kind: 'bytes', data: item.data, param } : { kind: 'bytes', data: item.data, filename: item.filename, param };
   return { kind: 'string', value: item.value ?? '', param };
 }
 

@@ -15,7 +15,12 @@ function rejection(body: unknown): GatewayError {
 
 describe('parseOpenAIGenerationRequest', () => {
   it('fills the defaults: one image, a URL, the size left to the model', () => {
-    expect(parseOpenAIGenerationRequest({ model: 'imagegen1-dev', prompt: 'a fox' })).toEqual({ model: 'imagegen1-dev', prompt: 'a fox', n: 1, responseFormat: 'url' });
+    expect(parseOpenAIGenerationRequest({ model: 'imagegen1-dev', prompt: 'a fox' })).toEqual({
+      model: 'imagegen1-dev',
+      prompt: 'a fox',
+      n: 1,
+      responseFormat: 'url',
+    });
   });
 
   it('reads every field, extras into options', () => {
@@ -62,9 +67,19 @@ describe('parseOpenAIGenerationRequest', () => {
     ['a size that is not WxH', { model: 'm', prompt: 'p', size: 'large' }, 'size', 'size: expected WIDTHxHEIGHT like "1024x1024", or "auto", got "large"'],
     ['a side under 64', { model: 'm', prompt: 'p', size: '32x1024' }, 'size', 'size: each side must be between 64 and 4096 pixels, got "32x1024"'],
     ['a side over 4096', { model: 'm', prompt: 'p', size: '1024x5000' }, 'size', 'size: each side must be between 64 and 4096 pixels, got "1024x5000"'],
-    ['an unknown response_format', { model: 'm', prompt: 'p', response_format: 'png' }, 'response_format', 'response_format: must be one of "url", "b64_json", got "png"'],
+    [
+      'an unknown response_format',
+      { model: 'm', prompt: 'p', response_format: 'png' },
+      'response_format',
+      'response_format: must be one of "url", "b64_json", got "png"',
+    ],
     ['streaming', { model: 'm', prompt: 'p', stream: true }, 'stream', 'stream: streamed image responses are not supported; omit stream'],
-    ['an output_compression over 100', { model: 'm', prompt: 'p', output_compression: 101 }, 'output_compression', 'output_compression: must be ≤ 100, got 101'],
+    [
+      'an output_compression over 100',
+      { model: 'm', prompt: 'p', output_compression: 101 },
+      'output_compression',
+      'output_compression: must be ≤ 100, got 101',
+    ],
     ['a numeric quality', { model: 'm', prompt: 'p', quality: 3 }, 'quality', 'quality: expected a string, got a number'],
   ])('rejects %s naming the param', (_label, body, param, message) => {
     const error = rejection(body);

@@ -31,7 +31,10 @@ export function parseImageFields(body: Json, operation: 'generate' | 'edit'): Im
     model,
     prompt,
     n: optionalInteger(body.n, 'n', 1, MAX_IMAGES_PER_REQUEST) ?? 1,
-    responseFormat: body.response_format === undefined || body.response_format === null ? 'url' : oneOf(body.response_format, 'response_format', ['url', 'b64_json'] as const),
+    responseFormat:
+      body.response_format === undefined || body.response_format === null
+        ? 'url'
+        : oneOf(body.response_format, 'response_format', ['url', 'b64_json'] as const),
   };
   // The spec's default for edits; generations leave the size to the model.
   const size = parseImageSize(body.size ?? (operation === 'edit' ? '1024x1024' : undefined), 'size');

@@ -66,9 +66,15 @@ const services: GatewayServices = {
 };
 
 beforeAll(async () => {
-  photo = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
-  mask = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
-  opaqueMask = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+  photo = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 10, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+  mask = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .png()
+    .toBuffer();
+  opaqueMask = await sharp({ create: { width: 32, height: 24, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 1 } } })
+    .png()
+    .toBuffer();
   app = Fastify({ bodyLimit: BODY_LIMIT });
   installJsonBodyParser(app);
   await app.register(async (scope) => {
@@ -89,7 +95,11 @@ function lastEdit(): ImageEditRequest {
 }
 
 async function postJson(path: string, body: unknown): Promise<{ status: number; body: { error: Record<string, unknown> } }> {
-  const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { error: Record<string, unknown> } };
 }
 
@@ -146,7 +156,13 @@ describe('POST /v1/images/edits, multipart as the SDK sends it', () => {
       ],
     });
     const request = lastEdit();
-    expect(request).toMatchObject({ model: 'textmodel-b-image-1', prompt: 'add a red balloon', n: 2, size: { width: 1024, height: 1024 }, responseFormat: 'b64_json' });
+    expect(request).toMatchObject({
+      model: 'textmodel-b-image-1',
+      prompt: 'add a red balloon',
+      n: 2,
+      size: { width: 1024, height: 1024 },
+      responseFormat: 'b64_json',
+    });
     expect(request.images).toHaveLength(1);
     expect(request.images[0]).toMatchObject({ mediaType: 'image/png', filename: 'photo.png' });
     expect(Buffer.from(request.images[0].data).equals(photo)).toBe(true);
@@ -246,12 +262,27 @@ describe('POST /v1/images/edits, JSON', () => {
 
   it.each([
     ['invalid base64', { image: 'data:image/png;base64,@@not-base64@@' }, 'image', 'image: invalid base64 data'],
-    ['a data URL of a text file', { image: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}` }, 'image', 'image: unsupported image type; expected a PNG, JPEG, WebP or GIF image'],
+    [
+      'a data URL of a text file',
+      { image: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}` },
+      'image',
+      'image: unsupported image type; expected a PNG, JPEG, WebP or GIF image',
+    ],
     ['a URL the fetch refuses', { image: 'https://images.example/missing.png' }, 'image', 'image: could not fetch the image (HTTP 404)'],
     ['an ftp URL', { image: 'ftp://images.example/photo.png' }, 'image', 'image: expected an http(s) URL, a base64 data URL or base64 data'],
-    ['17 images', { images: Array.from({ length: 17 }, () => ({ image_url: 'https://images.example/photo.png' })) }, 'images', 'images: at most 16 images are allowed, got 17'],
+    [
+      '17 images',
+      { images: Array.from({ length: 17 }, () => ({ image_url: 'https://images.example/photo.png' })) },
+      'images',
+      'images: at most 16 images are allowed, got 17',
+    ],
     ['no image', {}, 'image', 'image: is required'],
-    ['a file_id', { images: [{ file_id: 'file-123' }] }, 'images[0].file_id', 'images[0].file_id: file_id is not supported; send image_url with a URL or a data URL'],
+    [
+      'a file_id',
+      { images: [{ file_id: 'file-123' }] },
+      'images[0].file_id',
+      'images[0].file_id: file_id is not supported; send image_url with a URL or a data URL',
+    ],
   ])('refuses %s with a 400 naming the param', async (_label, extra, param, message) => {
     const res = await postJson('/v1/images/edits', { model: 'textmodel-b-image-1', prompt: 'p', ...extra });
     expect(res.status).toBe(400);
@@ -259,7 +290,12 @@ describe('POST /v1/images/edits, JSON', () => {
   });
 
   it('refuses an opaque mask given as a data URL', async () => {
-    const res = await postJson('/v1/images/edits', { model: 'm', prompt: 'p', image: `data:image/png;base64,${photo.toString('base64')}`, mask: `data:image/png;base64,${opaqueMask.toString('base64')}` });
+    const res = await postJson('/v1/images/edits', {
+      model: 'm',
+      prompt: 'p',
+      image: `data:image/png;base64,${photo.toString('base64')}`,
+      mask: `data:image/png;base64,${opaqueMask.toString('base64')}`,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.param).toBe('mask');
   });

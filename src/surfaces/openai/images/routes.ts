@@ -39,7 +39,13 @@ export async function registerOpenAIImageRoutes(app: FastifyInstance, services: 
 }
 
 function begin(request: FastifyRequest, reply: FastifyReply): CallBase {
-  return { key: requestKey(request), surface: 'openai', requestId: String(request.id), signal: clientSignal(request, reply), publicBaseUrl: publicBaseUrl(request) };
+  return {
+    key: requestKey(request),
+    surface: 'openai',
+    requestId: String(request.id),
+    signal: clientSignal(request, reply),
+    publicBaseUrl: publicBaseUrl(request),
+  };
 }
 
 function send(reply: FastifyReply, outcome: ImagesOutcome): FastifyReply {
