@@ -17,10 +17,6 @@ const mb = (bytes: number): string => (bytes > 0 ? (bytes / MB).toFixed(1) : 'â€
 const ratio = (a: number | undefined, b: number | undefined, digits = 2): string =>
   a !== undefined && b !== undefined && b > 0 ? (a / b).toFixed(digits) : 'â€“';
 
-function scenarioTitle(id: string): string {
-  return SCENARIOS.find((s) => s.id === id)?.title ?? id;
-}
-
 function verdict(met: boolean | undefined): string {
   if (met === undefined) return 'not measured';
   return met ? '**met**' : '**missed**';

@@ -45,7 +45,8 @@ if (force || builtAt < 0) rmSync(join(root, 'dist', '.tsbuildinfo'), { force: tr
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 // The stamp carries the time the build started, so a source saved during the build counts as newer;
-// or the newest source's time when that is later (a file dated in the future must not rebuild every start).
-const stampAt = Math.max(startedAt, newestInput) / 1000;
+// or just after the newest source's time when that is later (a file dated in the future must not
+// rebuild every start; the millisecond margin absorbs the rounding of times through seconds).
+const stampAt = Math.max(startedAt, Math.ceil(newestInput) + 1) / 1000;
 writeFileSync(stamp, `${new Date(startedAt).toISOString()}\n`);
 utimesSync(stamp, stampAt, stampAt);

@@ -5,6 +5,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 let gw: RunningGateway;
@@ -16,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: any }> {
+async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: ErrorBody & { input_tokens?: number } }> {
   const res = await fetch(`${gw.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : undefined };

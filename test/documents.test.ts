@@ -15,9 +15,8 @@ import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstr
 import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
 import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
 import { buildTestPdf } from './helpers/build-test-pdf.js';
+import type { AnthropicMessagesBody, ErrorBody, GeminiAnswer, GeminiContentBody, OpenAIChatBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
-
-type Json = Record<string, any>;
 
 const LINES = [['Gengate test document', 'Page one has two lines.'], ['Page two closes it.']];
 const PDF = buildTestPdf(LINES).toString('base64');
@@ -95,7 +94,8 @@ afterAll(async () => {
 const openai = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
 const anthropic = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
 const gemini = () => new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
-const lastBody = (up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as Json;
+/** The body of the last request `up` received, read as the dialect `T`. */
+const lastBody = <T>(up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as T;
 
 function askOpenAI(model: string, file: { filename?: string; file_data: string }) {
   return openai()
@@ -153,7 +153,7 @@ describe('a PDF reaches every upstream in its own form', () => {
     const { data, response } = await askOpenAI('textmodel-b-4o', pdfFile);
     expect(response.headers.get('x-gengate-route')).toBe('passthrough');
     expect(data.choices[0].message.content).toBe(`You said: ${PROMPT}`);
-    expect(lastBody(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -167,7 +167,7 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('OpenAI file part → Anthropic: a base64 document block titled with the filename', async () => {
     const { data } = await askOpenAI('textmodel-a-sonnet-4-20250514', pdfFile);
     expect(data.choices[0].message.content).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody(anthropicUp).messages).toEqual([
+    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -181,14 +181,14 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('OpenAI file part → Gemini: inline data', async () => {
     const { data } = await askOpenAI('textmodel-c-2.5-flash', pdfFile);
     expect(data.choices[0].message.content).toBe(`Fake Gemini says: ${PROMPT}`);
-    expect(lastBody(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Anthropic document with cache_control → Anthropic: passed through unchanged, cache_control included', async () => {
     const { data, response } = await askAnthropic('textmodel-a-haiku-4-5-20251001', pdfDocument);
     expect(response.headers.get('x-gengate-route')).toBe('passthrough');
     expect(data.content[0]).toMatchObject({ type: 'text', text: `Hello from the fake Anthropic upstream. You said: ${PROMPT}` });
-    const body = lastBody(anthropicUp);
+    const body = lastBody<AnthropicMessagesBody>(anthropicUp);
     expect(body.model).toBe('claude-haiku-4-5-20251001');
     expect(body.messages).toEqual([
       {
@@ -210,31 +210,35 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('Anthropic document → OpenAI: a file part named after the title', async () => {
     const { data } = await askAnthropic('textmodel-b-4o-mini', pdfDocument);
     expect(data.content[0]).toMatchObject({ type: 'text', text: `You said: ${PROMPT}` });
-    expect(lastBody(openaiUp).messages).toEqual([{ role: 'user', content: [OPENAI_FILE_PART('Quarterly report.pdf'), { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+      { role: 'user', content: [OPENAI_FILE_PART('Quarterly report.pdf'), { type: 'text', text: PROMPT }] },
+    ]);
   });
 
   it('Anthropic document → Gemini: inline data', async () => {
     await askAnthropic('textmodel-c-2.0-flash', pdfDocument);
-    expect(lastBody(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Gemini inlineData → Gemini: passed through unchanged', async () => {
     const result = await askGemini('textmodel-c-2.5-flash', pdfInline);
     expect(result.sdkHttpResponse?.headers?.['x-gengate-route']).toBe('passthrough');
     expect(result.text).toBe(`Fake Gemini says: ${PROMPT}`);
-    expect(lastBody(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Gemini inlineData → OpenAI: a file part', async () => {
     const result = await askGemini('textmodel-b-4o', pdfInline);
     expect(result.text).toBe(`You said: ${PROMPT}`);
-    expect(lastBody(openaiUp).messages).toEqual([{ role: 'user', content: [OPENAI_FILE_PART('document.pdf'), { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+      { role: 'user', content: [OPENAI_FILE_PART('document.pdf'), { type: 'text', text: PROMPT }] },
+    ]);
   });
 
   it('Gemini inlineData → Anthropic: a base64 document block', async () => {
     const result = await askGemini('textmodel-a-sonnet-4-20250514', pdfInline);
     expect(result.text).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
   });
 
   it("the spec's snake_case inline_data with ?key= reaches Anthropic as a document block", async () => {
@@ -244,13 +248,16 @@ describe('a PDF reaches every upstream in its own form', () => {
       body: JSON.stringify({ contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'application/pdf', data: PDF } }, { text: PROMPT }] }] }),
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as Json).candidates[0].content.parts[0].text).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
+    expect(((await res.json()) as GeminiAnswer).candidates[0].content.parts[0].text).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
+    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
   });
 
   it('a linked PDF reaches Anthropic as a URL document', async () => {
     await askGemini('textmodel-a-haiku-4-5-20251001', { fileData: { fileUri: 'https://example.com/report.pdf', mimeType: 'application/pdf' } });
-    expect(lastBody(anthropicUp).messages[0].content[0]).toEqual({ type: 'document', source: { type: 'url', url: 'https://example.com/report.pdf' } });
+    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages[0].content[0]).toEqual({
+      type: 'document',
+      source: { type: 'url', url: 'https://example.com/report.pdf' },
+    });
   });
 });
 
@@ -262,7 +269,7 @@ describe('plain-text documents become text', () => {
 
   it('for OpenAI and Gemini upstreams', async () => {
     await askAnthropic('textmodel-b-4o', textDocument);
-    expect(lastBody(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -272,13 +279,13 @@ describe('plain-text documents become text', () => {
       },
     ]);
     await askAnthropic('textmodel-c-2.5-flash', textDocument);
-    expect(lastBody(geminiUp).contents).toEqual([{ role: 'user', parts: [{ text: 'Meeting notes: ship on Friday.' }, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [{ text: 'Meeting notes: ship on Friday.' }, { text: PROMPT }] }]);
   });
 
   it('for an OpenAI-compatible server, which takes text though not PDFs', async () => {
     await askAnthropic('textmodel-b-3.5-turbo', textDocument);
-    expect(lastBody(compatUp).model).toBe('llama-3.1-8b');
-    expect(lastBody(compatUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(compatUp).model).toBe('llama-3.1-8b');
+    expect(lastBody<OpenAIChatBody>(compatUp).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -290,20 +297,31 @@ describe('plain-text documents become text', () => {
   });
 });
 
+/**
+ * What the SDKs throw for an error status: OpenAI and Anthropic carry the parsed body as
+ * `error`, the Gemini SDK carries it as the JSON of `message`.
+ */
+interface SdkError {
+  name: string;
+  message: string;
+  status: number;
+  error: Record<string, unknown>;
+}
+
 /** Runs `send`, expecting it to fail, and returns what was thrown. */
-async function failure(send: () => Promise<unknown>): Promise<any> {
+async function failure(send: () => Promise<unknown>): Promise<SdkError> {
   try {
     await send();
   } catch (error) {
-    return error;
+    return error as SdkError;
   }
   throw new Error('expected the request to fail');
 }
 
 /** The Gemini SDK carries the error body as the JSON of its message. */
-function geminiBody(error: any): Json {
+function geminiBody(error: SdkError): ErrorBody {
   expect(error.name).toBe('ApiError');
-  return JSON.parse(error.message) as Json;
+  return JSON.parse(error.message) as ErrorBody;
 }
 
 describe('an OpenAI-compatible server refuses PDFs with a 400 in the client dialect', () => {
@@ -350,11 +368,13 @@ describe('an OpenAI-compatible server refuses PDFs with a 400 in the client dial
 
   it('unless the channel says acceptsDocuments: true', async () => {
     await askAnthropic('textmodel-b-4-turbo', pdfDocument);
-    expect(lastBody(compatUp).model).toBe('qwen-vl');
-    expect(lastBody(compatUp).messages).toEqual([{ role: 'user', content: [OPENAI_FILE_PART('Quarterly report.pdf'), { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<OpenAIChatBody>(compatUp).model).toBe('qwen-vl');
+    expect(lastBody<OpenAIChatBody>(compatUp).messages).toEqual([
+      { role: 'user', content: [OPENAI_FILE_PART('Quarterly report.pdf'), { type: 'text', text: PROMPT }] },
+    ]);
     const { data } = await askOpenAI('textmodel-b-4-turbo', pdfFile);
     expect(data.choices[0].message.content).toBe(`You said: ${PROMPT}`);
-    expect(lastBody(compatUp).messages[0].content[0]).toEqual({ type: 'file', file: pdfFile });
+    expect(lastBody<OpenAIChatBody>(compatUp).messages[0].content[0]).toEqual({ type: 'file', file: pdfFile });
   });
 });
 
@@ -445,7 +465,7 @@ describe('size limit and PDF check, before any upstream request', () => {
       }),
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as Json).error).toMatchObject({
+    expect(((await res.json()) as ErrorBody).error).toMatchObject({
       code: 400,
       status: 'INVALID_ARGUMENT',
       message: "messages[0].content[0]: the document's data is not valid base64",

@@ -2,6 +2,7 @@
  * Bad input on every surface: the right status and the surface's own error shape, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 let gw: RunningGateway;
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => gw.close());
 
-async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }> {
+async function post(path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; json: ErrorBody; headers: Headers }> {
   const res = await fetch(`${gw.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -27,19 +28,19 @@ const chatBody = { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 
 const messagesBody = { model: 'textmodel-a-sonnet-4-20250514', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] };
 const geminiBody = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
 
-function expectOpenAIError(json: any, type: string): void {
+function expectOpenAIError(json: ErrorBody, type: string): void {
   expect(Object.keys(json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
   expect(json.error.type).toBe(type);
   expect(typeof json.error.message).toBe('string');
 }
 
-function expectAnthropicError(json: any, type: string): void {
+function expectAnthropicError(json: ErrorBody, type: string): void {
   expect(json.type).toBe('error');
   expect(json.error.type).toBe(type);
   expect(typeof json.error.message).toBe('string');
 }
 
-function expectGeminiError(json: any, code: number, status: string): void {
+function expectGeminiError(json: ErrorBody, code: number, status: string): void {
   expect(json.error.code).toBe(code);
   expect(json.error.status).toBe(status);
   expect(typeof json.error.message).toBe('string');

@@ -4,6 +4,7 @@
  * sockets against a running gateway.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorBody } from './helpers/json-bodies.js';
 import { rawHttp } from './helpers/raw-http.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
@@ -24,7 +25,8 @@ afterAll(() => Promise.all([gw?.close(), slow?.close(), lenient?.close()]));
 type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2';
 
 /** Asserts the body is an error in the family's own shape and returns its message. */
-function expectShape(family: Family, json: any): string {
+function expectShape(family: Family, body: unknown): string {
+  const json = body as ErrorBody;
   switch (family) {
     case 'openai':
       expect(Object.keys(json.error).sort()).toEqual(['code', 'message', 'param', 'type']);
@@ -39,8 +41,8 @@ function expectShape(family: Family, json: any): string {
       expect(typeof json.error.status).toBe('string');
       return json.error.message;
     case 'imagegen2':
-      expect(Object.keys(json)).toEqual(['detail']);
-      return json.detail;
+      expect(Object.keys(body as object)).toEqual(['detail']);
+      return (body as { detail: string }).detail;
   }
 }
 
@@ -49,7 +51,7 @@ async function post(
   path: string,
   body: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; json: any; length: number }> {
+): Promise<{ status: number; json: unknown; length: number }> {
   const res = await fetch(`${base.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await res.text();
   return { status: res.status, json: JSON.parse(text), length: text.length };

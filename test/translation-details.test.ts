@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
 import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
 import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import type { AnthropicAnswer, AnthropicMessagesBody, ErrorBody, GeminiAnswer, GeminiContentBody, OpenAIChatBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 let openaiUp: FakeOpenAIUpstream;
@@ -60,8 +61,8 @@ afterAll(async () => {
   await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
 });
 
-type Json = Record<string, any>;
-const lastBody = (up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as Json;
+/** The body of the last request `up` received, read as the dialect `T`. */
+const lastBody = <T>(up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as T;
 
 describe('media and prompts across dialects', () => {
   it('an OpenAI image part (data URL) reaches Anthropic as a base64 image block, with stop sequences', async () => {
@@ -80,7 +81,7 @@ describe('media and prompts across dialects', () => {
       ],
       stop: ['END', 'STOP'],
     });
-    const body = lastBody(anthropicUp);
+    const body = lastBody<AnthropicMessagesBody>(anthropicUp);
     expect(body.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
     expect(body.messages[0].content).toEqual([
       { type: 'text', text: 'What is this?' },
@@ -106,10 +107,10 @@ describe('media and prompts across dialects', () => {
         },
       ],
     });
-    const body = lastBody(geminiUp);
-    expect(body.systemInstruction.parts).toEqual([{ text: 'You read documents.' }]);
+    const body = lastBody<GeminiContentBody>(geminiUp);
+    expect(body.systemInstruction!.parts).toEqual([{ text: 'You read documents.' }]);
     expect(body.contents[0].parts).toEqual([{ inlineData: { mimeType: 'application/pdf', data: PDF } }, { text: 'Summarise it.' }]);
-    expect(body.generationConfig.maxOutputTokens).toBe(300);
+    expect(body.generationConfig!.maxOutputTokens).toBe(300);
   });
 
   it('a snake_case Gemini body with inline_data, keyed by ?key=, reaches OpenAI as an image_url data URL', async () => {
@@ -123,10 +124,10 @@ describe('media and prompts across dialects', () => {
       }),
     });
     expect(res.status).toBe(200);
-    const json = (await res.json()) as Json;
+    const json = (await res.json()) as GeminiAnswer;
     expect(json.candidates[0].content.parts[0].text).toBe('You said: and this?');
     expect(json.usageMetadata.promptTokenCount).toBeGreaterThan(0);
-    const body = lastBody(openaiUp);
+    const body = lastBody<OpenAIChatBody>(openaiUp);
     expect(body.messages[0]).toEqual({ role: 'system', content: 'Describe images.' });
     expect(body.messages[1].content).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
@@ -157,8 +158,8 @@ describe('media and prompts across dialects', () => {
       body: JSON.stringify(sent),
     });
     expect(first.headers.get('x-gengate-route')).toBe('passthrough');
-    const firstUsage = ((await first.json()) as Json).usage;
-    expect(lastBody(anthropicUp)).toEqual({ ...sent, model: 'claude-haiku-4-5-20251001' });
+    const firstUsage = ((await first.json()) as AnthropicAnswer).usage;
+    expect(lastBody<AnthropicMessagesBody>(anthropicUp)).toEqual({ ...sent, model: 'claude-haiku-4-5-20251001' });
     expect(anthropicUp.requests.at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
     expect(firstUsage.cache_creation_input_tokens).toBeGreaterThan(0);
     const second = await fetch(`${gw.url}/v1/messages`, {
@@ -166,7 +167,7 @@ describe('media and prompts across dialects', () => {
       headers: { 'x-api-key': gw.key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
       body: JSON.stringify(sent),
     });
-    const secondUsage = ((await second.json()) as Json).usage;
+    const secondUsage = ((await second.json()) as AnthropicAnswer).usage;
     expect(secondUsage.cache_read_input_tokens).toBe(firstUsage.cache_creation_input_tokens);
   });
 });
@@ -229,10 +230,10 @@ describe('errors after the stream started arrive as the dialect in-stream error'
     const frames = (await res.text())
       .split(/\r?\n\r?\n/)
       .filter(Boolean)
-      .map((f) => JSON.parse(f.replace(/^data: /, '')) as Json);
+      .map((f) => JSON.parse(f.replace(/^data: /, '')) as unknown);
     expect(frames.length).toBeGreaterThan(1);
-    expect(frames[0].candidates[0].content.parts[0].text.length).toBeGreaterThan(0);
-    const last = frames.at(-1)!;
+    expect((frames[0] as GeminiAnswer).candidates[0].content.parts[0].text.length).toBeGreaterThan(0);
+    const last = frames.at(-1) as ErrorBody;
     expect(Object.keys(last)).toEqual(['error']);
     expect(typeof last.error.code).toBe('number');
     expect(typeof last.error.status).toBe('string');

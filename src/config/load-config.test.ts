@@ -54,6 +54,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'nonsense' } })).toThrow(ConfigError);
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the title names the literal ${VAR} placeholder syntax the config loader expands
   it('reads channels from YAML, fills defaults and expands ${VAR} from the environment', () => {
     const path = yamlFile(`
 server:

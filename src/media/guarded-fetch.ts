@@ -6,7 +6,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { GatewayError } from '../core/errors.js';
 import { isPrivateAddress } from './private-addresses.js';
 
@@ -81,7 +81,7 @@ async function fetchWithin(rawUrl: string, options: GuardOptions, signal: AbortS
     if (!options.allowPrivate && (host === 'localhost' || (isIP(host) !== 0 && isPrivateAddress(host)))) {
       throw refuse(param, 'the URL points to a private or loopback address, which the gateway does not fetch');
     }
-    let response;
+    let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
         method: 'GET',

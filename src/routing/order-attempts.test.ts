@@ -56,7 +56,10 @@ describe('weightedShuffle', () => {
   it('shares traffic in proportion to weight', () => {
     const counts: Record<string, number> = { a: 0, b: 0 };
     let x = 0;
-    const uniform = () => ((x = (x + 0.618033988749895) % 1), x);
+    const uniform = () => {
+      x = (x + 0.618033988749895) % 1;
+      return x;
+    };
     for (let i = 0; i < 10_000; i++) counts[weightedShuffle([ch('a', 0, 1), ch('b', 0, 3)], uniform)[0].name]++;
     expect(counts.b / 10_000).toBeGreaterThan(0.72);
     expect(counts.b / 10_000).toBeLessThan(0.78);

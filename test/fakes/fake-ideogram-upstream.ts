@@ -223,7 +223,8 @@ async function readMultipart(req: IncomingMessage): Promise<{ fields: Record<str
   const files: Record<string, RecordedFile[]> = {};
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') {
-      (fields[name] ??= []).push(value);
+      fields[name] ??= [];
+      fields[name].push(value);
       continue;
     }
     const bytes = new Uint8Array(await value.arrayBuffer());
@@ -233,7 +234,8 @@ async function readMultipart(req: IncomingMessage): Promise<{ fields: Record<str
     if (!metadata || !['png', 'jpeg', 'webp'].includes(metadata.format ?? '')) {
       throw new Refusal(400, `${name}: only JPEG, WebP and PNG formats are supported`);
     }
-    (files[name] ??= []).push({ filename: value.name, type: value.type, size: bytes.length, width: metadata.width!, height: metadata.height!, bytes });
+    files[name] ??= [];
+    files[name].push({ filename: value.name, type: value.type, size: bytes.length, width: metadata.width!, height: metadata.height!, bytes });
   }
   return { fields, files };
 }

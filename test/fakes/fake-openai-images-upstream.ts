@@ -153,7 +153,7 @@ export async function startFakeOpenAIImagesUpstream(options: { apiKey?: string }
       const meta = await sharp(mask.bytes)
         .metadata()
         .catch(() => undefined);
-      if (!meta || meta.format !== 'png' || !meta.hasAlpha)
+      if (meta?.format !== 'png' || !meta.hasAlpha)
         throw new ApiError(400, 'Invalid mask image: the mask must be a PNG with an alpha channel.', 'mask', 'invalid_image');
       if (meta.width !== dimensions[0].width || meta.height !== dimensions[0].height) {
         throw new ApiError(400, 'Invalid mask image: the mask must have the same dimensions as the image.', 'mask', 'invalid_image');
@@ -295,8 +295,13 @@ async function parseMultipart(req: IncomingMessage, body: Buffer): Promise<{ fie
   const fields: Record<string, string[]> = {};
   const parts: Record<string, RecordedFile[]> = {};
   for (const [name, value] of form.entries()) {
-    if (typeof value === 'string') (fields[name] ??= []).push(value);
-    else (parts[name] ??= []).push({ filename: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+    if (typeof value === 'string') {
+      fields[name] ??= [];
+      fields[name].push(value);
+    } else {
+      parts[name] ??= [];
+      parts[name].push({ filename: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) });
+    }
   }
   return { fields, parts };
 }

@@ -326,7 +326,7 @@ function validate(input: Json, kind: ModelKind): Json[] {
   }
   if (kind === 'multi' && input.num_outputs !== undefined) {
     const count = input.num_outputs;
-    if (typeof count !== 'number' || !Number.isInteger(count)) fail('num_outputs', 'invalid_type', 'Invalid type. Expected: integer, given: ' + typeof count);
+    if (typeof count !== 'number' || !Number.isInteger(count)) fail('num_outputs', 'invalid_type', `Invalid type. Expected: integer, given: ${typeof count}`);
     else if (count < 1) fail('num_outputs', 'number_gte', 'Must be greater than or equal to 1');
     else if (count > 4) fail('num_outputs', 'number_lte', 'Must be less than or equal to 4');
   }

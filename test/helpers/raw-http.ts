@@ -14,7 +14,7 @@ export interface RawAnswer {
   headers: Record<string, string>;
   body: string;
   /** The body parsed as JSON, when it is JSON. */
-  json?: any;
+  json?: unknown;
 }
 
 export function rawHttp(url: string, chunks: Array<string | Buffer>, waitMs = 5_000): Promise<RawAnswer> {

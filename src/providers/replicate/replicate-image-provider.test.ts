@@ -142,7 +142,7 @@ describe('replicate provider against the fake Replicate API', () => {
     const result = await generate(ask('ultra kites', { n: 3, size: { width: 1344, height: 768 } }), attempt(upstream, 'black-forest-labs/flux-1.1-pro-ultra'));
     const counts = creates(upstream)
       .slice(before)
-      .map((request) => (request.body?.input as Record<string, unknown>).num_outputs);
+      .map((request) => (request.body!.input as Record<string, unknown>).num_outputs);
     expect(counts).toEqual([3, 1, 1]);
     expect(result.images).toHaveLength(3);
     for (const image of result.images) expect(await download(image.url!)).toEqual({ format: 'png', width: 1344, height: 768 });

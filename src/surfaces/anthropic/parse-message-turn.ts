@@ -69,9 +69,9 @@ function parseUserTurn(blocks: unknown[], param: string, toolNames: ToolNames): 
       case 'tool_use':
       case 'thinking':
       case 'redacted_thinking':
-        unsupported(`${blockParam}.type`, `"${type}" blocks are only allowed in assistant turns`);
+        return unsupported(`${blockParam}.type`, `"${type}" blocks are only allowed in assistant turns`);
       default:
-        unsupported(`${blockParam}.type`, `unsupported content block type "${type}"`);
+        return unsupported(`${blockParam}.type`, `unsupported content block type "${type}"`);
     }
   });
   const messages: ChatMessage[] = [];
@@ -108,9 +108,9 @@ function parseAssistantTurn(blocks: unknown[], param: string, toolNames: ToolNam
       case 'image':
       case 'document':
       case 'tool_result':
-        unsupported(`${blockParam}.type`, `"${type}" blocks are only allowed in user turns`);
+        return unsupported(`${blockParam}.type`, `"${type}" blocks are only allowed in user turns`);
       default:
-        unsupported(`${blockParam}.type`, `unsupported content block type "${type}"`);
+        return unsupported(`${blockParam}.type`, `unsupported content block type "${type}"`);
     }
   });
   return [{ role: 'assistant', content }];

@@ -27,7 +27,7 @@ export function protoKey(object: Json, camel: string, at?: string): string {
   if (object[snake] !== undefined) return snake;
   if (snake === camel) return camel;
   for (const key in object) if (key.includes('_')) return snake;
-  if (at !== undefined && at.slice(at.lastIndexOf('.') + 1).includes('_')) return snake;
+  if (at?.slice(at.lastIndexOf('.') + 1).includes('_')) return snake;
   return camel;
 }
 

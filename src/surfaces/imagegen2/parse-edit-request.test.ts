@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { ImageInput } from '../../core/image.js';
 import { decodeImageString } from '../../core/image-bytes.js';
 import type { ImageLoader } from './load-image-value.js';
 import { parseEditRequest } from './parse-edit-request.js';
