@@ -9,4 +9,6 @@ export interface RouteInfo {
   attempts: number;
   /** True when the upstream's bytes are relayed untranslated (same dialect on both sides). */
   passthrough: boolean;
+  /** Settings of the request the translation dropped or approximated (`x-gengate-warnings`). */
+  warnings?: string[];
 }

@@ -16,6 +16,7 @@ export function setRouteHeaders(reply: FastifyReply, route: RouteInfo): void {
   reply.header('x-gengate-channel', route.channel);
   reply.header('x-gengate-route', route.passthrough ? 'passthrough' : 'translated');
   if (route.simulated) reply.header('x-gengate-simulated', 'true');
+  if (route.warnings && route.warnings.length > 0) reply.header('x-gengate-warnings', warningsHeader(route.warnings));
 }
 
 /** Streams SSE frames (strings) produced by a surface's stream renderer. */
@@ -73,4 +74,10 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header);
   return match ? match[1].trim() : undefined;
+}
+
+/** Warnings as one header value: `; `-separated, printable ASCII only, at most 2 KB. */
+export function warningsHeader(warnings: readonly string[]): string {
+  const text = warnings.join('; ').replace(/[^\x20-\x7e]/g, '?');
+  return text.length > 2048 ? `${text.slice(0, 2045)}...` : text;
 }

@@ -36,6 +36,11 @@ export interface Attempt {
   /** Aborted when the client goes away or the attempt times out. */
   signal: AbortSignal;
   requestId: string;
+  /**
+   * Tells the client that a setting of its request was dropped or approximated because the
+   * upstream cannot express it (sent as `x-gengate-warnings`), e.g. `seed: not supported by Anthropic`.
+   */
+  warn?(message: string): void;
 }
 
 export interface ChatProvider {

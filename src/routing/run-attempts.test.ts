@@ -118,3 +118,16 @@ describe('runAttempts', () => {
     expect(tried).toHaveLength(3);
   });
 });
+
+describe('attempt warnings', () => {
+  it('collects what the provider dropped on the route that answered, once each', async () => {
+    const { context: ctx } = context(new CircuitBreaker(5, 1000));
+    const route = await runAttempts([channel('a')], ctx, async (_c, attempt, r) => {
+      attempt.warn?.('seed: not supported by this upstream');
+      attempt.warn?.('seed: not supported by this upstream');
+      attempt.warn?.('logprobs: dropped');
+      return r;
+    });
+    expect(route.warnings).toEqual(['seed: not supported by this upstream', 'logprobs: dropped']);
+  });
+});

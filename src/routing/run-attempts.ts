@@ -10,6 +10,9 @@ import type { Attempt } from '../providers/types.js';
 import type { RuntimeChannel } from './channel-registry.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 
+/** Warnings kept per attempt: enough for every setting a dialect can drop, bounded all the same. */
+const MAX_WARNINGS = 32;
+
 export type AttemptFn<T> = (channel: RuntimeChannel, attempt: Attempt, route: RouteInfo) => Promise<T>;
 
 export interface AttemptContext {
@@ -40,7 +43,16 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
     const route = routeFor(channel, context.model, i + 1);
     context.onAttempt(route);
     breaker.beginAttempt(channel.name);
-    const attempt: Attempt = { channel: channel.config, upstreamModel: route.upstreamModel, signal: context.signal, requestId: context.requestId };
+    const attempt: Attempt = {
+      channel: channel.config,
+      upstreamModel: route.upstreamModel,
+      signal: context.signal,
+      requestId: context.requestId,
+      warn: (message) => {
+        route.warnings ??= [];
+        if (route.warnings.length < MAX_WARNINGS && !route.warnings.includes(message)) route.warnings.push(message);
+      },
+    };
     try {
       const value = await attemptFn(channel, attempt, route);
       breaker.success(channel.name);
