@@ -28,7 +28,10 @@ export interface TapResult {
   usage?: Usage;
   /** True only when the upstream body ended normally (not cut by the client or the connection). */
   completed: boolean;
-  /** Assistant text and tool-argument text seen in the stream (capped); empty for JSON answers. */
+  /**
+   * Assistant text and tool-argument text seen in a stream cut short (capped), to bill what was
+   * produced; empty when the body ended normally and for JSON answers.
+   */
   producedText: string;
 }
 
@@ -43,8 +46,11 @@ export interface PassthroughResponse {
   headers: Record<string, string>;
   /** The upstream's own request id (`x-request-id` / `request-id`), for `x-gengate-upstream-request-id`. */
   upstreamRequestId?: string;
-  /** The answer's bytes, tapped: reading them to the end (or dropping them) settles `usage`. */
-  body: Readable;
+  /**
+   * The answer's bytes: a stream, tapped (reading it to the end, or dropping it, settles `usage`),
+   * or, for a JSON answer read whole, the bytes themselves (sent in one write).
+   */
+  body: Readable | Buffer;
   /**
    * Settles once the relay is over: the usage read (if any), whether the upstream body ended
    * normally, and the text produced so far (to bill a stream cut short). Never rejects.

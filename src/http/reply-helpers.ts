@@ -33,7 +33,7 @@ export function sendSse(reply: FastifyReply, frames: AsyncIterable<string>): Fas
  */
 export function sendPassthrough(
   reply: FastifyReply,
-  response: { status: number; headers: Record<string, string>; upstreamRequestId?: string; body: Readable },
+  response: { status: number; headers: Record<string, string>; upstreamRequestId?: string; body: Readable | Buffer },
 ): FastifyReply {
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);

@@ -46,16 +46,19 @@ export function anthropicStreamReader(model: string | undefined): SseEventReader
   const usageOf = anthropicSseUsageReader();
   return (event, found) => {
     const data = event.data;
-    if (event.event === 'content_block_delta') {
-      forEachStringValue(data, 'text', found.text);
-      forEachStringValue(data, 'partial_json', found.text);
-      forEachStringValue(data, 'thinking', found.text);
-      return data;
-    }
+    if (event.event === 'content_block_delta') return data;
     const usage = usageOf(event);
     if (usage) found.usage(usage);
     return event.event === 'message_start' && model !== undefined ? renameModel(data, 'model', 2, model) : data;
   };
+}
+
+/** The text, tool input JSON and thinking of a delta event, for billing a stream cut short. */
+export function anthropicProducedText(event: SseEvent, emit: (text: string) => void): void {
+  if (event.event !== 'content_block_delta') return;
+  forEachStringValue(event.data, 'text', emit);
+  forEachStringValue(event.data, 'partial_json', emit);
+  forEachStringValue(event.data, 'thinking', emit);
 }
 
 function jsonUsage(document: unknown): Partial<Usage> | undefined {
@@ -79,7 +82,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
   const upstreamRequestId = headerValue(response.headers, 'request-id');
   const model = publicModelOf(request);
   if ((contentType ?? '').includes('text/event-stream')) {
-    const tapped = tapSse(response.body, anthropicStreamReader(model), { rewrites: model !== undefined });
+    const tapped = tapSse(response.body, anthropicStreamReader(model), { rewrites: model !== undefined, producedTextOf: anthropicProducedText });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
   const tapped = await tapJson(response.body, {

@@ -1,5 +1,6 @@
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bodyText } from '../../../test/helpers/body-text.js';
 import {
   FAKE_CACHED_TOKENS,
   FAKE_GEMINI_KEY,
@@ -185,8 +186,7 @@ describe('gemini provider: passthrough', () => {
     expect(upstream.requests[0].body).toEqual(clientBody);
     expect(response.status).toBe(200);
     expect(response.headers).toEqual({ 'content-type': 'application/json; charset=UTF-8', 'content-length': expect.stringMatching(/^\d+$/) });
-    let text = '';
-    for await (const chunk of response.body) text += String(chunk);
+    const text = await bodyText(response.body);
     expect(JSON.parse(text).candidates[0].content.parts[0].text).toBe('Fake Gemini says: Cached question');
     // Prompt: 2 words + the cached tokens; answer: 5 words.
     expect((await response.usage).usage).toEqual({ inputTokens: 2 + FAKE_CACHED_TOKENS, outputTokens: 5, cacheReadTokens: FAKE_CACHED_TOKENS });
@@ -194,14 +194,12 @@ describe('gemini provider: passthrough', () => {
 
   it('names the public model in modelVersion, in JSON (resized) and in every SSE chunk', async () => {
     const json = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: false, model: 'textmodel-c-2.5-flash' }, attempt());
-    let text = '';
-    for await (const chunk of json.body) text += String(chunk);
+    const text = await bodyText(json.body);
     expect(JSON.parse(text).modelVersion).toBe('textmodel-c-2.5-flash');
     expect(Buffer.byteLength(text)).toBe(Number(json.headers['content-length']));
     const sse = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: true, model: 'textmodel-c-2.5-flash' }, attempt());
-    text = '';
-    for await (const chunk of sse.body) text += String(chunk);
-    const frames = text.split('\r\n\r\n').filter((f) => f.length > 0);
+    const sseText = await bodyText(sse.body);
+    const frames = sseText.split('\r\n\r\n').filter((f) => f.length > 0);
     expect(frames.map((f) => JSON.parse(f.slice('data: '.length)).modelVersion)).toEqual(['textmodel-c-2.5-flash', 'textmodel-c-2.5-flash']);
     expect(await sse.usage).toMatchObject({ completed: true, producedText: 'Fake Gemini says: Cached question' });
   });
@@ -210,8 +208,7 @@ describe('gemini provider: passthrough', () => {
     const response = await chat.passthrough!({ dialect: 'gemini', body: clientBody, stream: true }, attempt());
     expect(upstream.requests[0].query).toEqual({ alt: 'sse' });
     expect(response.headers['content-type']).toBe('text/event-stream');
-    let text = '';
-    for await (const chunk of response.body) text += String(chunk);
+    const text = await bodyText(response.body);
     const frames = text.split('\r\n\r\n').filter((f) => f.length > 0);
     expect(frames.every((f) => f.startsWith('data: {'))).toBe(true);
     expect(frames).toHaveLength(2);

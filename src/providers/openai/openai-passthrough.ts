@@ -36,7 +36,10 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
 
   const isSse = raw.stream && (contentType === undefined || contentType.includes('text/event-stream'));
   if (isSse) {
-    const tapped = tapSse(response.body, openAIStreamReader(model, injectedUsage), { rewrites: model !== undefined || injectedUsage });
+    const tapped = tapSse(response.body, openAIStreamReader(model, injectedUsage), {
+      rewrites: model !== undefined || injectedUsage,
+      producedTextOf: openAIProducedText,
+    });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
   const tapped = await tapJson(response.body, {
@@ -60,10 +63,10 @@ export function openAIStreamReader(model: string | undefined, injectedUsage: boo
   return (event: SseEvent, found: TapFindings): string | null => {
     const data = event.data;
     if (data === '[DONE]') return data;
-    forEachStringValue(data, 'content', found.text);
-    forEachStringValue(data, 'arguments', found.text);
     if (USAGE_OBJECT.test(data) && readUsage(data, found) && injectedUsage) return null;
     if (keys.length === 0) return data;
+    const quick = quickEdit(data, modelJson, injectedUsage);
+    if (quick !== undefined) return quick;
     const spans = findMembers(data, keys, 1);
     const edits: Array<[MemberSpan, string | null]> = [];
     const modelSpan = spans.get('model');
@@ -76,6 +79,48 @@ export function openAIStreamReader(model: string | undefined, injectedUsage: boo
     for (const [span, value] of edits) out = value === null ? removeMember(out, span) : replaceValue(out, span, value);
     return out;
   };
+}
+
+/** The assistant text and tool arguments of a chunk, for billing a stream cut short. */
+export function openAIProducedText(event: SseEvent, emit: (text: string) => void): void {
+  forEachStringValue(event.data, 'content', emit);
+  forEachStringValue(event.data, 'arguments', emit);
+}
+
+const MODEL_KEY = '"model":';
+const USAGE_NULL_TAIL = ',"usage":null}';
+
+/**
+ * The common case without a scan of the chunk: OpenAI writes `id`, `object`, `created`, `model`
+ * first and `"usage":null` last, compactly. Applies only when the `"model":` found is in the
+ * top-level object before any nested value (no other `{`, `[` or escaped quote before it);
+ * undefined means "not this shape": the caller falls back to the member scan.
+ */
+function quickEdit(data: string, modelJson: string, removeUsageNull: boolean): string | undefined {
+  let out = data;
+  if (removeUsageNull) {
+    if (!out.endsWith(USAGE_NULL_TAIL)) return undefined;
+    out = `${out.slice(0, -USAGE_NULL_TAIL.length)}}`;
+  }
+  if (modelJson === '') return out;
+  const at = out.indexOf(MODEL_KEY);
+  if (at <= 0 || !isPlainPrefix(out, at)) return undefined;
+  const valueStart = at + MODEL_KEY.length;
+  if (out.charCodeAt(valueStart) !== 34 /* " */) return undefined;
+  const valueEnd = out.indexOf('"', valueStart + 1);
+  if (valueEnd === -1 || out.charCodeAt(valueEnd - 1) === 92 /* \ */) return undefined;
+  if (out.slice(valueStart, valueEnd + 1) === modelJson) return out;
+  return out.slice(0, valueStart) + modelJson + out.slice(valueEnd + 1);
+}
+
+/** True when `text[0..end)` opens exactly one object and holds no array, nested object or escape. */
+function isPlainPrefix(text: string, end: number): boolean {
+  if (text.charCodeAt(0) !== 123 /* { */) return false;
+  for (let i = 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 || c === 91 /* [ */ || c === 92 /* \ */) return false;
+  }
+  return true;
 }
 
 /** Reports the chunk's usage; true when it is the usage-only chunk (no choices). */

@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+import { bodyText } from '../../../test/helpers/body-text.js';
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../core/sse.js';
 import { lastObjectAt, PRODUCED_TEXT_LIMIT, tapJson, tapSse, type TapFindings } from './usage-tap.js';
@@ -33,21 +34,21 @@ describe('tapJson', () => {
     const body = JSON.stringify({ id: 'x', text: 'say "usage": {}', usage: { in: 12, out: 3 } });
     const tapped = await tapJson(chunked(body, 7), { extract: usageOf, usageKey: 'usage' });
     expect(tapped.length).toBe(Buffer.byteLength(body));
-    expect(await text(tapped.body)).toBe(body);
+    expect(await bodyText(tapped.body)).toBe(body);
     expect(await tapped.result).toEqual({ usage: { inputTokens: 12, outputTokens: 3 }, completed: true, producedText: '' });
   });
 
   it('relays the rewritten text with the rewritten length', async () => {
     const body = '{"model":"up-é","usage":{"in":1,"out":2}}';
     const tapped = await tapJson(chunked(body, 3), { extract: usageOf, usageKey: 'usage', rewrite: (t) => t.replace('up-é', 'public-model') });
-    const relayed = await text(tapped.body);
+    const relayed = await bodyText(tapped.body);
     expect(relayed).toBe('{"model":"public-model","usage":{"in":1,"out":2}}');
     expect(tapped.length).toBe(Buffer.byteLength(relayed));
   });
 
   it('has no usage when the answer carries none', async () => {
     const tapped = await tapJson(chunked('{"id":"x"}', 3), { extract: usageOf, usageKey: 'usage' });
-    expect(await text(tapped.body)).toBe('{"id":"x"}');
+    expect(await bodyText(tapped.body)).toBe('{"id":"x"}');
     expect(await tapped.result).toEqual({ completed: true, producedText: '' });
   });
 
@@ -55,7 +56,7 @@ describe('tapJson', () => {
     const body = JSON.stringify({ filler: 'x'.repeat(100), usage: { in: 1, out: 1 } });
     const tapped = await tapJson(chunked(body, 10), { extract: usageOf, usageKey: 'usage', rewrite: () => 'never' }, 50);
     expect(tapped.length).toBeUndefined();
-    expect(await text(tapped.body)).toBe(body);
+    expect(await bodyText(tapped.body)).toBe(body);
     expect(await tapped.result).toEqual({ completed: true, producedText: '' });
   });
 
@@ -80,7 +81,7 @@ describe('tapSse', () => {
 
   it('relays the chunks unchanged without rewrites, and reports usage, text and a normal end', async () => {
     const tapped = tapSse(chunked(stream, 5), read, { rewrites: false });
-    expect(await text(tapped.body)).toBe(stream);
+    expect(await bodyText(tapped.body)).toBe(stream);
     expect(await tapped.result).toEqual({ usage: { inputTokens: 5, outputTokens: 9 }, completed: true, producedText: 'ab' });
   });
 
@@ -88,7 +89,7 @@ describe('tapSse', () => {
     const crlf = 'event: x\r\ndata:{"n":1,"t":"a"}\r\n\r\n: note\r\ndata: {"n":2,"t":"b"}\r\nid: 4\r\n\r\n: tail';
     for (const size of [1, 3, 7, 1000]) {
       const tapped = tapSse(chunked(crlf, size), read, { rewrites: true });
-      expect(await text(tapped.body)).toBe(crlf);
+      expect(await bodyText(tapped.body)).toBe(crlf);
     }
   });
 
@@ -99,7 +100,7 @@ describe('tapSse', () => {
       return event.data.replace('"n":1', '"n":"one"');
     };
     const tapped = tapSse(chunked(stream, 4), rewrite, { rewrites: true });
-    expect(await text(tapped.body)).toBe('data: {"n":"one","t":"a"}\n\ndata: [DONE]\n\n');
+    expect(await bodyText(tapped.body)).toBe('data: {"n":"one","t":"a"}\n\ndata: [DONE]\n\n');
     expect((await tapped.result).usage).toEqual({ inputTokens: 5, outputTokens: 9 });
   });
 
@@ -117,7 +118,7 @@ describe('tapSse', () => {
     const big = 'x'.repeat(PRODUCED_TEXT_LIMIT / 2 + 10);
     const body = `data: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\n`;
     const tapped = tapSse(chunked(body, 65536), read, { rewrites: false });
-    await text(tapped.body);
+    await bodyText(tapped.body);
     expect((await tapped.result).producedText.length).toBe(PRODUCED_TEXT_LIMIT);
   });
 });

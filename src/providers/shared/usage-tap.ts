@@ -16,6 +16,11 @@ export const JSON_TAP_LIMIT = 4 * 1024 * 1024;
 /** Produced text kept for billing a cut stream, in UTF-16 code units. */
 export const PRODUCED_TEXT_LIMIT = 1024 * 1024;
 
+export interface TappedJsonBody {
+  body: Readable | Buffer;
+  result: Promise<TapResult>;
+}
+
 export interface TappedBody {
   body: Readable;
   result: Promise<TapResult>;
@@ -38,7 +43,20 @@ export type SseEventReader = (event: SseEvent, findings: TapFindings) => string 
  * they came; otherwise each complete event is re-emitted as it was received (or as rewritten),
  * so bytes the reader keeps are relayed exactly.
  */
-export function tapSse(source: Readable, read: SseEventReader, options: { rewrites: boolean }): TappedBody {
+export interface SseTapOptions {
+  /** Whether the reader may rewrite or drop events (then events are re-emitted one by one). */
+  rewrites: boolean;
+  /**
+   * The assistant text an event carried. Used only when the stream is cut short (to bill what
+   * was produced), so the events are kept (bounded) instead of read as they pass.
+   */
+  producedTextOf?: (event: SseEvent, emit: (text: string) => void) => void;
+}
+
+/** Event data kept for reading the produced text of a cut stream, in UTF-16 code units. */
+const KEPT_EVENTS_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
+
+export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
@@ -52,13 +70,27 @@ export function tapSse(source: Readable, read: SseEventReader, options: { rewrit
       if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
     },
   };
+  // Only the name and data of each event (not its raw text): read again only if the stream is cut.
+  const kept: SseEvent[] = [];
+  let keptSize = 0;
+  let settled = false;
   let settle!: (completed: boolean) => void;
   const result = new Promise<TapResult>((resolve) => {
-    settle = (completed) => resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
+    settle = (completed) => {
+      if (settled) return;
+      settled = true;
+      if (!completed && options.producedTextOf) for (const event of kept) options.producedTextOf(event, findings.text);
+      kept.length = 0;
+      resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
+    };
   });
   const relay = (events: SseEvent[]): string => {
     let out = '';
     for (const event of events) {
+      if (options.producedTextOf && keptSize < KEPT_EVENTS_LIMIT) {
+        kept.push({ event: event.event, data: event.data });
+        keptSize += event.data.length;
+      }
       const data = read(event, findings);
       if (options.rewrites && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
     }
@@ -101,7 +133,7 @@ export interface JsonTapOptions {
   rewrite?: (text: string) => string;
 }
 
-export interface TappedJson extends TappedBody {
+export interface TappedJson extends TappedJsonBody {
   /** The relayed body's byte length when it was read whole; undefined when it is relayed as it comes. */
   length?: number;
 }
@@ -132,7 +164,7 @@ export async function tapJson(source: Readable, options: JsonTapOptions, limit =
   const bytes = Buffer.from(text, 'utf8');
   const usage = readJsonUsage(text, options);
   return {
-    body: Readable.from([bytes]),
+    body: bytes,
     length: bytes.length,
     result: Promise.resolve({ ...(usage ? { usage } : {}), completed: true, producedText: '' }),
   };
