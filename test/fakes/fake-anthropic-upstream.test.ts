@@ -34,3 +34,31 @@ describe('fake Anthropic upstream: server tools', () => {
     expect(message.usage.server_tool_use?.web_search_requests).toBe(1);
   });
 });
+
+describe('fake Anthropic upstream: structured outputs', () => {
+  let upstream: FakeAnthropicUpstream;
+  let client: Anthropic;
+  const ask = (schema: Record<string, unknown>) =>
+    client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'report' }],
+      output_config: { format: { type: 'json_schema', schema } },
+    });
+
+  beforeAll(async () => {
+    upstream = await startFakeAnthropicUpstream();
+    client = new Anthropic({ baseURL: upstream.url, apiKey: FAKE_ANTHROPIC_KEY, defaultHeaders: { 'x-api-key': FAKE_ANTHROPIC_KEY }, maxRetries: 0 });
+  });
+  afterAll(() => upstream.close());
+
+  it('answers a text block of JSON following the schema', async () => {
+    const message = await ask({ type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, additionalProperties: false });
+    expect(JSON.parse((message.content[0] as Anthropic.TextBlock).text)).toEqual({ city: 'example', days: 42 });
+  });
+
+  it('refuses open objects and bounds it does not enforce, as the API does', async () => {
+    await expect(ask({ type: 'object', properties: { city: { type: 'string' } } })).rejects.toThrow(/additionalProperties/);
+    await expect(ask({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false })).rejects.toThrow(/minimum/);
+  });
+});

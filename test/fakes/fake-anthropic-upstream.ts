@@ -10,12 +10,16 @@
  * Server tools: a `web_search_*` tool in `tools` is "run" — the answer is a `server_tool_use`
  * block, its `web_search_tool_result`, then text citing the result, with
  * `usage.server_tool_use.web_search_requests`.
+ * Structured outputs: `output_config.format` (json_schema) is checked as the API does (every
+ * object closed with `additionalProperties: false`, no numeric or string bounds) and answered
+ * with a text block of JSON valid against the schema.
  * Deterministic: the answer depends only on the request (and, for caching, on the prefixes
  * this server instance has already seen).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { schemaExample } from './schema-example.js';
+import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
@@ -125,10 +129,40 @@ function validate(body: Json): void {
       );
     }
   });
+  validateOutputConfig(body.output_config);
   const thinking = body.thinking as Json | undefined;
   if (thinking?.type === 'enabled' && (thinking.budget_tokens as number) >= (body.max_tokens as number)) {
     throw new FakeApiError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
   }
+}
+
+const UNSUPPORTED_SCHEMA_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern'];
+
+function validateOutputConfig(value: unknown): void {
+  if (value === undefined) return;
+  const fail = (message: string): never => {
+    throw new FakeApiError(400, 'invalid_request_error', message);
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('output_config: Input should be an object');
+  const format = (value as Json).format as Json | undefined | null;
+  if (format === undefined || format === null) return;
+  if (format.type !== 'json_schema') fail("output_config.format.type: Input should be 'json_schema'");
+  if (!format.schema || typeof format.schema !== 'object') fail('output_config.format.schema: Field required');
+  const check = (schema: unknown, at: string): void => {
+    if (!schema || typeof schema !== 'object') return;
+    const s = schema as Json;
+    const isObject = s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
+    if (isObject && s.additionalProperties !== false)
+      fail(`output_config.format.schema: For 'object' type, 'additionalProperties' must be explicitly set to false (at ${at})`);
+    for (const keyword of UNSUPPORTED_SCHEMA_KEYWORDS) {
+      if (keyword in s) fail(`output_config.format.schema: '${keyword}' is not supported (at ${at})`);
+    }
+    for (const [key, inner] of Object.entries((s.properties as Json | undefined) ?? {})) check(inner, `${at}.properties.${key}`);
+    for (const [key, inner] of Object.entries((s.$defs as Json | undefined) ?? {})) check(inner, `${at}.$defs.${key}`);
+    if (s.items) check(s.items, `${at}.items`);
+    for (const [i, inner] of ((s.anyOf as unknown[] | undefined) ?? []).entries()) check(inner, `${at}.anyOf.${i}`);
+  };
+  check(format.schema, '$');
 }
 
 /** The request as an ordered list of cacheable fragments (tools, system, then messages' blocks). */
@@ -220,7 +254,8 @@ class FakeAnthropic {
       stopReason = 'tool_use';
     } else {
       const said = lastUserText(messages);
-      let text = `Hello from the fake Anthropic upstream. You said: ${said}`;
+      const format = (body.output_config as Json | undefined)?.format as Json | undefined;
+      let text = format ? JSON.stringify(schemaInstance(format.schema), null, 1) : `Hello from the fake Anthropic upstream. You said: ${said}`;
       const stops = (body.stop_sequences as string[] | undefined) ?? [];
       for (const stop of stops) {
         const at = text.indexOf(stop);

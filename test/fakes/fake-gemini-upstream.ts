@@ -11,6 +11,9 @@
  *   fail-400, fail-404, fail-429 (RetryInfo 7s), fail-500, fail-503 — answer that error;
  *   midstream-error — stream some text, then an `{"error":…}` chunk;
  *   blocked — `promptFeedback.blockReason: SAFETY` and no candidates.
+ * Structured output: `responseMimeType: application/json` with `responseJsonSchema` (JSON
+ * Schema) or `responseSchema` (the OpenAPI subset, checked as the API checks it: known fields
+ * only, upper-case type names, OBJECTs with properties) answers JSON valid against the schema.
  * Deterministic: the answer depends only on the request and the number of requests served.
  * Embeddings (`:embedContent`, `:batchEmbedContents`): see fake-gemini-embeddings.ts.
  */
@@ -18,6 +21,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
+import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
@@ -227,12 +231,68 @@ function validate(body: Json): void {
     }
   }
   const config = (body.generationConfig as Json | undefined) ?? {};
+  validateResponseSchema(config);
   if (typeof config.temperature === 'number' && (config.temperature < 0 || config.temperature > 2)) {
     throw invalid('* GenerateContentRequest.generation_config.temperature: must be in the range [0.0, 2.0]\n');
   }
   if (Array.isArray(config.stopSequences) && config.stopSequences.length > 5) {
     throw invalid('* GenerateContentRequest.generation_config.stop_sequences: at most 5 stop sequences are allowed\n');
   }
+}
+
+const SCHEMA_FIELDS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+]);
+const SCHEMA_TYPES = new Set(['TYPE_UNSPECIFIED', 'STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
+
+function validateResponseSchema(config: Json): void {
+  const hasSchema = config.responseSchema !== undefined;
+  const hasJsonSchema = config.responseJsonSchema !== undefined;
+  if (hasSchema && hasJsonSchema) throw invalid('`response_schema` and `response_json_schema` cannot both be set.');
+  if ((hasSchema || hasJsonSchema) && config.responseMimeType !== 'application/json') {
+    throw invalid('* GenerateContentRequest.generation_config.response_mime_type: must be application/json when a response schema is set.\n');
+  }
+  if (hasSchema) checkOpenApiSchema(config.responseSchema, 'generation_config.response_schema');
+}
+
+/** The proto `Schema` message: unknown names and lower-case enum values are refused. */
+function checkOpenApiSchema(value: unknown, at: string): void {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(`Invalid value at '${at}': expected an object.`);
+  const schema = value as Json;
+  for (const key of Object.keys(schema)) {
+    if (!SCHEMA_FIELDS.has(key)) throw invalid(`Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`);
+  }
+  if (schema.type !== undefined && !SCHEMA_TYPES.has(String(schema.type))) {
+    throw invalid(`Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`);
+  }
+  const properties = (schema.properties as Json | undefined) ?? {};
+  if (schema.type === 'OBJECT' && Object.keys(properties).length === 0) {
+    throw invalid(`* GenerateContentRequest.${at}.properties: should be non-empty for OBJECT type\n`);
+  }
+  for (const [name, inner] of Object.entries(properties)) checkOpenApiSchema(inner, `${at}.properties[${name}].value`);
+  if (schema.items !== undefined) checkOpenApiSchema(schema.items, `${at}.items`);
+  for (const [i, inner] of ((schema.anyOf as unknown[] | undefined) ?? []).entries()) checkOpenApiSchema(inner, `${at}.any_of[${i}]`);
 }
 
 // ---- answers -----------------------------------------------------------------------------
@@ -286,12 +346,19 @@ function answer(body: Json): Answer {
     parts.push({ functionCall: { name: declaration.name, args } });
     output = 1 + tokensOf(args);
   } else {
-    const text = response
-      ? `The function ${String(response.name)} returned ${JSON.stringify(response.response)}.`
-      : `Fake Gemini says: ${lastParts
-          .map((p) => (typeof p.text === 'string' ? p.text : ''))
-          .join(' ')
-          .trim()}`;
+    const structured = config.responseMimeType === 'application/json';
+    const text = structured
+      ? JSON.stringify(
+          schemaInstance(config.responseJsonSchema ?? config.responseSchema ?? { type: 'object', properties: { answer: { type: 'string' } } }),
+          null,
+          1,
+        )
+      : response
+        ? `The function ${String(response.name)} returned ${JSON.stringify(response.response)}.`
+        : `Fake Gemini says: ${lastParts
+            .map((p) => (typeof p.text === 'string' ? p.text : ''))
+            .join(' ')
+            .trim()}`;
     let reply = words(text);
     const max = config.maxOutputTokens as number | undefined;
     if (typeof max === 'number' && reply.length > max) {

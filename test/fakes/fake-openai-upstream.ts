@@ -11,12 +11,16 @@
  *   no [DONE]), parallel-tools (two tool calls), slow-stream (a pause before each chunk).
  * `n` above 1 answers that many choices (up to 8), the same answer in each, completion tokens
  * counted for all of them, as OpenAI does.
+ * Structured output: `response_format` json_schema answers JSON valid against the schema (with
+ * `strict: true`, schemas that leave an object open or a property optional are refused as
+ * OpenAI does); json_object answers a small JSON object.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChannelConfig } from '../../src/providers/types.js';
 import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
 import { closeServer, sendJson, readBody } from './fake-http.js';
+import { schemaInstance } from './schema-instance.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -108,6 +112,9 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
         'empty_array',
       );
     }
+
+    const formatError = checkResponseFormat(body.response_format);
+    if (formatError) return sendError(res, 400, formatError, 'invalid_request_error', 'response_format', null);
 
     const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
     next = undefined;
@@ -209,7 +216,8 @@ function planAnswer(body: Json, n: number, scenario: string | undefined): Plan {
 
   const lastUser = [...messages].reverse().find((message) => message.role === 'user' || message.role === 'tool');
   const source = lastUser ? messageText(lastUser) : '';
-  let words = fakeEchoText(lastUser?.role === 'tool' ? `the tool answered ${source}` : source).split(' ');
+  const echo = fakeEchoText(lastUser?.role === 'tool' ? `the tool answered ${source}` : source);
+  let words = structuredText(body.response_format, echo).split(' ');
   const limit = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
   let finishReason: Plan['finishReason'] = 'stop';
   if (typeof limit === 'number' && words.length > limit) {
@@ -362,4 +370,49 @@ function splitInto(text: string, pieces: number): string[] {
 
 function sendError(res: ServerResponse, status: number, message: string, type: string, param: string | null, code: string | null): void {
   sendJson(res, status, { error: { message, type, param, code } });
+}
+
+/** The answer's text in structured mode: indented JSON (so that it streams in several chunks). */
+function structuredText(format: unknown, echo: string): string {
+  const f = format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
+  if (f?.type === 'json_schema') return JSON.stringify(schemaInstance(f.json_schema?.schema ?? {}), null, 1);
+  if (f?.type === 'json_object') return JSON.stringify({ answer: echo }, null, 1);
+  return echo;
+}
+
+/** OpenAI's checks of a strict schema: every object closed and every property required. */
+function checkResponseFormat(format: unknown): string | undefined {
+  const f = format as { type?: string; json_schema?: { name?: unknown; schema?: unknown; strict?: unknown } } | undefined;
+  if (f?.type !== 'json_schema') return undefined;
+  const spec = f.json_schema;
+  if (!spec || typeof spec.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(spec.name)) {
+    return "Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.";
+  }
+  if (spec.strict !== true) return undefined;
+  const problem = strictProblem(spec.schema, '()');
+  return problem ? `Invalid schema for response_format '${spec.name}': ${problem}` : undefined;
+}
+
+function strictProblem(schema: unknown, context: string): string | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const s = schema as Json;
+  const isObject = s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
+  if (isObject) {
+    if (s.additionalProperties !== false) return `In context=${context}, 'additionalProperties' is required to be supplied and to be false.`;
+    const keys = Object.keys((s.properties as Json | undefined) ?? {});
+    const required = Array.isArray(s.required) ? s.required : [];
+    const missing = keys.find((key) => !required.includes(key));
+    if (missing)
+      return `In context=${context}, 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing}'.`;
+  }
+  const children: Array<[string, unknown]> = [];
+  for (const [key, inner] of Object.entries((s.properties as Json | undefined) ?? {})) children.push([`('properties', '${key}')`, inner]);
+  for (const [key, inner] of Object.entries((s.$defs as Json | undefined) ?? {})) children.push([`('$defs', '${key}')`, inner]);
+  if (s.items) children.push(["('items',)", s.items]);
+  for (const [i, inner] of ((s.anyOf as unknown[] | undefined) ?? []).entries()) children.push([`('anyOf', '${i}')`, inner]);
+  for (const [at, inner] of children) {
+    const problem = strictProblem(inner, context === '()' ? at : `${context}, ${at}`);
+    if (problem) return problem;
+  }
+  return undefined;
 }

@@ -100,6 +100,8 @@ export interface AnthropicMessagesRequest {
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
+  /** Structured outputs: the answer's text is JSON valid against `format.schema`. */
+  output_config?: { format?: { type: 'json_schema'; schema: Record<string, unknown> } };
 }
 
 export type AnthropicStopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';

@@ -3,7 +3,7 @@ import type { ChatRequest } from '../../core/chat.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 
-function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
+function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt & { warnings: string[] } {
   const base: ChannelConfig = {
     name: 'anthropic-test',
     provider: 'anthropic',
@@ -13,7 +13,15 @@ function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'clau
     timeoutMs: 5_000,
     options: {},
   };
-  return { channel: { ...base, ...channel }, upstreamModel, signal: new AbortController().signal, requestId: 'req_test' };
+  const warnings: string[] = [];
+  return {
+    channel: { ...base, ...channel },
+    upstreamModel,
+    signal: new AbortController().signal,
+    requestId: 'req_test',
+    warnings,
+    warn: (message) => warnings.push(message),
+  };
 }
 
 function request(extra: Partial<ChatRequest> = {}): ChatRequest {
@@ -100,13 +108,37 @@ describe('toAnthropicMessages', () => {
     expect(body.top_p).toBeUndefined();
   });
 
-  it('asks for JSON in the system prompt since Anthropic has no response_format', () => {
+  it('sends a JSON schema natively as output_config.format, closing its objects, with no instruction', () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const attempt = testAttempt();
     const body = toAnthropicMessages(
-      request({ system: [{ type: 'text', text: 'You are helpful.' }], responseFormat: { type: 'json_schema', name: 'a', schema } }),
-      testAttempt(),
+      request({ system: [{ type: 'text', text: 'You are helpful.' }], responseFormat: { type: 'json_schema', name: 'a', schema, strict: true } }),
+      attempt,
       false,
     );
+    expect(body.output_config).toEqual({ format: { type: 'json_schema', schema: { ...schema, additionalProperties: false } } });
+    expect(body.system).toEqual([{ type: 'text', text: 'You are helpful.' }]);
+    expect(attempt.warnings).toEqual([]);
+    expect(toAnthropicMessages(request({ responseFormat: { type: 'text' } }), testAttempt(), false)).not.toHaveProperty('output_config');
+  });
+
+  it('asks for json_object in the system prompt, with a warning: Anthropic has no schema-less JSON mode', () => {
+    const attempt = testAttempt();
+    const body = toAnthropicMessages(request({ responseFormat: { type: 'json_object' } }), attempt, false);
+    expect(body.output_config).toBeUndefined();
+    expect(body.system).toEqual([{ type: 'text', text: 'Respond with a single valid JSON object and nothing else: no prose, no code fences.' }]);
+    expect(attempt.warnings).toEqual(['response_format: json_object has no Anthropic counterpart, asked for in the system prompt']);
+  });
+
+  it('falls back to the instruction, with a warning, on a channel configured without structured output', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const attempt = testAttempt({ options: { structuredOutput: false } });
+    const body = toAnthropicMessages(
+      request({ system: [{ type: 'text', text: 'You are helpful.' }], responseFormat: { type: 'json_schema', schema } }),
+      attempt,
+      false,
+    );
+    expect(body.output_config).toBeUndefined();
     expect(body.system).toEqual([
       { type: 'text', text: 'You are helpful.' },
       {
@@ -114,9 +146,34 @@ describe('toAnthropicMessages', () => {
         text: `Respond with a single valid JSON object and nothing else (no prose, no code fences) that conforms to this JSON Schema:\n${JSON.stringify(schema)}`,
       },
     ]);
-    expect(toAnthropicMessages(request({ responseFormat: { type: 'json_object' } }), testAttempt(), false).system).toEqual([
-      { type: 'text', text: 'Respond with a single valid JSON object and nothing else: no prose, no code fences.' },
+    expect(attempt.warnings).toEqual([
+      'response_format: channel anthropic-test is configured without native structured output, asked for in the system prompt instead',
     ]);
-    expect(toAnthropicMessages(request({ responseFormat: { type: 'text' } }), testAttempt(), false).system).toBeUndefined();
+  });
+
+  it('warns of every setting it drops or approximates', () => {
+    const attempt = testAttempt();
+    toAnthropicMessages(
+      request({ seed: 1, presencePenalty: 0.5, frequencyPenalty: 0.5, temperature: 1.5, tools: [{ name: 'f', parameters: { type: 'object' }, strict: true }] }),
+      attempt,
+      false,
+    );
+    expect(attempt.warnings).toEqual([
+      'seed: not supported by Anthropic, dropped',
+      'presence_penalty: not supported by Anthropic, dropped',
+      'frequency_penalty: not supported by Anthropic, dropped',
+      'tools.strict: not sent to Anthropic, dropped',
+      "temperature: 1.5 is above Anthropic's maximum, sent as 1",
+    ]);
+    const thinking = testAttempt();
+    toAnthropicMessages(request({ thinkingBudget: 2048, temperature: 0.2, topK: 5, topP: 0.5 }), thinking, false);
+    expect(thinking.warnings).toEqual([
+      'temperature: dropped because extended thinking is on',
+      'top_p: dropped because extended thinking is on (Anthropic takes 0.95 or more then)',
+      'top_k: dropped because extended thinking is on',
+    ]);
+    const quiet = testAttempt();
+    toAnthropicMessages(request({ temperature: 0.5, topP: 0.9, topK: 10, stop: ['x'], user: 'u' }), quiet, false);
+    expect(quiet.warnings).toEqual([]);
   });
 });

@@ -1,30 +1,51 @@
 /**
  * The canonical ChatRequest → an Anthropic Messages API request body.
  */
-import type { ChatRequest, ResponseFormat, TextPart } from '../../core/chat.js';
+import type { ChatRequest, TextPart } from '../../core/chat.js';
 import type { AnthropicMessagesRequest, AnthropicTextBlock, AnthropicToolChoice } from '../../core/wire/anthropic-types.js';
+import { formatInstruction, instructionFallbackWarning, jsonResponseFormat, nativeStructuredOutput } from '../shared/structured-output.js';
 import type { Attempt } from '../types.js';
 import { toTextBlock } from './to-anthropic-content.js';
+import { toAnthropicOutputSchema } from './to-anthropic-output-schema.js';
 import { toAnthropicTurns } from './to-anthropic-turns.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
 /** Anthropic's smallest accepted thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
 
+type Warn = (message: string) => void;
+
 /**
- * Anthropic has no response-format field: JSON output is asked for in the system prompt.
+ * A JSON schema goes out natively as `output_config.format`; `json_object` (no Anthropic
+ * counterpart) and channels configured without structured output get an instruction instead.
  */
-function formatInstruction(format: ResponseFormat | undefined): string | undefined {
-  if (!format || format.type === 'text') return undefined;
-  if (format.type === 'json_object') return 'Respond with a single valid JSON object and nothing else: no prose, no code fences.';
-  return `Respond with a single valid JSON object and nothing else (no prose, no code fences) that conforms to this JSON Schema:\n${JSON.stringify(format.schema)}`;
+function applyResponseFormat(body: AnthropicMessagesRequest, request: ChatRequest, attempt: Attempt, warn: Warn): string | undefined {
+  const format = jsonResponseFormat(request.responseFormat);
+  if (!format) return undefined;
+  if (!nativeStructuredOutput(attempt.channel)) {
+    warn(instructionFallbackWarning(attempt.channel));
+    return formatInstruction(format);
+  }
+  if (format.type === 'json_object') {
+    warn('response_format: json_object has no Anthropic counterpart, asked for in the system prompt');
+    return formatInstruction(format);
+  }
+  body.output_config = { format: { type: 'json_schema', schema: toAnthropicOutputSchema(format.schema, warn) } };
+  return undefined;
 }
 
-function toSystem(system: TextPart[] | undefined, format: ResponseFormat | undefined): AnthropicTextBlock[] | undefined {
+function toSystem(system: TextPart[] | undefined, instruction: string | undefined): AnthropicTextBlock[] | undefined {
   const blocks = (system ?? []).filter((part) => part.text.length > 0).map(toTextBlock);
-  const instruction = formatInstruction(format);
   if (instruction) blocks.push({ type: 'text', text: instruction });
   return blocks.length > 0 ? blocks : undefined;
+}
+
+/** Settings the Messages API has no field for. */
+function warnUnsupported(request: ChatRequest, warn: Warn): void {
+  if (request.seed !== undefined) warn('seed: not supported by Anthropic, dropped');
+  if (request.presencePenalty !== undefined) warn('presence_penalty: not supported by Anthropic, dropped');
+  if (request.frequencyPenalty !== undefined) warn('frequency_penalty: not supported by Anthropic, dropped');
+  if (request.tools?.some((tool) => tool.strict !== undefined)) warn('tools.strict: not sent to Anthropic, dropped');
 }
 
 function toToolChoice(request: ChatRequest): AnthropicToolChoice | undefined {
@@ -49,13 +70,15 @@ function maxTokensOption(attempt: Attempt): number | undefined {
 }
 
 export function toAnthropicMessages(request: ChatRequest, attempt: Attempt, stream: boolean): AnthropicMessagesRequest {
+  const warn: Warn = (message) => attempt.warn?.(message);
   const body: AnthropicMessagesRequest = {
     model: attempt.upstreamModel,
     max_tokens: request.maxTokens ?? maxTokensOption(attempt) ?? DEFAULT_MAX_TOKENS,
     messages: toAnthropicTurns(request.messages),
   };
-  const system = toSystem(request.system, request.responseFormat);
+  const system = toSystem(request.system, applyResponseFormat(body, request, attempt, warn));
   if (system) body.system = system;
+  warnUnsupported(request, warn);
   const thinking = request.thinkingBudget !== undefined;
   if (thinking) {
     const budget = Math.max(MIN_THINKING_BUDGET, request.thinkingBudget!);
@@ -64,9 +87,21 @@ export function toAnthropicMessages(request: ChatRequest, attempt: Attempt, stre
     if (body.max_tokens <= budget) body.max_tokens = budget + body.max_tokens;
   }
   // With thinking on, Anthropic rejects a temperature other than 1, any top_k and a top_p below 0.95.
-  if (request.temperature !== undefined && !thinking) body.temperature = Math.min(1, request.temperature);
-  if (request.topP !== undefined && (!thinking || request.topP >= 0.95)) body.top_p = request.topP;
-  if (request.topK !== undefined && !thinking) body.top_k = request.topK;
+  if (request.temperature !== undefined) {
+    if (thinking) warn('temperature: dropped because extended thinking is on');
+    else {
+      if (request.temperature > 1) warn(`temperature: ${request.temperature} is above Anthropic's maximum, sent as 1`);
+      body.temperature = Math.min(1, request.temperature);
+    }
+  }
+  if (request.topP !== undefined) {
+    if (!thinking || request.topP >= 0.95) body.top_p = request.topP;
+    else warn('top_p: dropped because extended thinking is on (Anthropic takes 0.95 or more then)');
+  }
+  if (request.topK !== undefined) {
+    if (thinking) warn('top_k: dropped because extended thinking is on');
+    else body.top_k = request.topK;
+  }
   if (request.stop && request.stop.length > 0) body.stop_sequences = request.stop;
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

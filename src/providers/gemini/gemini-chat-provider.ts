@@ -14,7 +14,7 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
   const response = await sendUpstream({
     url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
     headers: geminiHeaders(attempt),
-    body: JSON.stringify(toGeminiRequest(request)),
+    body: JSON.stringify(toGeminiRequest(request, attempt)),
     signal: attempt.signal,
     timeoutMs: attempt.channel.timeoutMs,
   });

@@ -1,31 +1,66 @@
 /**
- * Canonical ChatRequest → Gemini `generateContent` body. Tool schemas go out as
- * `parametersJsonSchema` (full JSON Schema, accepted by the current API) rather than
- * `parameters`, whose OpenAPI subset would force a lossy conversion ($ref, additionalProperties…).
+ * Canonical ChatRequest → Gemini `generateContent` body. Schemas (tool parameters and the
+ * response schema) go out as full JSON Schema (`parametersJsonSchema`, `responseJsonSchema`),
+ * or, for models that predate it (Gemini 1.x and 2.0) and channels with
+ * `options.schemaDialect: openapi`, converted to the OpenAPI subset (`parameters`,
+ * `responseSchema`).
  */
-import type { ChatRequest, ToolChoice } from '../../core/chat.js';
-import type { GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiToolConfig } from '../../core/wire/gemini-types.js';
+import type { ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat.js';
+import type { GeminiFunctionDeclaration, GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiToolConfig } from '../../core/wire/gemini-types.js';
+import { hasCacheBreakpoints } from '../shared/cache-breakpoints.js';
+import { formatInstruction, instructionFallbackWarning, jsonResponseFormat, nativeStructuredOutput } from '../shared/structured-output.js';
+import type { Attempt } from '../types.js';
 import { toGeminiContents } from './to-gemini-contents.js';
+import { toGeminiSchema } from './to-gemini-schema.js';
 
-export function toGeminiRequest(request: ChatRequest): GeminiGenerateContentRequest {
+type Warn = (message: string) => void;
+
+/** Whether this attempt's schemas must use the OpenAPI subset rather than JSON Schema. */
+export function usesOpenApiSchema(attempt: Attempt): boolean {
+  const option = attempt.channel.options.schemaDialect;
+  if (option === 'openapi') return true;
+  if (option === 'json-schema') return false;
+  return /^(models\/)?gemini-(1\.|2\.0)/.test(attempt.upstreamModel);
+}
+
+export function toGeminiRequest(request: ChatRequest, attempt: Attempt): GeminiGenerateContentRequest {
+  const warn: Warn = (message) => attempt.warn?.(message);
+  const openApi = usesOpenApiSchema(attempt);
   const body: GeminiGenerateContentRequest = { contents: toGeminiContents(request.messages) };
-  const system = (request.system ?? []).filter((part) => part.text.length > 0);
-  if (system.length > 0) body.systemInstruction = { parts: system.map((part) => ({ text: part.text })) };
-  if (request.tools && request.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) =>
-          tool.description === undefined
-            ? { name: tool.name, parametersJsonSchema: tool.parameters }
-            : { name: tool.name, description: tool.description, parametersJsonSchema: tool.parameters },
-        ),
-      },
-    ];
-    if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
+  const system = (request.system ?? []).filter((part) => part.text.length > 0).map((part) => ({ text: part.text }));
+  const format = jsonResponseFormat(request.responseFormat);
+  const native = nativeStructuredOutput(attempt.channel);
+  if (format && !native) {
+    warn(instructionFallbackWarning(attempt.channel));
+    system.push({ text: formatInstruction(format) });
   }
+  if (system.length > 0) body.systemInstruction = { parts: system };
+  if (request.tools && request.tools.length > 0) {
+    body.tools = [{ functionDeclarations: request.tools.map((tool) => toFunctionDeclaration(tool, openApi, warn)) }];
+    if (request.toolChoice) body.toolConfig = toToolConfig(request.toolChoice);
+    if (request.parallelToolCalls === false) warn('parallel_tool_calls: Gemini cannot turn parallel calls off, dropped');
+    if (request.tools.some((tool) => tool.strict !== undefined)) warn('tools.strict: not sent to Gemini, dropped');
+  }
+  if (request.user !== undefined) warn('user: not supported by Gemini, dropped');
+  if (hasCacheBreakpoints(request)) warn('cache_control: Gemini caches prompts implicitly, breakpoints dropped');
   const config = toGenerationConfig(request);
+  if (format && native) {
+    config.responseMimeType = 'application/json';
+    if (format.type === 'json_schema') {
+      if (openApi) config.responseSchema = toGeminiSchema(format.schema, 'response_format.schema', warn);
+      else config.responseJsonSchema = format.schema;
+    }
+  }
   if (Object.keys(config).length > 0) body.generationConfig = config;
   return body;
+}
+
+function toFunctionDeclaration(tool: ToolDefinition, openApi: boolean, warn: Warn): GeminiFunctionDeclaration {
+  const declaration: GeminiFunctionDeclaration = { name: tool.name };
+  if (tool.description !== undefined) declaration.description = tool.description;
+  if (openApi) declaration.parameters = toGeminiSchema(tool.parameters, `tools.${tool.name}.parameters`, warn);
+  else declaration.parametersJsonSchema = tool.parameters;
+  return declaration;
 }
 
 function toToolConfig(choice: ToolChoice): GeminiToolConfig {
@@ -51,12 +86,6 @@ function toGenerationConfig(request: ChatRequest): GeminiGenerationConfig {
   if (request.seed !== undefined) config.seed = request.seed;
   if (request.presencePenalty !== undefined) config.presencePenalty = request.presencePenalty;
   if (request.frequencyPenalty !== undefined) config.frequencyPenalty = request.frequencyPenalty;
-  const format = request.responseFormat;
-  if (format?.type === 'json_object') config.responseMimeType = 'application/json';
-  if (format?.type === 'json_schema') {
-    config.responseMimeType = 'application/json';
-    config.responseJsonSchema = format.schema;
-  }
   if (request.thinkingBudget !== undefined) {
     // A client that asks for a thinking budget wants to see the thoughts too.
     config.thinkingConfig = request.thinkingBudget > 0 ? { thinkingBudget: request.thinkingBudget, includeThoughts: true } : { thinkingBudget: 0 };

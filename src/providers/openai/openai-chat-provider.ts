@@ -2,6 +2,7 @@
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { Operation } from '../../core/operation.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
+import { instructionFallbackWarning, nativeStructuredOutput } from '../shared/structured-output.js';
 import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
 import { createOpenAIImages } from './images/index.js';
@@ -27,6 +28,9 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
       model: attempt.upstreamModel,
       maxTokensField,
       streamUsage: wantsStreamUsage(channel),
+      structuredOutput: nativeStructuredOutput(channel),
+      fallbackWarning: instructionFallbackWarning(channel),
+      warn: attempt.warn,
     });
     return postChatCompletions(body, attempt);
   };

@@ -254,4 +254,57 @@ describe('toOpenAIChatRequest', () => {
       }),
     );
   });
+
+  it('sends response_format natively: json_schema with its name (default response) and strict, json_object as is', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
+    const base: ChatRequest = { model: 'm', stream: false, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] };
+    expect(toOpenAIChatRequest({ ...base, responseFormat: { type: 'json_schema', name: 'report', schema, strict: true } }, openai).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'report', schema, strict: true },
+    });
+    expect(toOpenAIChatRequest({ ...base, responseFormat: { type: 'json_object' } }, openai).response_format).toEqual({ type: 'json_object' });
+    expect(toOpenAIChatRequest({ ...base, responseFormat: { type: 'text' } }, openai)).not.toHaveProperty('response_format');
+  });
+
+  it('asks for JSON in the system message instead, with the warning, when the server has no structured output', () => {
+    const warnings: string[] = [];
+    const schema = { type: 'object', properties: { a: { type: 'string' } } };
+    const body = toOpenAIChatRequest(
+      {
+        model: 'm',
+        stream: false,
+        system: [{ type: 'text', text: 'Be terse.' }],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }],
+        responseFormat: { type: 'json_schema', schema },
+      },
+      { ...openai, structuredOutput: false, fallbackWarning: 'response_format: fell back', warn: (message) => warnings.push(message) },
+    );
+    expect(body.response_format).toBeUndefined();
+    expect(body.messages[0]).toEqual({
+      role: 'system',
+      content: `Be terse.\n\nRespond with a single valid JSON object and nothing else (no prose, no code fences) that conforms to this JSON Schema:\n${JSON.stringify(schema)}`,
+    });
+    expect(warnings).toEqual(['response_format: fell back']);
+  });
+
+  it('warns of top_k, a thinking budget and cache breakpoints, which the OpenAI dialect cannot carry', () => {
+    const warnings: string[] = [];
+    toOpenAIChatRequest(
+      {
+        model: 'm',
+        stream: false,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cacheControl: { type: 'ephemeral' } }] }],
+        topK: 5,
+        thinkingBudget: 1024,
+        seed: 1,
+        presencePenalty: 0.1,
+      },
+      { ...openai, warn: (message) => warnings.push(message) },
+    );
+    expect(warnings).toEqual([
+      'top_k: not supported by OpenAI, dropped',
+      'thinking_budget: not sent to OpenAI-dialect upstreams, dropped',
+      'cache_control: OpenAI caches prompts automatically, breakpoints dropped',
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
 /** Canonical ChatRequest → the OpenAI Chat Completions body sent to an upstream. */
-import type { ChatMessage, ChatRequest, DocumentPart, ImagePart, ResponseFormat, TextPart, ToolResultPart } from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, DocumentPart, ImagePart, TextPart, ToolResultPart } from '../../core/chat.js';
 import { decodeTextDocument, isPdfMediaType, isTextMediaType, PDF_MEDIA_TYPE } from '../../core/document-bytes.js';
 import { invalidRequest } from '../../core/errors.js';
 import type {
@@ -12,6 +12,8 @@ import type {
   OpenAIUserContentPart,
 } from '../../core/wire/openai-chat-types.js';
 import { parseBase64DataUrl, toDataUrl } from '../../core/wire/openai-data-url.js';
+import { hasCacheBreakpoints } from '../shared/cache-breakpoints.js';
+import { formatInstruction, type JsonResponseFormat, jsonResponseFormat } from '../shared/structured-output.js';
 
 export interface OpenAIRequestOptions {
   /** The model name the upstream knows. */
@@ -20,13 +22,29 @@ export interface OpenAIRequestOptions {
   maxTokensField: 'max_completion_tokens' | 'max_tokens';
   /** Ask for the usage chunk when streaming (some compatible servers reject `stream_options`). */
   streamUsage: boolean;
+  /**
+   * False for servers without `response_format`: JSON is then asked for in the system prompt
+   * (and `fallbackWarning` is given).
+   */
+  structuredOutput?: boolean;
+  fallbackWarning?: string;
+  /** Told of every setting dropped or approximated (`Attempt.warn`). */
+  warn?(message: string): void;
 }
 
 export function toOpenAIChatRequest(request: ChatRequest, options: OpenAIRequestOptions): OpenAIChatRequestBody {
+  const warn = (message: string): void => options.warn?.(message);
+  const format = jsonResponseFormat(request.responseFormat);
+  const native = options.structuredOutput !== false;
+  const system = [...(request.system ?? [])];
+  if (format && !native) {
+    if (options.fallbackWarning) warn(options.fallbackWarning);
+    system.push({ type: 'text', text: formatInstruction(format) });
+  }
   const messages: OpenAIMessage[] = [];
-  if (request.system && request.system.length > 0) {
+  if (system.length > 0) {
     // One string: many local chat templates accept a single leading system message only.
-    messages.push({ role: 'system', content: joinText(request.system) });
+    messages.push({ role: 'system', content: joinText(system) });
   }
   request.messages.forEach((message, i) => appendMessage(messages, message, i));
 
@@ -39,7 +57,10 @@ export function toOpenAIChatRequest(request: ChatRequest, options: OpenAIRequest
   if (request.frequencyPenalty !== undefined) body.frequency_penalty = request.frequencyPenalty;
   if (request.seed !== undefined) body.seed = request.seed;
   if (request.user !== undefined) body.user = request.user;
-  if (request.responseFormat) body.response_format = toResponseFormat(request.responseFormat);
+  if (format && native) body.response_format = toResponseFormat(format);
+  if (request.topK !== undefined) warn('top_k: not supported by OpenAI, dropped');
+  if (request.thinkingBudget !== undefined) warn('thinking_budget: not sent to OpenAI-dialect upstreams, dropped');
+  if (hasCacheBreakpoints(request)) warn('cache_control: OpenAI caches prompts automatically, breakpoints dropped');
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => {
       const fn: { name: string; description?: string; parameters: Record<string, unknown>; strict?: boolean } = {
@@ -163,7 +184,7 @@ function joinText(parts: TextPart[]): string {
   return parts.map((part) => part.text).join('\n\n');
 }
 
-function toResponseFormat(format: ResponseFormat): OpenAIResponseFormat {
+function toResponseFormat(format: JsonResponseFormat): OpenAIResponseFormat {
   if (format.type !== 'json_schema') return { type: format.type };
   const spec: { name: string; schema: Record<string, unknown>; strict?: boolean } = { name: format.name ?? 'response', schema: format.schema };
   if (format.strict !== undefined) spec.strict = format.strict;
