@@ -531,10 +531,12 @@ describe('generateFromSchema on structured-output schemas (checked with ajv)', (
       type: 'object',
       properties: {
         price: { type: 'number', exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.25 },
+        // ajv divides: 67.41 / 0.01 is not an integer in floating point, so 67.41 would fail.
+        cents: { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01 },
         count: { type: 'integer', minimum: -5, exclusiveMaximum: 5 },
         ratio: { type: ['number', 'null'], minimum: 0, maximum: 1 },
       },
-      required: ['price', 'count', 'ratio'],
+      required: ['price', 'cents', 'count', 'ratio'],
       additionalProperties: false,
     });
   });

@@ -350,7 +350,11 @@ function generateNumber(schema: Schema, integer: boolean, rng: Prng, path: strin
     if (loExclusive && kLo * step <= lo) kLo++;
     let kHi = Math.floor(hi / step);
     if (hiExclusive && kHi * step >= hi) kHi--;
-    value = Number(((kLo <= kHi ? rng.int(kLo, kHi) : kLo) * step).toFixed(decimals(step)));
+    const multiple = (k: number): number => Number((k * step).toFixed(decimals(step)));
+    const k = kLo <= kHi ? rng.int(kLo, kHi) : kLo;
+    value = multiple(k);
+    // Validators divide (67.41 / 0.01 is 6740.999…): prefer a nearby multiple the division finds exact.
+    for (let next = k + 1, tries = 0; !Number.isInteger(value / step) && next <= kHi && tries < 16; next++, tries++) value = multiple(next);
   } else {
     value = Number((lo + rng.next() * (hi - lo)).toFixed(2));
   }
