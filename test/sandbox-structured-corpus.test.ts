@@ -3,6 +3,7 @@
  * answered by the sandbox's chat on many prompts, and every answer checked twice,
  * independently of the generator: by ajv against the JSON Schema and by zod itself.
  */
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatRequest, ChatResponse } from '../src/core/chat.js';
@@ -11,6 +12,10 @@ import { createSandboxProvider } from '../src/providers/sandbox/index.js';
 import { createSchemaValidator } from './helpers/json-schema-validator.js';
 
 const PROMPTS = 25;
+/** Schemas the Anthropic SDK's transform refuses to send (it throws). */
+const ANTHROPIC_REFUSES = ['string formats', 'arrays: bounds, exact length, tuples'];
+/** Schemas its transform makes contradictory (an enum-keyed record: required keys, no properties, no additional ones). */
+const ANTHROPIC_CONTRADICTS = ['records: string keys and enum keys'];
 
 interface TreeNode {
   type: 'div' | 'button' | 'header' | 'section' | 'field' | 'form';
@@ -214,6 +219,31 @@ describe('sandbox structured answers on real-world zod 4 schemas', () => {
       }
       // Answers vary with the prompt (the schema leaves room for it in every case here).
       expect(answers.size).toBeGreaterThan(1);
+    });
+  }
+});
+
+describe('sandbox structured answers on the same schemas as the Anthropic SDK sends them (zodOutputFormat)', () => {
+  // Its transform moves bounds, lengths and patterns into descriptions; the answer is then checked by zod.
+  for (const [name, zodSchema] of Object.entries(CORPUS)) {
+    it(name, async () => {
+      let schema: Record<string, unknown>;
+      try {
+        schema = zodOutputFormat(zodSchema).schema;
+      } catch {
+        return expect(ANTHROPIC_REFUSES).toContain(name);
+      }
+      expect(ANTHROPIC_REFUSES).not.toContain(name);
+      if (ANTHROPIC_CONTRADICTS.includes(name)) {
+        const error = await chat.chat(request(`About ${name}`, 'answer', schema), attempt).catch((e: unknown) => e);
+        expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
+        return expect((error as Error).message).toContain('additionalProperties is false: no object fits');
+      }
+      for (let i = 0; i < PROMPTS; i++) {
+        const text = textOf(await chat.chat(request(`Answer number ${i} about ${name}`, 'answer', schema), attempt));
+        const parsed = zodSchema.safeParse(JSON.parse(text));
+        expect(parsed.success, `${text}\n${parsed.error?.message}`).toBe(true);
+      }
     });
   }
 });

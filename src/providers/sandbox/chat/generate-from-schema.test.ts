@@ -548,3 +548,11 @@ describe('generateFromSchema on structured-output schemas (checked with ajv)', (
     expect(limitError({ type: 'number', exclusiveMinimum: 1, maximum: 1 }).message).toContain('no number fits');
   });
 });
+
+describe('generateFromSchema on contradictory objects', () => {
+  it('refuses a required property that additionalProperties false forbids', () => {
+    const error = limitError({ type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false });
+    expect(error.message).toBe('the required property "b" is not among the properties and additionalProperties is false: no object fits');
+    expect(error.path).toBe('$');
+  });
+});

@@ -8,6 +8,7 @@
  */
 import type { Prng } from '../shared/prng.js';
 import { SANDBOX_WORDS } from '../shared/sandbox-words.js';
+import { type Constraints, readDescribedConstraints } from './described-constraints.js';
 import { generateFromPatterns } from './generate-from-patterns.js';
 import { generateStringFormat } from './generate-string-format.js';
 import {
@@ -32,6 +33,8 @@ interface Context {
   sizes: WeakMap<object, number>;
   /** Whether a subschema holds a `$ref` (may recurse), already looked up. */
   refs: WeakMap<object, boolean>;
+  /** Constraints read from descriptions, by description. */
+  described: Map<string, Constraints | undefined>;
 }
 
 /** The patterns an `allOf` merged besides `pattern` (a symbol: never a client's keyword). */
@@ -415,7 +418,16 @@ function generateObject(schema: Schema, ctx: Context, depth: number, path: strin
   for (const [key, sub] of Object.entries(properties)) {
     if (required.has(key) || rng.chance(optionalChance)) put(key, generate(sub, ctx, depth + 1, propertyPath(path, key)));
   }
-  for (const key of required) if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
+  for (const key of required) {
+    if (key in out) continue;
+    if (additional === false) {
+      throw new GenerationLimitError(
+        `the required property ${JSON.stringify(key)} is not among the properties and additionalProperties is false: no object fits`,
+        path,
+      );
+    }
+    put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
+  }
   const minProperties = count(schema.minProperties, 0);
   const named = Math.max(Object.keys(properties).length, required.size);
   if (minProperties > named && minProperties > MAX_PROPERTIES) {
@@ -450,11 +462,22 @@ function extraKey(propertyNames: unknown, n: number, ctx: Context, depth: number
   return typeof key === 'string' ? key : undefined;
 }
 
+/** The schema with the constraints its description states (and its keywords do not) added. */
+function withDescribedConstraints(schema: Schema, ctx: Context): Schema {
+  if (typeof schema.description !== 'string') return schema;
+  let found = ctx.described.get(schema.description);
+  if (!ctx.described.has(schema.description)) {
+    found = readDescribedConstraints(schema.description);
+    ctx.described.set(schema.description, found);
+  }
+  return found ? { ...found, ...schema } : schema;
+}
+
 function generate(input: unknown, ctx: Context, depth: number, path: string): unknown {
   if (depth > MAX_DEPTH) return null;
   if (input === false) return null;
   spendStep(ctx.budget, path);
-  const schema = resolve(isSchema(input) ? input : {}, ctx, path);
+  const schema = withDescribedConstraints(resolve(isSchema(input) ? input : {}, ctx, path), ctx);
   const { rng } = ctx;
   if ('const' in schema) return given(schema.const, ctx, path);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return given(rng.pick(schema.enum), ctx, path);
@@ -490,5 +513,5 @@ function generate(input: unknown, ctx: Context, depth: number, path: string): un
  * to several calls to bound them together.
  */
 export function generateFromSchema(schema: unknown, rng: Prng, budget: GenerationBudget = createGenerationBudget()): unknown {
-  return generate(schema, { root: schema, rng, budget, sizes: new WeakMap(), refs: new WeakMap() }, 0, '$');
+  return generate(schema, { root: schema, rng, budget, sizes: new WeakMap(), refs: new WeakMap(), described: new Map() }, 0, '$');
 }
