@@ -2,7 +2,7 @@
  * An Anthropic `POST /v1/messages` body → the canonical ChatRequest. Every error names the
  * offending field the way the client wrote it (`messages[1].content[0].source.data`).
  */
-import type { ChatMessage, ChatRequest, ResponseFormat, TextPart } from '../../core/chat.js';
+import type { ChatMessage, ChatRequest, TextPart } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import {
   oneOf,
@@ -18,6 +18,7 @@ import {
 } from '../../core/validate.js';
 import { parseCacheControl } from './parse-media-blocks.js';
 import { parseMessageTurn, type ToolNames } from './parse-message-turn.js';
+import { parseOutputConfig } from './parse-output-config.js';
 import { parseToolChoice, parseTools } from './parse-tools.js';
 
 function parseSystem(value: unknown, param: string): TextPart[] | undefined {
@@ -69,16 +70,6 @@ function parseThinking(value: unknown): number | undefined {
   return requireInteger(thinking.budget_tokens, 'thinking.budget_tokens', 1024);
 }
 
-/** `output_config.format` (structured outputs) → canonical JSON-schema response format. */
-function parseOutputFormat(value: unknown): ResponseFormat | undefined {
-  if (value === undefined || value === null) return undefined;
-  const config = requireObject(value, 'output_config');
-  if (config.format === undefined || config.format === null) return undefined;
-  const format = requireObject(config.format, 'output_config.format');
-  oneOf(format.type, 'output_config.format.type', ['json_schema'] as const);
-  return { type: 'json_schema', schema: requireObject(format.schema, 'output_config.format.schema') };
-}
-
 export interface ParseOptions {
   /** `count_tokens` bodies carry no `max_tokens`. */
   countOnly?: boolean;
@@ -118,7 +109,7 @@ export function parseAnthropicMessagesRequest(body: unknown, options: ParseOptio
   const { toolChoice, parallelToolCalls } = parseToolChoice(json.tool_choice);
   if (toolChoice) request.toolChoice = toolChoice;
   if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls;
-  const responseFormat = parseOutputFormat(json.output_config);
+  const responseFormat = parseOutputConfig(json);
   if (responseFormat) request.responseFormat = responseFormat;
   return request;
 }

@@ -7,6 +7,7 @@ import { createPrng } from '../shared/prng.js';
 import { countTextTokens } from '../shared/tokenizer.js';
 import { chooseToolsToCall } from './choose-tools-to-call.js';
 import { composeAnswerText } from './compose-answer-text.js';
+import { composeStructuredAnswer } from './compose-structured-answer.js';
 import { countPromptTokens } from '../../../core/count-prompt-tokens.js';
 import { generateFromSchema } from './generate-from-schema.js';
 import { createGenerationBudget, GenerationLimitError, type GenerationBudget } from './generation-limits.js';
@@ -49,9 +50,10 @@ function uniqueHex(length: number): string {
 
 /**
  * The deterministic answer to a request, given what was read of its documents: tool calls
- * whose arguments satisfy the tools' schemas, or the marked simulated text bounded by
- * `maxTokens` and `stop`. Tool-call arguments are never cut (cut JSON would break clients);
- * their tokens are counted as output.
+ * whose arguments satisfy the tools' schemas, or the text — JSON valid against the response
+ * schema when the client asked for structured output, else the marked simulated prose —
+ * bounded by `maxTokens` and `stop` as a model's would be. Tool-call arguments are never cut
+ * (cut JSON would break clients); their tokens are counted as output.
  */
 export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, readings: DocumentReadings = new Map()): SandboxAnswer {
   const rng = createPrng(seed.seed);
@@ -70,7 +72,8 @@ export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, reading
     const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
     return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
   }
-  const limited = limitOutputText(composeAnswerText(request.model, turn, rng, readings), request.maxTokens, request.stop);
+  const text = composeStructuredAnswer(request.responseFormat, rng, createGenerationBudget()) ?? composeAnswerText(request.model, turn, rng, readings);
+  const limited = limitOutputText(text, request.maxTokens, request.stop);
   return {
     id,
     text: limited.text,

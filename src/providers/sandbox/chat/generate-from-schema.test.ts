@@ -1,3 +1,4 @@
+import { createSchemaValidator } from '../../../../test/helpers/json-schema-validator.js';
 import { describe, expect, it } from 'vitest';
 import { createPrng } from '../shared/prng.js';
 import { generateFromSchema } from './generate-from-schema.js';
@@ -401,5 +402,157 @@ describe('generateFromSchema bounds', () => {
   it('takes a malformed $ref escape literally instead of throwing', () => {
     const schema = { type: 'object', properties: { a: { $ref: '#/$defs/%E0%A4%A' } }, required: ['a'] };
     expect(() => generateFromSchema(schema, createPrng(1))).not.toThrow();
+  });
+});
+
+describe('generateFromSchema on structured-output schemas (checked with ajv)', () => {
+  const ajv = createSchemaValidator();
+
+  function expectValidOnSeeds(schema: Record<string, unknown>, seeds = 60): unknown[] {
+    const validate = ajv.compile(schema);
+    const values: unknown[] = [];
+    for (let seed = 1; seed <= seeds; seed++) {
+      const value = generateFromSchema(schema, createPrng(seed));
+      expect(validate(value), `seed ${seed}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`).toBe(true);
+      values.push(value);
+    }
+    return values;
+  }
+
+  function depthOf(value: unknown, key: string): number {
+    let depth = 0;
+    let node = value as Record<string, unknown> | null;
+    while (node && typeof node === 'object' && node[key] !== null && node[key] !== undefined) {
+      node = node[key] as Record<string, unknown>;
+      depth++;
+    }
+    return depth;
+  }
+
+  it('ends a recursion through anyOf [$ref, null] with the null branch, after a few levels', () => {
+    const list = {
+      type: 'object',
+      properties: { value: { type: 'number' }, next: { anyOf: [{ $ref: '#' }, { type: 'null' }] } },
+      required: ['value', 'next'],
+      additionalProperties: false,
+    };
+    const depths = expectValidOnSeeds(list).map((v) => depthOf(v, 'next'));
+    expect(Math.max(...depths)).toBeLessThanOrEqual(3);
+    expect(Math.min(...depths)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('ends a recursion through a nullable container type (OpenAI strict style) with null', () => {
+    const tree = {
+      $defs: {
+        node: {
+          type: ['object', 'null'],
+          properties: { label: { type: 'string' }, child: { $ref: '#/$defs/node' } },
+          required: ['label', 'child'],
+          additionalProperties: false,
+        },
+      },
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      required: ['root'],
+      additionalProperties: false,
+    };
+    const depths = expectValidOnSeeds(tree).map((v) => depthOf((v as { root: unknown }).root, 'child'));
+    expect(Math.max(...depths)).toBeLessThanOrEqual(3);
+  });
+
+  it('recurses through definitions (draft-07 refs) and arrays of itself', () => {
+    expectValidOnSeeds({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      definitions: {
+        category: {
+          type: 'object',
+          properties: { name: { type: 'string', minLength: 1 }, children: { type: 'array', items: { $ref: '#/definitions/category' }, maxItems: 3 } },
+          required: ['name', 'children'],
+          additionalProperties: false,
+        },
+      },
+      $ref: '#/definitions/category',
+    });
+  });
+
+  it('meets every pattern of an allOf: prefix, suffix and infix (zod startsWith/endsWith/includes)', () => {
+    const schema = { type: 'string', allOf: [{ pattern: '^ab.*' }, { pattern: '.*yz$' }, { pattern: 'mid' }], minLength: 10 };
+    for (const value of expectValidOnSeeds(schema, 10)) {
+      expect(value).toMatch(/^ab.*mid.*yz$/);
+      expect((value as string).length).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('names extra properties from propertyNames (a record keyed by an enum)', () => {
+    const values = expectValidOnSeeds({
+      type: 'object',
+      propertyNames: { type: 'string', enum: ['red', 'green', 'blue'] },
+      additionalProperties: { type: 'integer', minimum: 0, maximum: 255 },
+      minProperties: 1,
+    });
+    expect(values.every((v) => Object.keys(v as object).every((k) => ['red', 'green', 'blue'].includes(k)))).toBe(true);
+  });
+
+  it('keeps uniqueItems over a small enum by making the array shorter', () => {
+    expectValidOnSeeds({ type: 'array', items: { enum: ['a', 'b'] }, uniqueItems: true, minItems: 1, maxItems: 5 });
+  });
+
+  it('generates the string formats clients ask for', () => {
+    const formats = [
+      'date-time',
+      'date',
+      'time',
+      'email',
+      'uri',
+      'uuid',
+      'hostname',
+      'ipv4',
+      'ipv6',
+      'duration',
+      'byte',
+      'regex',
+      'json-pointer',
+      'uri-template',
+    ];
+    expectValidOnSeeds({
+      type: 'object',
+      properties: Object.fromEntries(formats.map((f) => [f, { type: 'string', format: f }])),
+      required: formats,
+      additionalProperties: false,
+    });
+    const emoji = generateFromSchema({ type: 'string', format: 'emoji' }, createPrng(1)) as string;
+    expect(emoji).toMatch(/^\p{Extended_Pictographic}+$/u);
+    const jwt = generateFromSchema({ type: 'string', format: 'jwt' }, createPrng(1)) as string;
+    expect(JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+  });
+
+  it('meets numeric bounds, exclusive bounds and multipleOf together', () => {
+    expectValidOnSeeds({
+      type: 'object',
+      properties: {
+        price: { type: 'number', exclusiveMinimum: 0, maximum: 1000, multipleOf: 0.25 },
+        // ajv divides: 67.41 / 0.01 is not an integer in floating point, so 67.41 would fail.
+        cents: { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01 },
+        count: { type: 'integer', minimum: -5, exclusiveMaximum: 5 },
+        ratio: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+      },
+      required: ['price', 'cents', 'count', 'ratio'],
+      additionalProperties: false,
+    });
+  });
+
+  it('refuses bounds no value can meet, naming where', () => {
+    expect(limitError({ type: 'object', properties: { n: { type: 'integer', minimum: 10, maximum: 5 } }, required: ['n'] }).path).toBe('$.n');
+    expect(limitError({ type: 'string', minLength: 8, maxLength: 4 }).message).toContain('minLength 8 is more than maxLength 4');
+    expect(limitError({ type: 'array', minItems: 3, maxItems: 2 }).message).toContain('minItems 3 is more than maxItems 2');
+    expect(limitError({ type: 'number', exclusiveMinimum: 1, maximum: 1 }).message).toContain('no number fits');
+  });
+});
+
+describe('generateFromSchema on contradictory objects', () => {
+  it('refuses a required property that additionalProperties false forbids', () => {
+    const error = limitError({ type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false });
+    expect(error.message).toBe('the required property "b" is not among the properties and additionalProperties is false: no object fits');
+    expect(error.path).toBe('$');
   });
 });

@@ -8,7 +8,8 @@
  */
 import type { Prng } from '../shared/prng.js';
 import { SANDBOX_WORDS } from '../shared/sandbox-words.js';
-import { generateFromPattern } from './generate-from-pattern.js';
+import { type Constraints, readDescribedConstraints } from './described-constraints.js';
+import { generateFromPatterns } from './generate-from-patterns.js';
 import { generateStringFormat } from './generate-string-format.js';
 import {
   createGenerationBudget,
@@ -30,9 +31,21 @@ interface Context {
   budget: GenerationBudget;
   /** Sizes of client-given values (const, default, examples, enum members) already measured. */
   sizes: WeakMap<object, number>;
+  /** Whether a subschema holds a `$ref` (may recurse), already looked up. */
+  refs: WeakMap<object, boolean>;
+  /** Constraints read from descriptions, by description. */
+  described: Map<string, Constraints | undefined>;
 }
 
-/** Past this depth optional properties and array items are left out, so recursion ends. */
+/** The patterns an `allOf` merged besides `pattern` (a symbol: never a client's keyword). */
+const MORE_PATTERNS = Symbol('more patterns');
+/** Nodes looked at to tell whether a branch holds a `$ref`; a bigger branch counts as recursive. */
+const MAX_REF_SCAN = 500;
+
+/**
+ * Past this depth optional properties and array items are left out, and unions and nullable
+ * containers take a branch without `$ref` (or null), so recursion ends.
+ */
 const SHALLOW_DEPTH = 3;
 /** Past this depth only null is produced: a schema whose required recursion never ends. */
 const MAX_DEPTH = 24;
@@ -124,6 +137,11 @@ function merge(a: Schema, b: Schema, ctx: Context, path: string): Schema {
     if (both.length > 0) out.type = both.length === 1 ? both[0] : both;
   }
   if (a.additionalProperties === false || b.additionalProperties === false) out.additionalProperties = false;
+  const patterns = [...new Set([...patternsOf(a), ...patternsOf(b)])];
+  if (patterns.length > 0) {
+    out.pattern = patterns[0];
+    (out as Record<symbol, unknown>)[MORE_PATTERNS] = patterns.slice(1);
+  }
   return out;
 }
 
@@ -160,16 +178,56 @@ function measure(value: unknown, ctx: Context): number {
   return size;
 }
 
+function patternsOf(schema: Schema): string[] {
+  const more = (schema as Record<symbol, unknown>)[MORE_PATTERNS];
+  return [...(typeof schema.pattern === 'string' ? [schema.pattern] : []), ...(Array.isArray(more) ? (more as string[]) : [])];
+}
+
+/** Whether `schema` holds a `$ref` anywhere (without following it): a branch that may recurse. */
+function holdsRef(schema: unknown, ctx: Context): boolean {
+  if (!isSchema(schema)) return false;
+  const known = ctx.refs.get(schema);
+  if (known !== undefined) return known;
+  const stack: unknown[] = [schema];
+  let found = false;
+  for (let seen = 0; stack.length > 0 && !found; seen++) {
+    if (seen >= MAX_REF_SCAN) {
+      found = true;
+      break;
+    }
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (isSchema(node)) {
+      if (typeof node.$ref === 'string') found = true;
+      else for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) stack.push(value);
+    }
+  }
+  ctx.refs.set(schema, found);
+  return found;
+}
+
+/** Near the top a union takes a non-null branch; deeper, one that cannot recurse. */
+function chooseBranch(branches: unknown[], ctx: Context, depth: number): unknown {
+  if (depth >= SHALLOW_DEPTH) {
+    const finite = branches.filter((b) => !holdsRef(b, ctx));
+    if (finite.length > 0) return ctx.rng.pick(finite);
+  }
+  const concrete = branches.filter((b) => !isNullOnly(b));
+  return ctx.rng.pick(concrete.length > 0 ? concrete : branches);
+}
+
 function isNullOnly(schema: unknown): boolean {
   return isSchema(schema) && (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.length === 1 && schema.type[0] === 'null'));
 }
 
-function chooseType(schema: Schema, rng: Prng): string {
+function chooseType(schema: Schema, rng: Prng, depth: number): string {
   const type = schema.type;
   if (typeof type === 'string') return type;
   if (Array.isArray(type) && type.length > 0) {
     // Nullable fields are filled: that is what a model usually does and what clients test.
+    // Deep down a nullable container is null, which ends a recursion through it.
     const concrete = type.filter((t) => t !== 'null');
+    if (depth >= SHALLOW_DEPTH && type.includes('null') && concrete.some((t) => t === 'object' || t === 'array')) return 'null';
     return String(concrete.length > 0 ? rng.pick(concrete) : 'null');
   }
   if ('properties' in schema || 'required' in schema || 'additionalProperties' in schema || 'minProperties' in schema) return 'object';
@@ -199,18 +257,21 @@ function generateBoundedString(schema: Schema, rng: Prng, path: string): string 
   if (min > MAX_STRING_LENGTH) {
     throw new GenerationLimitError(`minLength ${min} is more than the ${MAX_STRING_LENGTH} characters the sandbox generates in a string`, path);
   }
+  if (min > count(schema.maxLength, Infinity)) {
+    throw new GenerationLimitError(`minLength ${min} is more than maxLength ${count(schema.maxLength, Infinity)}: no string fits`, path);
+  }
   const max = Math.min(count(schema.maxLength, Infinity), MAX_STRING_LENGTH);
-  const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
+  const patterns = patternsOf(schema);
   if (typeof schema.format === 'string') {
     const formatted = generateStringFormat(schema.format, rng);
-    if (formatted !== undefined && formatted.length >= min && formatted.length <= max && (!pattern || safeTest(pattern, formatted))) {
+    if (formatted !== undefined && formatted.length >= min && formatted.length <= max && patterns.every((p) => safeTest(p, formatted))) {
       return formatted;
     }
   }
-  if (pattern) {
+  if (patterns.length > 0) {
     let matched: string | undefined;
     try {
-      matched = generateFromPattern(pattern, rng, { min, max });
+      matched = generateFromPatterns(patterns, rng, { min, max });
     } catch (error) {
       if (error instanceof GenerationLimitError) throw new GenerationLimitError(error.message, path);
       throw error;
@@ -278,8 +339,11 @@ function window(b: Bounds): Bounds {
   return { lo: b.lo, hi: b.lo + 100, loExclusive: b.loExclusive, hiExclusive: false };
 }
 
-function generateNumber(schema: Schema, integer: boolean, rng: Prng): number {
+function generateNumber(schema: Schema, integer: boolean, rng: Prng, path: string): number {
   const bounds = numberBounds(schema);
+  if (bounds.lo > bounds.hi || (bounds.lo === bounds.hi && (bounds.loExclusive || bounds.hiExclusive))) {
+    throw new GenerationLimitError(`the lower bound ${bounds.lo} is not below the upper bound ${bounds.hi}: no number fits`, path);
+  }
   const { lo, hi, loExclusive, hiExclusive } = window(bounds);
   const multipleOf = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined;
   let value: number;
@@ -289,7 +353,11 @@ function generateNumber(schema: Schema, integer: boolean, rng: Prng): number {
     if (loExclusive && kLo * step <= lo) kLo++;
     let kHi = Math.floor(hi / step);
     if (hiExclusive && kHi * step >= hi) kHi--;
-    value = Number(((kLo <= kHi ? rng.int(kLo, kHi) : kLo) * step).toFixed(decimals(step)));
+    const multiple = (k: number): number => Number((k * step).toFixed(decimals(step)));
+    const k = kLo <= kHi ? rng.int(kLo, kHi) : kLo;
+    value = multiple(k);
+    // Validators divide (67.41 / 0.01 is 6740.999…): prefer a nearby multiple the division finds exact.
+    for (let next = k + 1, tries = 0; !Number.isInteger(value / step) && next <= kHi && tries < 16; next++, tries++) value = multiple(next);
   } else {
     value = Number((lo + rng.next() * (hi - lo)).toFixed(2));
   }
@@ -306,6 +374,9 @@ function generateArray(schema: Schema, ctx: Context, depth: number, path: string
   if (min > MAX_ITEMS) {
     throw new GenerationLimitError(`minItems ${min} is more than the ${MAX_ITEMS} items the sandbox generates in an array`, path);
   }
+  if (min > count(schema.maxItems, Infinity)) {
+    throw new GenerationLimitError(`minItems ${min} is more than maxItems ${count(schema.maxItems, Infinity)}: no array fits`, path);
+  }
   const max = Math.min(count(schema.maxItems, Infinity), MAX_ITEMS);
   const natural = depth >= SHALLOW_DEPTH ? 0 : ctx.rng.int(1, 3);
   const length = Math.min(Math.max(natural, min), max, rest === false ? prefix.length : Infinity);
@@ -317,6 +388,8 @@ function generateArray(schema: Schema, ctx: Context, depth: number, path: string
     let value = generate(itemSchema, ctx, depth + 1, itemPath);
     if (schema.uniqueItems === true) {
       for (let retry = 0; retry < 10 && seen.has(JSON.stringify(value)); retry++) value = generate(itemSchema, ctx, depth + 1, itemPath);
+      // Few distinct values (a small enum): a shorter array beats a repeated item.
+      if (seen.has(JSON.stringify(value)) && out.length >= min) break;
       seen.add(JSON.stringify(value));
     }
     out.push(value);
@@ -345,7 +418,16 @@ function generateObject(schema: Schema, ctx: Context, depth: number, path: strin
   for (const [key, sub] of Object.entries(properties)) {
     if (required.has(key) || rng.chance(optionalChance)) put(key, generate(sub, ctx, depth + 1, propertyPath(path, key)));
   }
-  for (const key of required) if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
+  for (const key of required) {
+    if (key in out) continue;
+    if (additional === false) {
+      throw new GenerationLimitError(
+        `the required property ${JSON.stringify(key)} is not among the properties and additionalProperties is false: no object fits`,
+        path,
+      );
+    }
+    put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
+  }
   const minProperties = count(schema.minProperties, 0);
   const named = Math.max(Object.keys(properties).length, required.size);
   if (minProperties > named && minProperties > MAX_PROPERTIES) {
@@ -359,7 +441,8 @@ function generateObject(schema: Schema, ctx: Context, depth: number, path: strin
     if (!(key in out)) put(key, generate(properties[key], ctx, depth + 1, propertyPath(path, key)));
   }
   for (let n = 0; size < wanted && additional !== false && n < wanted + 8; n++) {
-    const key = `${rng.pick(SANDBOX_WORDS)}_${n}`;
+    const key = extraKey(schema.propertyNames, n, ctx, depth, path);
+    if (key === undefined) break;
     if (!(key in out)) put(key, generate(extraSchema, ctx, depth + 1, propertyPath(path, key)));
   }
   for (const key of Object.keys(out)) {
@@ -372,32 +455,49 @@ function generateObject(schema: Schema, ctx: Context, depth: number, path: strin
   return out;
 }
 
+/** The name of an extra property: from `propertyNames` when given (a record's key schema), else a word. */
+function extraKey(propertyNames: unknown, n: number, ctx: Context, depth: number, path: string): string | undefined {
+  if (!isSchema(propertyNames)) return `${ctx.rng.pick(SANDBOX_WORDS)}_${n}`;
+  const key = generate({ type: 'string', ...propertyNames }, ctx, depth + 1, `${path}{key}`);
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** The schema with the constraints its description states (and its keywords do not) added. */
+function withDescribedConstraints(schema: Schema, ctx: Context): Schema {
+  if (typeof schema.description !== 'string') return schema;
+  let found = ctx.described.get(schema.description);
+  if (!ctx.described.has(schema.description)) {
+    found = readDescribedConstraints(schema.description);
+    ctx.described.set(schema.description, found);
+  }
+  return found ? { ...found, ...schema } : schema;
+}
+
 function generate(input: unknown, ctx: Context, depth: number, path: string): unknown {
   if (depth > MAX_DEPTH) return null;
   if (input === false) return null;
   spendStep(ctx.budget, path);
-  const schema = resolve(isSchema(input) ? input : {}, ctx, path);
+  const schema = withDescribedConstraints(resolve(isSchema(input) ? input : {}, ctx, path), ctx);
   const { rng } = ctx;
   if ('const' in schema) return given(schema.const, ctx, path);
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return given(rng.pick(schema.enum), ctx, path);
   const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (branches && branches.length > 0) {
     const { oneOf: _oneOf, anyOf: _anyOf, ...parent } = schema;
-    const concrete = branches.filter((b) => !isNullOnly(b));
-    const branch = rng.pick(concrete.length > 0 ? concrete : branches);
+    const branch = chooseBranch(branches, ctx, depth);
     return generate(merge(parent, resolve(isSchema(branch) ? branch : {}, ctx, path), ctx, path), ctx, depth + 1, path);
   }
   if ('default' in schema) return given(schema.default, ctx, path);
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return given(schema.examples[0], ctx, path);
-  switch (chooseType(schema, rng)) {
+  switch (chooseType(schema, rng, depth)) {
     case 'object':
       return generateObject(schema, ctx, depth, path);
     case 'array':
       return generateArray(schema, ctx, depth, path);
     case 'integer':
-      return generateNumber(schema, true, rng);
+      return generateNumber(schema, true, rng, path);
     case 'number':
-      return generateNumber(schema, false, rng);
+      return generateNumber(schema, false, rng, path);
     case 'boolean':
       return rng.chance(0.5);
     case 'null':
@@ -413,5 +513,5 @@ function generate(input: unknown, ctx: Context, depth: number, path: string): un
  * to several calls to bound them together.
  */
 export function generateFromSchema(schema: unknown, rng: Prng, budget: GenerationBudget = createGenerationBudget()): unknown {
-  return generate(schema, { root: schema, rng, budget, sizes: new WeakMap() }, 0, '$');
+  return generate(schema, { root: schema, rng, budget, sizes: new WeakMap(), refs: new WeakMap(), described: new Map() }, 0, '$');
 }

@@ -13,6 +13,18 @@ function time(rng: Prng): string {
   return `${two(rng.int(0, 23))}:${two(rng.int(0, 59))}:${two(rng.int(0, 59))}Z`;
 }
 
+const EMOJI = ['🙂', '🚀', '🌱', '📦', '✨', '🎉', '🔧', '📚'];
+
+function base64(rng: Prng, url: boolean): string {
+  return Buffer.from(`${rng.pick(SANDBOX_WORDS)} ${rng.pick(SANDBOX_WORDS)}`).toString(url ? 'base64url' : 'base64');
+}
+
+/** An unsigned token of the JWT shape: header.payload.signature, each base64url. */
+function jwt(rng: Prng): string {
+  const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: rng.pick(SANDBOX_WORDS), iat: rng.int(1_700_000_000, 1_800_000_000) })}.${rng.hex(43)}`;
+}
+
 function uuid(rng: Prng): string {
   const hex = rng.hex(32);
   const variant = '89ab'[rng.int(0, 3)];
@@ -49,6 +61,27 @@ export function generateStringFormat(format: string, rng: Prng): string | undefi
       return uuid(rng);
     case 'duration':
       return `PT${rng.int(1, 59)}M`;
+    case 'iso-date-time':
+      return `${date(rng)}T${time(rng)}`;
+    case 'iso-time':
+      return time(rng);
+    case 'byte':
+    case 'base64':
+      return base64(rng, false);
+    case 'base64url':
+      return base64(rng, true);
+    case 'jwt':
+      return jwt(rng);
+    case 'emoji':
+      return rng.pick(EMOJI);
+    case 'regex':
+      return `^${rng.pick(SANDBOX_WORDS)}-[0-9]+$`;
+    case 'json-pointer':
+      return `/${rng.pick(SANDBOX_WORDS)}/${rng.int(0, 9)}`;
+    case 'relative-json-pointer':
+      return `${rng.int(0, 3)}/${rng.pick(SANDBOX_WORDS)}`;
+    case 'uri-template':
+      return `https://example.com/${rng.pick(SANDBOX_WORDS)}/{id}`;
     default:
       return undefined;
   }

@@ -1,8 +1,9 @@
 /**
- * Hard bounds on what the sandbox generates from a client's schema or pattern. A schema whose
- * minimums exceed them is refused with a GenerationLimitError (the caller turns it into a 400
- * naming the tool); larger maximums are clamped. The budget is shared by every tool call of
- * one answer, so the work per request is bounded whatever the schemas ask for.
+ * Hard bounds on what the sandbox generates from a client's schema or pattern (tool arguments,
+ * structured answers). A schema whose minimums exceed them is refused with a
+ * GenerationLimitError (the caller turns it into a 400 naming the tool or the response
+ * schema); larger maximums are clamped. The budget is shared by everything one answer
+ * generates, so the work per request is bounded whatever the schemas ask for.
  */
 
 /** Items generated in one array at most (`minItems` above it is refused, `maxItems` clamped). */
@@ -18,7 +19,7 @@ export const MAX_STEPS = 20_000;
 /** Characters of generated strings in one answer. */
 export const MAX_OUTPUT_CHARS = 200_000;
 
-/** Thrown when a schema cannot be satisfied within the bounds above; `path` is where in the arguments. */
+/** Thrown when a schema cannot be satisfied within the bounds above; `path` is where in the generated value. */
 export class GenerationLimitError extends Error {
   constructor(
     message: string,
@@ -41,13 +42,13 @@ export function createGenerationBudget(): GenerationBudget {
 export function spendStep(budget: GenerationBudget, path: string, steps = 1): void {
   budget.steps -= steps;
   if (budget.steps < 0) {
-    throw new GenerationLimitError(`the schema needs more than the ${MAX_STEPS} steps the sandbox spends on generating arguments`, path);
+    throw new GenerationLimitError(`the schema needs more than the ${MAX_STEPS} steps the sandbox spends on generating JSON`, path);
   }
 }
 
 export function spendChars(budget: GenerationBudget, path: string, chars: number): void {
   budget.chars -= chars;
   if (budget.chars < 0) {
-    throw new GenerationLimitError(`the arguments would be longer than the ${MAX_OUTPUT_CHARS} characters of text the sandbox generates`, path);
+    throw new GenerationLimitError(`the generated JSON would be longer than the ${MAX_OUTPUT_CHARS} characters of text the sandbox generates`, path);
   }
 }

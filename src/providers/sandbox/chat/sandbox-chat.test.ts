@@ -4,6 +4,7 @@ import type { ChatEvent, ChatRequest, ChatResponse, ToolDefinition } from '../..
 import { GatewayError } from '../../../core/errors.js';
 import type { Attempt } from '../../types.js';
 import { buildTestPdf } from '../../../../test/helpers/build-test-pdf.js';
+import { createSchemaValidator } from '../../../../test/helpers/json-schema-validator.js';
 import { createSandboxProvider } from '../index.js';
 import { DOCUMENT_INPUT_TOKENS } from '../../../core/count-prompt-tokens.js';
 
@@ -469,7 +470,83 @@ describe('sandbox chat on hostile tool schemas', () => {
     const error = await chat.chat(ask('one two three', { tools, parallelToolCalls: true }), attempt()).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
     expect((error as GatewayError).message).toMatch(
-      /^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the arguments would be longer than/,
+      /^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the generated JSON would be longer than/,
+    );
+  });
+});
+
+describe('sandbox structured output', () => {
+  const INVOICE = {
+    type: 'object',
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      issued: { type: 'string', format: 'date' },
+      lines: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 4,
+        items: {
+          type: 'object',
+          properties: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' }, qty: { type: 'integer', minimum: 1 } },
+          required: ['sku', 'qty'],
+          additionalProperties: false,
+        },
+      },
+      status: { enum: ['draft', 'sent', 'paid'] },
+    },
+    required: ['id', 'issued', 'lines', 'status'],
+    additionalProperties: false,
+  };
+  const structured = (extra: Partial<ChatRequest> = {}): ChatRequest =>
+    ask('Make an invoice', { responseFormat: { type: 'json_schema', name: 'invoice', schema: INVOICE, strict: true }, ...extra });
+
+  it('answers JSON valid against the response schema, without the marker, the same for the same request', async () => {
+    const validate = createSchemaValidator().compile(INVOICE);
+    const response = await chat.chat(structured(), attempt());
+    const text = textOf(response);
+    expect(validate(JSON.parse(text)), text).toBe(true);
+    expect(text).not.toContain(MARKER);
+    expect(response.finishReason).toBe('stop');
+    expect(response.usage.outputTokens).toBe(countTokens(text));
+    expect(textOf(await chat.chat(structured(), attempt()))).toBe(text);
+  });
+
+  it('answers json_object with a JSON object', async () => {
+    const value = JSON.parse(textOf(await chat.chat(ask('Reply in JSON', { responseFormat: { type: 'json_object' } }), attempt())));
+    expect(value).toEqual({ answer: expect.any(String) });
+  });
+
+  it('keeps the prose answer for a text response format', async () => {
+    expect(textOf(await chat.chat(ask('Hi', { responseFormat: { type: 'text' } }), attempt())).startsWith(MARKER)).toBe(true);
+  });
+
+  it('streams the same JSON in token pieces', async () => {
+    const plain = textOf(await chat.chat(structured(), attempt()));
+    const events = await collect(await chat.chatStream(structured({ stream: true }), attempt()));
+    const deltas = events.filter((e) => e.type === 'text_delta');
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.map((e) => (e.type === 'text_delta' ? e.text : '')).join('')).toBe(plain);
+    expect(events[events.length - 1]).toMatchObject({ type: 'finish', finishReason: 'stop', usage: { outputTokens: countTokens(plain) } });
+  });
+
+  it('cuts the JSON at maxTokens like a model would, with finish reason length', async () => {
+    const response = await chat.chat(structured({ maxTokens: 5 }), attempt());
+    expect(response.finishReason).toBe('length');
+    expect(response.usage.outputTokens).toBe(5);
+    expect(() => JSON.parse(textOf(response))).toThrow();
+  });
+
+  it('calls a required tool rather than answering JSON', async () => {
+    const response = await chat.chat(structured({ tools: [WEATHER], toolChoice: { type: 'required' } }), attempt());
+    expect(response.finishReason).toBe('tool_calls');
+  });
+
+  it('refuses a response schema over the bounds with a clear 400', async () => {
+    const schema = { type: 'object', properties: { a: { type: 'string', minLength: 1e7 } }, required: ['a'] };
+    const error = await chat.chat(ask('hi', { responseFormat: { type: 'json_schema', schema } }), attempt()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
+    expect((error as GatewayError).message).toBe(
+      'structured output: the sandbox cannot generate an answer for the response schema at a: minLength 10000000 is more than the 10000 characters the sandbox generates in a string',
     );
   });
 });
