@@ -75,9 +75,9 @@ describe('fake Anthropic upstream: extended thinking', () => {
   });
 
   it('refuses sampling settings thinking does not allow', async () => {
-    const error = await client.messages
-      .create({ model: 'claude-fake-thinker', max_tokens: 4000, thinking, temperature: 0.2, messages: [ask] })
-      .catch((e: unknown) => e);
+    // The SDK's own types already forbid this combination; the fake must refuse it on the wire too.
+    const params = { model: 'claude-fake-thinker', max_tokens: 4000, thinking, temperature: 0.2, messages: [ask] } as Anthropic.MessageCreateParamsNonStreaming;
+    const error = await client.messages.create(params).catch((e: unknown) => e);
     expect((error as Error).message).toContain('`temperature` may only be set to 1 when thinking is enabled');
   });
 });
