@@ -167,6 +167,7 @@ export class Call {
           model: subject.model,
           requestId: subject.requestId,
           signal: subject.signal,
+          maxOutputTokens: deps.catalog.get(subject.model)?.outputTokenLimit,
           onAttempt: (route) => {
             this.route = route;
             for (const hook of this.hooks) hook.attemptStart?.(this, route);

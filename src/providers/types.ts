@@ -37,6 +37,11 @@ export interface Attempt {
   signal: AbortSignal;
   requestId: string;
   /**
+   * The model's own output-token limit from the gateway's catalog, when the model is listed:
+   * the cap a provider uses when the client set none and its upstream requires one.
+   */
+  maxOutputTokens?: number;
+  /**
    * Tells the client that a setting of its request was dropped or approximated because the
    * upstream cannot express it (sent as `x-gengate-warnings`), e.g. `seed: not supported by Anthropic`.
    */

@@ -20,6 +20,8 @@ export interface AttemptContext {
   model: string;
   requestId: string;
   signal: AbortSignal;
+  /** The model's output-token limit from the catalog, passed on to providers. */
+  maxOutputTokens?: number;
   /** Told of each route before it is tried (the last one told is the one that answered or failed last). */
   onAttempt(route: RouteInfo): void;
 }
@@ -48,6 +50,7 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
       upstreamModel: route.upstreamModel,
       signal: context.signal,
       requestId: context.requestId,
+      ...(context.maxOutputTokens !== undefined ? { maxOutputTokens: context.maxOutputTokens } : {}),
       warn: (message) => {
         route.warnings ??= [];
         if (route.warnings.length < MAX_WARNINGS && !route.warnings.includes(message)) route.warnings.push(message);

@@ -7,6 +7,7 @@
  * Scenarios, by model name containing them or by header `x-fake-scenario`:
  *   fail-400, fail-429 (retry-after: 7), fail-500, fail-529 — answer that error;
  *   midstream-error — stream a little text, then `event: error` overloaded_error.
+ * Extended thinking (signed blocks, the real API's thinking rules): fake-anthropic-thinking.ts.
  * Server tools: a `web_search_*` tool in `tools` is "run" — the answer is a `server_tool_use`
  * block, its `web_search_tool_result`, then text citing the result, with
  * `usage.server_tool_use.web_search_requests`.
@@ -18,6 +19,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { addThinking, thinkingEvents, thinkingRequestError } from './fake-anthropic-thinking.js';
 import { schemaExample } from './schema-example.js';
 import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
@@ -134,6 +136,8 @@ function validate(body: Json): void {
   if (thinking?.type === 'enabled' && (thinking.budget_tokens as number) >= (body.max_tokens as number)) {
     throw new FakeApiError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
   }
+  const thinkingError = thinkingRequestError(body);
+  if (thinkingError) throw new FakeApiError(400, 'invalid_request_error', thinkingError);
 }
 
 const UNSUPPORTED_SCHEMA_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern'];
@@ -351,6 +355,8 @@ function stream(res: ServerResponse, body: Json, answer: Answer, requestId: stri
           return;
         }
       }
+    } else if (block.type === 'thinking') {
+      for (const [name, payload] of thinkingEvents(index, block)) event(res, name, payload);
     } else if (block.type === 'web_search_tool_result') {
       event(res, 'content_block_start', { index, content_block: block });
     } else {
@@ -399,6 +405,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
         if (failure) throw new FakeApiError(...failure);
         validate(json);
         const answer = fake.answer(json);
+        addThinking(json, answer);
         const midstream = scenario === 'midstream-error' || String(json.model).includes('midstream-error');
         if (json.stream === true) return stream(res, json, answer, requestId, midstream);
         res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });

@@ -89,6 +89,8 @@ export interface OpenAIChatCompletion {
       /** Reasoning text some OpenAI-compatible servers add (DeepSeek, vLLM). */
       reasoning_content?: string | null;
       reasoning?: string | null;
+      /** gengate's (and LiteLLM's) signed thinking, for the client to send back unchanged (docs/reasoning.md). */
+      thinking_blocks?: OpenAIThinkingBlock[];
     };
     logprobs: null;
     finish_reason: OpenAIFinishReason | null;
@@ -104,6 +106,9 @@ export interface OpenAIToolCallDelta {
   function?: { name?: string; arguments?: string };
 }
 
+/** A signed (or redacted) thinking block on an assistant message: the shape LiteLLM uses, which clients echo back. */
+export type OpenAIThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+
 export interface OpenAIChunkDelta {
   role?: 'assistant';
   content?: string | null;
@@ -111,6 +116,7 @@ export interface OpenAIChunkDelta {
   tool_calls?: OpenAIToolCallDelta[];
   reasoning_content?: string | null;
   reasoning?: string | null;
+  thinking_blocks?: OpenAIThinkingBlock[];
 }
 
 export interface OpenAIChatCompletionChunk {

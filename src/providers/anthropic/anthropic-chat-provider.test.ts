@@ -193,13 +193,14 @@ describe('anthropic provider: chat', () => {
     expect(error.message).toContain('invalid x-api-key');
   });
 
-  it('sends a thinking request the API accepts (max_tokens above the budget, no temperature)', async () => {
-    const response = await provider.chat(request({ temperature: 0.5, thinkingBudget: 2000, maxTokens: 10 }), attempt());
+  it('sends a thinking request the API accepts (budget inside the cap, no temperature)', async () => {
+    const response = await provider.chat(request({ temperature: 0.5, thinkingBudget: 2000, maxTokens: 3500 }), attempt());
     expect(response.finishReason).toBe('stop');
     const body = fake.requests[fake.requests.length - 1].body as Record<string, unknown>;
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2000 });
-    expect(body.max_tokens).toBe(2010);
+    expect(body.max_tokens).toBe(3500);
     expect(body.temperature).toBeUndefined();
+    expect(response.content[0]).toMatchObject({ type: 'thinking', signature: expect.any(String) });
   });
 
   it('throws a retryable error when the upstream is unreachable', async () => {

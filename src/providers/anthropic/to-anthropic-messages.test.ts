@@ -99,13 +99,19 @@ describe('toAnthropicMessages', () => {
     expect(body.tools).toEqual([{ name: 'f', input_schema: { type: 'object', properties: {} } }]);
   });
 
-  it('enables thinking with the budget, growing max_tokens past it and dropping incompatible sampling', () => {
-    const body = toAnthropicMessages(request({ thinkingBudget: 2048, maxTokens: 1000, temperature: 0.2, topK: 5, topP: 0.5 }), testAttempt(), false);
+  it('enables thinking with a budget inside the client cap, dropping incompatible sampling', () => {
+    const body = toAnthropicMessages(request({ thinkingBudget: 2048, maxTokens: 8000, temperature: 0.2, topK: 5, topP: 0.5 }), testAttempt(), false);
     expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    expect(body.max_tokens).toBe(3048);
+    expect(body.max_tokens).toBe(8000);
     expect(body.temperature).toBeUndefined();
     expect(body.top_k).toBeUndefined();
     expect(body.top_p).toBeUndefined();
+  });
+
+  it('uses the model output limit the attempt carries when the client set no cap', () => {
+    const attempt = { ...testAttempt(), maxOutputTokens: 64000 };
+    expect(toAnthropicMessages(request(), attempt, false).max_tokens).toBe(64000);
+    expect(toAnthropicMessages(request({ maxTokens: 10 }), attempt, false).max_tokens).toBe(10);
   });
 
   it('sends a JSON schema natively as output_config.format, closing its objects, with no instruction', () => {
@@ -168,9 +174,9 @@ describe('toAnthropicMessages', () => {
     const thinking = testAttempt();
     toAnthropicMessages(request({ thinkingBudget: 2048, temperature: 0.2, topK: 5, topP: 0.5 }), thinking, false);
     expect(thinking.warnings).toEqual([
-      'temperature: dropped because extended thinking is on',
-      'top_p: dropped because extended thinking is on (Anthropic takes 0.95 or more then)',
-      'top_k: dropped because extended thinking is on',
+      'temperature: dropped: Anthropic accepts only temperature 1 with thinking on',
+      'top_p: dropped: Anthropic accepts only top_p of 0.95 or more with thinking on',
+      'top_k: dropped: Anthropic accepts no top_k with thinking on',
     ]);
     const quiet = testAttempt();
     toAnthropicMessages(request({ temperature: 0.5, topP: 0.9, topK: 10, stop: ['x'], user: 'u' }), quiet, false);

@@ -5,13 +5,10 @@ import type { ChatRequest, TextPart } from '../../core/chat.js';
 import type { AnthropicMessagesRequest, AnthropicTextBlock, AnthropicToolChoice } from '../../core/wire/anthropic-types.js';
 import { formatInstruction, instructionFallbackWarning, jsonResponseFormat, nativeStructuredOutput } from '../shared/structured-output.js';
 import type { Attempt } from '../types.js';
+import { anthropicMaxTokens, applyThinkingAndSampling } from './anthropic-thinking.js';
 import { toTextBlock } from './to-anthropic-content.js';
 import { toAnthropicOutputSchema } from './to-anthropic-output-schema.js';
 import { toAnthropicTurns } from './to-anthropic-turns.js';
-
-const DEFAULT_MAX_TOKENS = 4096;
-/** Anthropic's smallest accepted thinking budget. */
-const MIN_THINKING_BUDGET = 1024;
 
 type Warn = (message: string) => void;
 
@@ -64,44 +61,17 @@ function toToolChoice(request: ChatRequest): AnthropicToolChoice | undefined {
   }
 }
 
-function maxTokensOption(attempt: Attempt): number | undefined {
-  const value = attempt.channel.options.defaultMaxTokens;
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
 export function toAnthropicMessages(request: ChatRequest, attempt: Attempt, stream: boolean): AnthropicMessagesRequest {
   const warn: Warn = (message) => attempt.warn?.(message);
   const body: AnthropicMessagesRequest = {
     model: attempt.upstreamModel,
-    max_tokens: request.maxTokens ?? maxTokensOption(attempt) ?? DEFAULT_MAX_TOKENS,
+    max_tokens: anthropicMaxTokens(request, attempt),
     messages: toAnthropicTurns(request.messages),
   };
   const system = toSystem(request.system, applyResponseFormat(body, request, attempt, warn));
   if (system) body.system = system;
   warnUnsupported(request, warn);
-  const thinking = request.thinkingBudget !== undefined;
-  if (thinking) {
-    const budget = Math.max(MIN_THINKING_BUDGET, request.thinkingBudget!);
-    body.thinking = { type: 'enabled', budget_tokens: budget };
-    // The budget is part of max_tokens: leave the answer the room the client asked for.
-    if (body.max_tokens <= budget) body.max_tokens = budget + body.max_tokens;
-  }
-  // With thinking on, Anthropic rejects a temperature other than 1, any top_k and a top_p below 0.95.
-  if (request.temperature !== undefined) {
-    if (thinking) warn('temperature: dropped because extended thinking is on');
-    else {
-      if (request.temperature > 1) warn(`temperature: ${request.temperature} is above Anthropic's maximum, sent as 1`);
-      body.temperature = Math.min(1, request.temperature);
-    }
-  }
-  if (request.topP !== undefined) {
-    if (!thinking || request.topP >= 0.95) body.top_p = request.topP;
-    else warn('top_p: dropped because extended thinking is on (Anthropic takes 0.95 or more then)');
-  }
-  if (request.topK !== undefined) {
-    if (thinking) warn('top_k: dropped because extended thinking is on');
-    else body.top_k = request.topK;
-  }
+  applyThinkingAndSampling(body, request, attempt);
   if (request.stop && request.stop.length > 0) body.stop_sequences = request.stop;
   if (request.tools && request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

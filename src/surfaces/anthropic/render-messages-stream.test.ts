@@ -9,9 +9,9 @@ async function* from(events: ChatEvent[], failWith?: Error): AsyncGenerator<Chat
 }
 
 /** The frames as [event name, parsed data], checking that each data.type equals its event name. */
-async function frames(events: AsyncIterable<ChatEvent>): Promise<Array<[string, Record<string, unknown>]>> {
+async function frames(events: AsyncIterable<ChatEvent>, estimateInput?: () => number): Promise<Array<[string, Record<string, unknown>]>> {
   let text = '';
-  for await (const chunk of renderAnthropicMessagesStream(events, 'textmodel-a-sonnet-4-20250514')) text += chunk;
+  for await (const chunk of renderAnthropicMessagesStream(events, 'textmodel-a-sonnet-4-20250514', estimateInput)) text += chunk;
   expect(text.endsWith('\n\n')).toBe(true);
   return text
     .trim()
@@ -123,6 +123,29 @@ describe('renderAnthropicMessagesStream', () => {
         usage: { output_tokens: 8, input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 10 },
       },
     ]);
+  });
+
+  it('opens with the local input estimate when the upstream states input only at the end, and ends with its numbers', async () => {
+    const out = await frames(
+      from([
+        { type: 'start', id: 'chatcmpl-2', model: 'textmodel-a-sonnet-4-20250514', created: 1 },
+        { type: 'text_delta', text: 'Hi' },
+        { type: 'finish', finishReason: 'stop', usage: { inputTokens: 31, outputTokens: 2 } },
+      ]),
+      () => 27,
+    );
+    expect(out[0][1]).toMatchObject({ message: { usage: { input_tokens: 27, output_tokens: 0 } } });
+    expect(out[out.length - 2][1]).toMatchObject({ usage: { output_tokens: 2, input_tokens: 31 } });
+  });
+
+  it('keeps the upstream input count at message_start when it gave one, without estimating', async () => {
+    let asked = false;
+    const out = await frames(from([START, { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1500, outputTokens: 5 } }]), () => {
+      asked = true;
+      return 9;
+    });
+    expect(out[0][1]).toMatchObject({ message: { usage: { input_tokens: 50 } } });
+    expect(asked).toBe(false);
   });
 
   it('carries the stop sequence', async () => {

@@ -2,6 +2,8 @@
  * The canonical ChatEvent stream → Anthropic Messages SSE frames, in the order the API
  * sends them: message_start, per block content_block_start / _delta… / _stop, then
  * message_delta and message_stop. A failure once frames are out becomes `event: error`.
+ * Upstreams of other dialects report input tokens only at the end: message_start then carries
+ * the local estimate (what count_tokens answers), and message_delta the upstream's numbers.
  */
 import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError, toGatewayError } from '../../core/errors.js';
@@ -33,7 +35,10 @@ class MessageStreamRenderer {
   /** Anthropic block index of each canonical tool-call index. */
   private readonly toolBlocks = new Map<number, number>();
 
-  constructor(private readonly model: string) {}
+  constructor(
+    private readonly model: string,
+    private readonly estimateInput?: () => number,
+  ) {}
 
   /** The frames for one event (usually one or two). */
   render(event: ChatEvent, out: string[]): 'more' | 'done' {
@@ -82,6 +87,7 @@ class MessageStreamRenderer {
     this.started = true;
     mergeUsage(this.usage, usage);
     this.inputKnownAtStart = usage?.inputTokens !== undefined;
+    const startUsage: Usage = this.inputKnownAtStart ? this.usage : { ...this.usage, inputTokens: this.localInputCount() };
     out.push(
       frame('message_start', {
         message: {
@@ -92,10 +98,18 @@ class MessageStreamRenderer {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { ...toAnthropicInputUsage(this.usage), output_tokens: this.usage.outputTokens },
+          usage: { ...toAnthropicInputUsage(startUsage), output_tokens: this.usage.outputTokens },
         },
       }),
     );
+  }
+
+  private localInputCount(): number {
+    try {
+      return this.estimateInput?.() ?? 0;
+    } catch {
+      return 0;
+    }
   }
 
   private thinking(text: string, signature: string | undefined, out: string[]): void {
@@ -143,8 +157,8 @@ class MessageStreamRenderer {
  * Anthropic SSE frames for a canonical event stream. Never throws: an exception from the
  * events (or a stream that ends without `finish`) is rendered as an `error` event.
  */
-export async function* renderAnthropicMessagesStream(events: AsyncIterable<ChatEvent>, model: string): AsyncGenerator<string> {
-  const renderer = new MessageStreamRenderer(model);
+export async function* renderAnthropicMessagesStream(events: AsyncIterable<ChatEvent>, model: string, estimateInput?: () => number): AsyncGenerator<string> {
+  const renderer = new MessageStreamRenderer(model, estimateInput);
   const out: string[] = [];
   try {
     for await (const event of events) {

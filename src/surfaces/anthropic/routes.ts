@@ -38,6 +38,7 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
   const requestId = String(request.id);
   reply.header('request-id', requestId);
   const peeked = peekAnthropicMessagesRequest(request.body);
+  const canonical = once(() => parseAnthropicMessagesRequest(request.body));
   const raw: RawChatRequest = {
     dialect: 'anthropic',
     body: request.body as Record<string, unknown>,
@@ -50,7 +51,7 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     requestId,
     model: peeked.model,
     stream: peeked.stream,
-    canonical: once(() => parseAnthropicMessagesRequest(request.body)),
+    canonical,
     documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
@@ -60,7 +61,12 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     case 'response':
       return reply.send(renderAnthropicMessagesResponse(outcome.response));
     case 'stream':
-      return sendSse(reply, renderAnthropicMessagesStream(outcome.events, peeked.model));
+      // A translated stream: its upstream states input tokens only at the end.
+      await loadTokenizer();
+      return sendSse(
+        reply,
+        renderAnthropicMessagesStream(outcome.events, peeked.model, () => estimateInputTokens(canonical())),
+      );
     case 'passthrough':
       return sendPassthrough(reply, outcome.response);
   }

@@ -35,7 +35,8 @@ export function parseGeminiContents(value: unknown, param: string): ChatMessage[
     const parts = requireArray(content[partsKey], `${at}.${partsKey}`);
     if (parts.length === 0) fail(`${at}.${partsKey}`, 'at least one part is required');
     if (role === 'model') {
-      const message = parseModelTurn(parts, turn, `${at}.${partsKey}`, calls);
+      const previous = messages[messages.length - 1];
+      const message = parseModelTurn(parts, turn, `${at}.${partsKey}`, calls, previous?.role === 'assistant' ? previous : undefined);
       if (message.content.length > 0) messages.push(message);
     } else if (role === 'user' || role === 'function' || role === '') {
       // `function` is the role older clients gave to function-response turns.
@@ -47,7 +48,17 @@ export function parseGeminiContents(value: unknown, param: string): ChatMessage[
   return messages;
 }
 
-function parseModelTurn(parts: unknown[], turn: number, param: string, calls: KnownCall[]): ChatMessage {
+/**
+ * A thought continues the open thinking (the last part of this turn, or of the model turn just
+ * before it) until that thinking is signed: streamed answers come back one chunk per turn, the
+ * thought text in pieces and its signature last.
+ */
+function openThinking(content: ContentPart[], previous: ChatMessage | undefined): ThinkingPart | undefined {
+  const last = content.length > 0 ? content[content.length - 1] : previous?.content[previous.content.length - 1];
+  return last?.type === 'thinking' && last.signature === undefined && last.redacted === undefined ? last : undefined;
+}
+
+function parseModelTurn(parts: unknown[], turn: number, param: string, calls: KnownCall[], previous: ChatMessage | undefined): ChatMessage {
   const content: Array<TextPart | ThinkingPart | ToolCallPart> = [];
   for (let i = 0; i < parts.length; i++) {
     const at = `${param}[${i}]`;
@@ -62,7 +73,13 @@ function parseModelTurn(parts: unknown[], turn: number, param: string, calls: Kn
       const value = requireString(text, `${at}.text`);
       if (protoField(part, 'thought') === true) {
         const signature = optionalString(protoField(part, 'thoughtSignature'), `${at}.${protoKey(part, 'thoughtSignature')}`);
-        content.push(signature ? { type: 'thinking', text: value, signature } : { type: 'thinking', text: value });
+        const open = openThinking(content, previous);
+        if (open) {
+          open.text += value;
+          if (signature) open.signature = signature;
+        } else {
+          content.push(signature ? { type: 'thinking', text: value, signature } : { type: 'thinking', text: value });
+        }
       } else if (value.length > 0) {
         content.push({ type: 'text', text: value });
       }

@@ -233,6 +233,28 @@ describe('parseGeminiGenerateRequest', () => {
     });
   });
 
+  it('joins a streamed thought (one model turn per chunk, signature last) into one signed thinking part', () => {
+    const request = parseGeminiGenerateRequest(
+      {
+        contents: [
+          { role: 'user', parts: [{ text: 'q' }] },
+          { role: 'model', parts: [{ text: 'I will ', thought: true }] },
+          { role: 'model', parts: [{ text: 'call f.', thought: true }] },
+          { role: 'model', parts: [{ text: '', thought: true, thought_signature: 'sig==' }] },
+          { role: 'model', parts: [{ text: 'next', thought: true }] },
+          { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] },
+        ],
+      },
+      'm',
+      false,
+    );
+    expect(request.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'thinking', text: 'I will call f.', signature: 'sig==' }] },
+      { role: 'assistant', content: [{ type: 'thinking', text: 'next' }] },
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_5_0', name: 'f', arguments: '{}' }] },
+    ]);
+  });
+
   it('maps PDF and plain-text inline data to documents and file data to URL sources', () => {
     const request = parseGeminiGenerateRequest(
       {

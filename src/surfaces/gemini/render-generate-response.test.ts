@@ -21,7 +21,7 @@ describe('renderGeminiGenerateResponse', () => {
     });
   });
 
-  it('renders thoughts, function calls with object args, and cached and thought counts', () => {
+  it('renders thoughts (with their signatures), function calls with object args, and cached and thought counts', () => {
     const rendered = renderGeminiGenerateResponse({
       ...base,
       content: [
@@ -38,7 +38,7 @@ describe('renderGeminiGenerateResponse', () => {
           content: {
             role: 'model',
             parts: [
-              { text: 'The user wants weather.', thought: true },
+              { text: 'The user wants weather.', thought: true, thoughtSignature: 'anthropic-sig' },
               { functionCall: { id: 'call_9', name: 'get_weather', args: { city: 'Paris', days: 2 } } },
             ],
           },

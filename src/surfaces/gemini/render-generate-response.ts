@@ -10,7 +10,8 @@ export function renderGeminiGenerateResponse(response: ChatResponse): GeminiGene
   for (const part of response.content) {
     if (part.type === 'text') parts.push({ text: part.text });
     else if (part.type === 'tool_call') parts.push({ functionCall: { id: part.id, name: part.name, args: toolCallArgs(part.arguments) } });
-    // Redacted thinking is opaque to Gemini clients; signatures of other vendors mean nothing to them.
+    // The signature rides in Gemini's own thoughtSignature, which clients send back unchanged (docs/reasoning.md).
+    else if (part.type === 'thinking' && part.signature) parts.push({ text: part.text, thought: true, thoughtSignature: part.signature });
     else if (part.type === 'thinking' && part.text.length > 0) parts.push({ text: part.text, thought: true });
   }
   return {

@@ -92,6 +92,22 @@ describe('renderGeminiSseStream', () => {
     ]);
   });
 
+  it('sends a thought signature on a thought part of its own, as Gemini does', async () => {
+    const frames = await collect(
+      renderGeminiSseStream(
+        from([
+          start,
+          { type: 'thinking_delta', text: 'Hmm.' },
+          { type: 'thinking_delta', text: '', signature: 'sig-1' },
+          { type: 'text_delta', text: 'Done.' },
+          { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } },
+        ]),
+      ),
+    );
+    const parts = frames.map((f) => JSON.parse(f.slice(6)).candidates[0].content.parts);
+    expect(parts).toEqual([[{ text: 'Hmm.', thought: true }], [{ text: '', thought: true, thoughtSignature: 'sig-1' }], [{ text: 'Done.' }], [{ text: '' }]]);
+  });
+
   it('ends with an error chunk when the event stream fails after chunks went out', async () => {
     const frames = await collect(
       renderGeminiSseStream(from([start, { type: 'text_delta', text: 'Hi' }], new GatewayError('overloaded', 'upstream is overloaded'))),

@@ -50,11 +50,17 @@ export async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): Asy
           model = event.model;
           break;
         case 'text_delta':
-        case 'thinking_delta':
           if (pending.size > 0) yield chunk(takeCalls());
-          if (event.text.length === 0) break;
-          yield chunk([event.type === 'text_delta' ? { text: event.text } : { text: event.text, thought: true }]);
+          if (event.text.length > 0) yield chunk([{ text: event.text }]);
           break;
+        case 'thinking_delta': {
+          if (pending.size > 0) yield chunk(takeCalls());
+          // A signature closes the thought it follows; the client sends it back on that part.
+          const part: GeminiPart = { text: event.text, thought: true };
+          if (event.signature) part.thoughtSignature = event.signature;
+          if (event.text.length > 0 || event.signature) yield chunk([part]);
+          break;
+        }
         case 'tool_call_start':
           pending.set(event.index, { id: event.id, name: event.name, args: '' });
           break;

@@ -7,6 +7,7 @@ import type { ChatMessage, ContentPart, TextPart, ToolCallPart, ToolResultPart }
 import { invalidRequest } from '../../core/errors.js';
 import { describe, oneOf, optionalString, requireArray, requireObject, requireString, type Json } from '../../core/validate.js';
 import { parseTextPart, parseUserContentPart } from './parse-content-part.js';
+import { parseThinkingBlocks } from './parse-thinking-blocks.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 
@@ -69,7 +70,8 @@ function userContent(value: unknown, param: string): ContentPart[] {
 }
 
 function assistantTurn(message: Json, param: string): ContentPart[] {
-  const content: ContentPart[] = [];
+  // Thinking came before the text and calls it led to (Anthropic wants it first).
+  const content: ContentPart[] = parseThinkingBlocks(message.thinking_blocks, `${param}.thinking_blocks`);
   const value = message.content;
   if (typeof value === 'string') {
     if (value.length > 0) content.push({ type: 'text', text: value });

@@ -30,11 +30,12 @@ describe('renderOpenAIChatResponse', () => {
     });
   });
 
-  it('renders tool calls with null content and hides thinking', () => {
+  it('renders tool calls with null content, and thinking as reasoning_content and signed thinking_blocks', () => {
     const rendered = renderOpenAIChatResponse(
       response({
         content: [
-          { type: 'thinking', text: 'The user wants weather.' },
+          { type: 'thinking', text: 'The user wants weather.', signature: 'sig-1' },
+          { type: 'thinking', text: '', redacted: 'enc' },
           { type: 'tool_call', id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
           { type: 'tool_call', id: 'call_2', name: 'get_time', arguments: '{}' },
         ],
@@ -47,6 +48,11 @@ describe('renderOpenAIChatResponse', () => {
         role: 'assistant',
         content: null,
         refusal: null,
+        reasoning_content: 'The user wants weather.',
+        thinking_blocks: [
+          { type: 'thinking', thinking: 'The user wants weather.', signature: 'sig-1' },
+          { type: 'redacted_thinking', data: 'enc' },
+        ],
         tool_calls: [
           { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
           { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '{}' } },

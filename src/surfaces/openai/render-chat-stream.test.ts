@@ -23,7 +23,6 @@ describe('renderOpenAIChatStream', () => {
       await frames(
         from([
           start,
-          { type: 'thinking_delta', text: 'hidden' },
           { type: 'text_delta', text: 'Hel' },
           { type: 'text_delta', text: 'lo' },
           { type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 2 } },
@@ -33,6 +32,29 @@ describe('renderOpenAIChatStream', () => {
       `data: ${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
       `data: ${head}[{"index":0,"delta":{"content":"Hel"},"logprobs":null,"finish_reason":null}]}\n\n`,
       `data: ${head}[{"index":0,"delta":{"content":"lo"},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${head}[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}\n\n`,
+      'data: [DONE]\n\n',
+    ]);
+  });
+
+  it('streams thinking as reasoning_content, then the signed block whole in thinking_blocks', async () => {
+    expect(
+      await frames(
+        from([
+          start,
+          { type: 'thinking_delta', text: 'Let me ' },
+          { type: 'thinking_delta', text: 'think.' },
+          { type: 'thinking_delta', text: '', signature: 'sig-1' },
+          { type: 'text_delta', text: 'Hi' },
+          { type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 2 } },
+        ]),
+      ),
+    ).toEqual([
+      `data: ${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${head}[{"index":0,"delta":{"reasoning_content":"Let me "},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${head}[{"index":0,"delta":{"reasoning_content":"think."},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${head}[{"index":0,"delta":{"thinking_blocks":[{"type":"thinking","thinking":"Let me think.","signature":"sig-1"}]},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${head}[{"index":0,"delta":{"content":"Hi"},"logprobs":null,"finish_reason":null}]}\n\n`,
       `data: ${head}[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]}\n\n`,
       'data: [DONE]\n\n',
     ]);

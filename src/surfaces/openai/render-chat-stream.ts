@@ -2,6 +2,8 @@
  * Canonical ChatEvents → OpenAI `chat.completion.chunk` SSE frames, as OpenAI streams them:
  * the same id/created on every chunk, a first delta with the role, text and tool-call deltas,
  * a final chunk with the finish reason, an optional usage-only chunk, then `data: [DONE]`.
+ * Thinking streams as `reasoning_content` deltas; once a thinking block is signed, one chunk
+ * carries it whole in `thinking_blocks`, for the client to send back (docs/reasoning.md).
  * A failure after frames went out becomes an in-stream `{"error":…}` frame.
  */
 import type { ChatEvent } from '../../core/chat.js';
@@ -31,6 +33,8 @@ export async function* renderOpenAIChatStream(events: AsyncIterable<ChatEvent>, 
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   // Canonical tool-call indexes may count other blocks; OpenAI clients need 0, 1, 2… among calls.
   const toolIndexes = new Map<number, number>();
+  /** The text of the thinking block being streamed (signed when its signature arrives). */
+  let thinking = '';
 
   const chunk = (choices: Choice[], finalUsage?: Usage): string => {
     const body: OpenAIChatCompletionChunk = { id, object: 'chat.completion.chunk', created, model, choices };
@@ -48,6 +52,7 @@ export async function* renderOpenAIChatStream(events: AsyncIterable<ChatEvent>, 
 
   try {
     for await (const event of events) {
+      if (event.type !== 'thinking_delta') thinking = '';
       switch (event.type) {
         case 'start':
           if (started) break;
@@ -89,6 +94,15 @@ export async function* renderOpenAIChatStream(events: AsyncIterable<ChatEvent>, 
           yield errorFrame(event.error);
           return;
         case 'thinking_delta':
+          if (!started) yield begin();
+          if (event.text.length > 0) {
+            thinking += event.text;
+            yield delta({ reasoning_content: event.text });
+          }
+          if (event.signature) {
+            yield delta({ thinking_blocks: [{ type: 'thinking', thinking, signature: event.signature }] });
+            thinking = '';
+          }
           break;
       }
     }
