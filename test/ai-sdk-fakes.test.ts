@@ -135,7 +135,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   const up = UPSTREAMS[upstream];
   const route = DIALECT[provider] === upstream ? 'passthrough' : 'translated';
   const chat = () => clients.chat(provider, up.model);
-  /** A known model id makes @ai-sdk/anthropic send max_tokens without a warning of its own. */
+  /** @ai-sdk/anthropic does not know the gateway's model ids: an explicit limit spares its own warning. */
   const settings = { maxRetries: 0, maxOutputTokens: 400 } as const;
 
   it('generateText answers the upstream text, finish reason, usage and route', async () => {
