@@ -276,18 +276,21 @@ function validateResponseSchema(config: Json): void {
   if (hasSchema) checkOpenApiSchema(config.responseSchema, 'generation_config.response_schema');
 }
 
-/** The proto `Schema` message: unknown names and lower-case enum values are refused. */
+/**
+ * The proto `Schema` message: unknown names and unknown types are refused. Type names are read
+ * whatever their case, as the real API does (the Vercel AI SDK's Google provider sends `object`).
+ */
 function checkOpenApiSchema(value: unknown, at: string): void {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(`Invalid value at '${at}': expected an object.`);
   const schema = value as Json;
   for (const key of Object.keys(schema)) {
     if (!SCHEMA_FIELDS.has(key)) throw invalid(`Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`);
   }
-  if (schema.type !== undefined && !SCHEMA_TYPES.has(String(schema.type))) {
+  if (schema.type !== undefined && !SCHEMA_TYPES.has(String(schema.type).toUpperCase())) {
     throw invalid(`Invalid value at '${at}.type' (type.googleapis.com/google.ai.generativelanguage.v1beta.Type), ${JSON.stringify(schema.type)}`);
   }
   const properties = (schema.properties as Json | undefined) ?? {};
-  if (schema.type === 'OBJECT' && Object.keys(properties).length === 0) {
+  if (String(schema.type).toUpperCase() === 'OBJECT' && Object.keys(properties).length === 0) {
     throw invalid(`* GenerateContentRequest.${at}.properties: should be non-empty for OBJECT type\n`);
   }
   for (const [name, inner] of Object.entries(properties)) checkOpenApiSchema(inner, `${at}.properties[${name}].value`);
