@@ -17,6 +17,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { schemaExample } from './schema-example.js';
 import { closeServer } from './fake-http.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 
@@ -30,6 +31,8 @@ export interface FakeAnthropicUpstream {
   /** Base URL without `/v1`. */
   url: string;
   requests: RecordedRequest[];
+  /** Answers the next message request with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -336,6 +339,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
   const requests: RecordedRequest[] = [];
   const fake = new FakeAnthropic();
   let served = 0;
+  const scripts = new ScriptSlot();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -354,6 +358,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       try {
         if (req.method !== 'POST' || path !== '/v1/messages') throw new FakeApiError(404, 'not_found_error', `Not Found: ${path}`);
         if (req.headers['x-api-key'] !== FAKE_ANTHROPIC_KEY) throw new FakeApiError(401, 'authentication_error', 'invalid x-api-key');
+        if (scripts.answer(res)) return;
         if (!req.headers['anthropic-version']) throw new FakeApiError(400, 'invalid_request_error', 'anthropic-version: header is required');
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           throw new FakeApiError(400, 'invalid_request_error', 'There was an issue with your request body: expected a JSON object');
@@ -390,6 +395,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }

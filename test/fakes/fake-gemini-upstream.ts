@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
 import { closeServer } from './fake-http.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */
@@ -36,6 +37,8 @@ export interface FakeGeminiUpstream {
   /** Base URL without the API version (what `httpOptions.baseUrl` and channel base URLs take). */
   url: string;
   requests: FakeGeminiRequest[];
+  /** Answers the next generate request with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -373,6 +376,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
   const apiKey = options.apiKey ?? FAKE_GEMINI_KEY;
   const requests: FakeGeminiRequest[] = [];
   let served = 0;
+  const scripts = new ScriptSlot();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -407,6 +411,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     const match = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     if (!match || method !== 'POST') throw new GoogleError(404, 'NOT_FOUND', 'Method not found.');
     const [, , model, action] = match;
+    if (action !== 'countTokens' && scripts.answer(res)) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -478,6 +483,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }

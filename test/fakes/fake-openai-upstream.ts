@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChannelConfig } from '../../src/providers/types.js';
 import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
 import { closeServer, sendJson, readBody } from './fake-http.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -41,6 +42,8 @@ export interface FakeOpenAIUpstream {
   requests: RecordedRequest[];
   /** Forces the scenario of the next request only. */
   setNext(scenario: string): void;
+  /** Answers the next chat completion with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
   const requests: RecordedRequest[] = [];
   let next: string | undefined;
   let counter = 0;
+  const scripts = new ScriptSlot();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -96,6 +100,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null);
     }
+    if (scripts.answer(res)) return;
     if (!body) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null, null);
     if (typeof body.model !== 'string') return sendError(res, 400, 'you must provide a model parameter', 'invalid_request_error', null, null);
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
@@ -142,6 +147,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     setNext(scenario) {
       next = scenario;
     },
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }
