@@ -128,6 +128,9 @@ function validate(body: Json): void {
       );
     }
   });
+  if (((body.stop_sequences as unknown[] | undefined) ?? []).some((stop) => String(stop).trim().length === 0)) {
+    throw new FakeApiError(400, 'invalid_request_error', 'stop_sequences: each stop sequence must contain non-whitespace');
+  }
   const thinking = body.thinking as Json | undefined;
   if (thinking?.type === 'enabled' && (thinking.budget_tokens as number) >= (body.max_tokens as number)) {
     throw new FakeApiError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');

@@ -114,6 +114,10 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
       );
     }
 
+    if (Array.isArray(body.stop) && body.stop.length > 4) {
+      const got = `Expected an array with maximum length 4, but got an array with length ${body.stop.length} instead.`;
+      return sendError(res, 400, `Invalid 'stop': array too long. ${got}`, 'invalid_request_error', 'stop', 'array_above_max_length');
+    }
     const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
     next = undefined;
     if (scenario && failWith(res, scenario, body.model)) return;

@@ -4,6 +4,7 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { AnthropicMessagesResponse } from '../../core/wire/anthropic-types.js';
+import { ANTHROPIC_STOP_RULES, checkStopSequences } from '../shared/check-stop-sequences.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { anthropicPassthrough } from './anthropic-passthrough.js';
@@ -14,6 +15,7 @@ import { mapAnthropicError } from './map-anthropic-error.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
+  checkStopSequences(request, ANTHROPIC_STOP_RULES);
   const response = await sendUpstream({
     url: anthropicMessagesUrl(attempt),
     headers: anthropicHeaders(attempt),

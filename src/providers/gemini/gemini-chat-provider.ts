@@ -1,6 +1,7 @@
 /** The Gemini API as a ChatProvider: translated chat and streaming, and the same-dialect pass-through. */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
+import { checkStopSequences, GEMINI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
@@ -11,6 +12,7 @@ import { mapGeminiError } from './map-gemini-error.js';
 import { toGeminiRequest } from './to-gemini-request.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
+  checkStopSequences(request, GEMINI_STOP_RULES);
   const response = await sendUpstream({
     url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
     headers: geminiHeaders(attempt),
