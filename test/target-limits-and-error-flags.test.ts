@@ -138,3 +138,15 @@ describe('the error flag of a failed tool call crosses dialects', () => {
     expect(body.messages[2]).toMatchObject({ role: 'tool', content: 'Error: {"code":503,"message":"service unavailable"}' });
   });
 });
+
+describe('settings the target cannot honour', () => {
+  it('logprobs and top_logprobs to Claude: answered without them, and the client is told', async () => {
+    const { data, response } = await openai()
+      .chat.completions.create({ model: ANTHROPIC_MODEL, logprobs: true, top_logprobs: 3, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    expect(data.choices[0].message.content).toContain('You said: Hi');
+    const warnings = response.headers.get('x-gengate-warnings') ?? '';
+    expect(warnings).toContain('logprobs: not supported by Anthropic');
+    expect(warnings).toContain('top_logprobs: not supported by Anthropic');
+  });
+});

@@ -110,6 +110,9 @@ export interface ChatRequest {
   frequencyPenalty?: number;
   /** An end-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /** OpenAI `logprobs` / `top_logprobs`: the client wants token log probabilities. */
+  logprobs?: boolean;
+  topLogprobs?: number;
   /** Extended thinking budget in tokens, when the client asked for it. */
   thinkingBudget?: number;
   stream: boolean;

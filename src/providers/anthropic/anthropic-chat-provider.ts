@@ -16,6 +16,7 @@ import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
   checkStopSequences(request, ANTHROPIC_STOP_RULES);
+  warnOfLogprobs(request, attempt);
   const response = await sendUpstream({
     url: anthropicMessagesUrl(attempt),
     headers: anthropicHeaders(attempt),
@@ -27,6 +28,12 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
     throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
   }
   return response;
+}
+
+/** Claude returns no token log probabilities; the answer comes without them. */
+function warnOfLogprobs(request: ChatRequest, attempt: Attempt): void {
+  if (request.logprobs === true) attempt.warn?.('logprobs: not supported by Anthropic; the answer has no log probabilities');
+  if (request.topLogprobs !== undefined && request.topLogprobs > 0) attempt.warn?.('top_logprobs: not supported by Anthropic; ignored');
 }
 
 export function createAnthropicChatProvider(): ChatProvider {

@@ -53,6 +53,8 @@ export function parseOpenAIChatRequest(body: unknown): ChatRequest {
   assign(request, 'seed', optionalInteger(json.seed, 'seed'));
   assign(request, 'user', optionalString(json.user, 'user'));
   assign(request, 'responseFormat', parseOpenAIResponseFormat(json.response_format));
+  assign(request, 'logprobs', optionalBoolean(json.logprobs, 'logprobs'));
+  assign(request, 'topLogprobs', optionalInteger(json.top_logprobs, 'top_logprobs', 0, 20));
 
   const tools = parseOpenAITools(json.tools);
   if (tools && tools.length > 0) request.tools = tools;
