@@ -150,3 +150,36 @@ describe('settings the target cannot honour', () => {
     expect(warnings).toContain('top_logprobs: not supported by Anthropic');
   });
 });
+
+describe('several choices (OpenAI n)', () => {
+  it('n=3 to a Gemini model: candidateCount 3, every candidate an OpenAI choice, usage for all', async () => {
+    const completion = await openai().chat.completions.create({ model: GEMINI_MODEL, n: 3, messages: [{ role: 'user', content: 'Hi there' }] });
+    expect(lastBody<{ generationConfig: { candidateCount?: number } }>(geminiUp).generationConfig.candidateCount).toBe(3);
+    expect(completion.choices.map((choice) => [choice.index, choice.finish_reason])).toEqual([
+      [0, 'stop'],
+      [1, 'stop'],
+      [2, 'stop'],
+    ]);
+    for (const choice of completion.choices) expect(choice.message.content).toBe('Fake Gemini says: Hi there');
+    expect(completion.usage!.completion_tokens).toBe(3 * 5);
+  });
+
+  it('n=2 streamed to a Gemini model: one choice, and the client is told', async () => {
+    const { data: stream, response } = await openai()
+      .chat.completions.create({ model: GEMINI_MODEL, n: 2, stream: true, messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
+    const indexes = new Set<number>();
+    for await (const chunk of stream) for (const choice of chunk.choices) indexes.add(choice.index);
+    expect([...indexes]).toEqual([0]);
+    expect(lastBody<{ generationConfig?: { candidateCount?: number } }>(geminiUp).generationConfig?.candidateCount).toBeUndefined();
+    expect(response.headers.get('x-gengate-warnings')).toContain('n: a streamed answer from Gemini carries one choice');
+  });
+
+  it('n=2 to a target that answers one choice is refused naming the target, not answered short', async () => {
+    const error = await openai()
+      .chat.completions.create({ model: ANTHROPIC_MODEL, n: 2, messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as Error).message).toContain('n: textmodel-a-sonnet-4-20250514 (Anthropic) answers one choice per translated request, got n=2');
+  });
+});

@@ -443,7 +443,8 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     const result = scenario === 'blocked' ? blockedAnswer(body) : answer(body);
     if (action === 'generateContent') {
       if (scenario === 'midstream-error') throw MIDSTREAM_ERROR;
-      sendJson(res, 200, whole(result, model, responseId));
+      const count = ((body.generationConfig as Json | undefined)?.candidateCount as number | undefined) ?? 1;
+      sendJson(res, 200, whole(result, model, responseId, count));
       return;
     }
     const chunks = result.blocked ? [whole(result, model, responseId)] : streamChunks(result, model, responseId);
@@ -463,11 +464,21 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     res.end('\n]');
   }
 
-  function whole(result: Answer, model: string, responseId: string): Json {
+  /** `candidateCount` candidates (the same answer in each), output tokens counted for all, as Google does. */
+  function whole(result: Answer, model: string, responseId: string, count = 1): Json {
     if (result.blocked) return { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: result.usage, modelVersion: model, responseId };
+    if (count < 1 || count > 8) throw invalid('* GenerateContentRequest.generation_config.candidate_count: must be between 1 and 8\n');
+    const output = ((result.usage.candidatesTokenCount as number) ?? 0) * count;
     return {
-      candidates: [{ content: { parts: result.parts, role: 'model' }, finishReason: result.finishReason, index: 0 }],
-      usageMetadata: result.usage,
+      candidates: Array.from({ length: count }, (_, index) => ({ content: { parts: result.parts, role: 'model' }, finishReason: result.finishReason, index })),
+      usageMetadata:
+        count === 1
+          ? result.usage
+          : {
+              ...result.usage,
+              candidatesTokenCount: output,
+              totalTokenCount: (result.usage.totalTokenCount as number) + output - (result.usage.candidatesTokenCount as number),
+            },
       modelVersion: model,
       responseId,
     };

@@ -4,6 +4,7 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { AnthropicMessagesResponse } from '../../core/wire/anthropic-types.js';
+import { refuseSeveralChoices } from '../shared/check-choice-count.js';
 import { ANTHROPIC_STOP_RULES, checkStopSequences } from '../shared/check-stop-sequences.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
@@ -16,6 +17,7 @@ import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
   checkStopSequences(request, ANTHROPIC_STOP_RULES);
+  refuseSeveralChoices(request, 'Anthropic');
   warnOfLogprobs(request, attempt);
   const response = await sendUpstream({
     url: anthropicMessagesUrl(attempt),

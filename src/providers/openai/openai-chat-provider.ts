@@ -2,6 +2,7 @@
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { Operation } from '../../core/operation.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
+import { refuseSeveralChoices } from '../shared/check-choice-count.js';
 import { checkStopSequences, OPENAI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
@@ -33,6 +34,8 @@ export function createOpenAIProvider(name: OpenAIProviderName): Provider {
     // OpenAI-compatible servers document no common limit; OpenAI's is 4.
     if (name === 'openai') checkStopSequences(request, OPENAI_STOP_RULES);
     warnOfToolErrors(request, attempt);
+    // Translated answers carry one choice (an OpenAI client asking for several is passed through).
+    refuseSeveralChoices(request, name === 'openai' ? 'OpenAI' : 'OpenAI-compatible');
     const body = toOpenAIChatRequest(request, {
       model: attempt.upstreamModel,
       maxTokensField,
