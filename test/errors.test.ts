@@ -46,7 +46,7 @@ function expectGeminiError(json: ErrorBody, code: number, status: string): void 
   expect(typeof json.error.message).toBe('string');
 }
 
-describe('missing or bad key → 401 in each dialect', () => {
+describe('missing or bad key in each dialect', () => {
   it('OpenAI', async () => {
     const none = await post('/v1/chat/completions', chatBody, {});
     expect(none.status).toBe(401);
@@ -62,10 +62,19 @@ describe('missing or bad key → 401 in each dialect', () => {
     expectAnthropicError(res.json, 'authentication_error');
   });
 
-  it('Gemini', async () => {
+  it('Gemini, as Google answers: a wrong key 400 API_KEY_INVALID, no key 403 PERMISSION_DENIED', async () => {
     const res = await post('/v1beta/models/textmodel-c-2.5-flash:generateContent?key=wrong', geminiBody, {});
-    expect(res.status).toBe(401);
-    expectGeminiError(res.json, 401, 'UNAUTHENTICATED');
+    expect(res.status).toBe(400);
+    expectGeminiError(res.json, 400, 'INVALID_ARGUMENT');
+    expect((res.json.error as { details?: unknown[] }).details).toContainEqual({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'API_KEY_INVALID',
+      domain: 'googleapis.com',
+      metadata: { service: 'generativelanguage.googleapis.com' },
+    });
+    const none = await post('/v1beta/models/textmodel-c-2.5-flash:generateContent', geminiBody, {});
+    expect(none.status).toBe(403);
+    expectGeminiError(none.json, 403, 'PERMISSION_DENIED');
   });
 });
 

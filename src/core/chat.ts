@@ -110,6 +110,11 @@ export interface ChatRequest {
   frequencyPenalty?: number;
   /** An end-user id for abuse tracking (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
+  /** How many choices the client wants (OpenAI `n`); set only when above 1. */
+  n?: number;
+  /** OpenAI `logprobs` / `top_logprobs`: the client wants token log probabilities. */
+  logprobs?: boolean;
+  topLogprobs?: number;
   /** Extended thinking budget in tokens, when the client asked for it. */
   thinkingBudget?: number;
   stream: boolean;
@@ -129,7 +134,15 @@ export interface ChatResponse {
   finishReason: FinishReason;
   /** The stop sequence that ended generation, when known. */
   stopSequence?: string | null;
+  /** Choices after the first, when the client asked for several (`n`); usage covers all. */
+  otherChoices?: ChatChoice[];
   usage: Usage;
+}
+
+export interface ChatChoice {
+  content: Array<TextPart | ToolCallPart | ThinkingPart>;
+  finishReason: FinishReason;
+  stopSequence?: string | null;
 }
 
 /**

@@ -23,6 +23,7 @@ import { addThinking, thinkingEvents, thinkingRequestError } from './fake-anthro
 import { schemaExample } from './schema-example.js';
 import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 
@@ -36,6 +37,8 @@ export interface FakeAnthropicUpstream {
   /** Base URL without `/v1`. */
   url: string;
   requests: RecordedRequest[];
+  /** Answers the next message request with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -132,6 +135,9 @@ function validate(body: Json): void {
     }
   });
   validateOutputConfig(body.output_config);
+  if (((body.stop_sequences as unknown[] | undefined) ?? []).some((stop) => String(stop).trim().length === 0)) {
+    throw new FakeApiError(400, 'invalid_request_error', 'stop_sequences: each stop sequence must contain non-whitespace');
+  }
   const thinking = body.thinking as Json | undefined;
   if (thinking?.type === 'enabled' && (thinking.budget_tokens as number) >= (body.max_tokens as number)) {
     throw new FakeApiError(400, 'invalid_request_error', '`max_tokens` must be greater than `thinking.budget_tokens`');
@@ -377,6 +383,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
   const requests: RecordedRequest[] = [];
   const fake = new FakeAnthropic();
   let served = 0;
+  const scripts = new ScriptSlot();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -395,6 +402,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
       try {
         if (req.method !== 'POST' || path !== '/v1/messages') throw new FakeApiError(404, 'not_found_error', `Not Found: ${path}`);
         if (req.headers['x-api-key'] !== FAKE_ANTHROPIC_KEY) throw new FakeApiError(401, 'authentication_error', 'invalid x-api-key');
+        if (scripts.answer(res)) return;
         if (!req.headers['anthropic-version']) throw new FakeApiError(400, 'invalid_request_error', 'anthropic-version: header is required');
         if (!body || typeof body !== 'object' || Array.isArray(body)) {
           throw new FakeApiError(400, 'invalid_request_error', 'There was an issue with your request body: expected a JSON object');
@@ -432,6 +440,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }

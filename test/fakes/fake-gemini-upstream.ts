@@ -23,6 +23,7 @@ import { answerGeminiEmbedding } from './fake-gemini-embeddings.js';
 import { schemaExample } from './schema-example.js';
 import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */
@@ -40,6 +41,8 @@ export interface FakeGeminiUpstream {
   /** Base URL without the API version (what `httpOptions.baseUrl` and channel base URLs take). */
   url: string;
   requests: FakeGeminiRequest[];
+  /** Answers the next generate request with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -443,6 +446,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
   const apiKey = options.apiKey ?? FAKE_GEMINI_KEY;
   const requests: FakeGeminiRequest[] = [];
   let served = 0;
+  const scripts = new ScriptSlot();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -477,6 +481,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     const match = /^\/(v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     if (!match || method !== 'POST') throw new GoogleError(404, 'NOT_FOUND', 'Method not found.');
     const [, , model, action] = match;
+    if (action !== 'countTokens' && scripts.answer(res)) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -508,7 +513,8 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     const result = scenario === 'blocked' ? blockedAnswer(body) : answer(body);
     if (action === 'generateContent') {
       if (scenario === 'midstream-error') throw MIDSTREAM_ERROR;
-      sendJson(res, 200, whole(result, model, responseId));
+      const count = ((body.generationConfig as Json | undefined)?.candidateCount as number | undefined) ?? 1;
+      sendJson(res, 200, whole(result, model, responseId, count));
       return;
     }
     const chunks = result.blocked ? [whole(result, model, responseId)] : streamChunks(result, model, responseId);
@@ -528,11 +534,21 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     res.end('\n]');
   }
 
-  function whole(result: Answer, model: string, responseId: string): Json {
+  /** `candidateCount` candidates (the same answer in each), output tokens counted for all, as Google does. */
+  function whole(result: Answer, model: string, responseId: string, count = 1): Json {
     if (result.blocked) return { promptFeedback: { blockReason: 'SAFETY' }, usageMetadata: result.usage, modelVersion: model, responseId };
+    if (count < 1 || count > 8) throw invalid('* GenerateContentRequest.generation_config.candidate_count: must be between 1 and 8\n');
+    const output = ((result.usage.candidatesTokenCount as number) ?? 0) * count;
     return {
-      candidates: [{ content: { parts: result.parts, role: 'model' }, finishReason: result.finishReason, index: 0 }],
-      usageMetadata: result.usage,
+      candidates: Array.from({ length: count }, (_, index) => ({ content: { parts: result.parts, role: 'model' }, finishReason: result.finishReason, index })),
+      usageMetadata:
+        count === 1
+          ? result.usage
+          : {
+              ...result.usage,
+              candidatesTokenCount: output,
+              totalTokenCount: (result.usage.totalTokenCount as number) + output - (result.usage.candidatesTokenCount as number),
+            },
       modelVersion: model,
       responseId,
     };
@@ -548,6 +564,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }

@@ -21,6 +21,7 @@ import type { ChannelConfig } from '../../src/providers/types.js';
 import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
 import { closeServer, sendJson, readBody } from './fake-http.js';
 import { schemaInstance } from './schema-instance.js';
+import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -45,6 +46,8 @@ export interface FakeOpenAIUpstream {
   requests: RecordedRequest[];
   /** Forces the scenario of the next request only. */
   setNext(scenario: string): void;
+  /** Answers the next chat completion with these exact bytes (see scripted-sse.ts). */
+  replayNext(script: ScriptedStream): void;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
   const requests: RecordedRequest[] = [];
   let next: string | undefined;
   let counter = 0;
+  const scripts = new ScriptSlot();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -100,6 +104,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return sendError(res, 404, `Invalid URL (${req.method} ${path})`, 'invalid_request_error', null, null);
     }
+    if (scripts.answer(res)) return;
     if (!body) return sendError(res, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error', null, null);
     if (typeof body.model !== 'string') return sendError(res, 400, 'you must provide a model parameter', 'invalid_request_error', null, null);
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
@@ -116,6 +121,10 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     const formatError = checkResponseFormat(body.response_format);
     if (formatError) return sendError(res, 400, formatError, 'invalid_request_error', 'response_format', null);
 
+    if (Array.isArray(body.stop) && body.stop.length > 4) {
+      const got = `Expected an array with maximum length 4, but got an array with length ${body.stop.length} instead.`;
+      return sendError(res, 400, `Invalid 'stop': array too long. ${got}`, 'invalid_request_error', 'stop', 'array_above_max_length');
+    }
     const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
     next = undefined;
     if (scenario && failWith(res, scenario, body.model)) return;
@@ -149,6 +158,7 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     setNext(scenario) {
       next = scenario;
     },
+    replayNext: (script) => scripts.replayNext(script),
     close: () => closeServer(server),
   };
 }

@@ -4,6 +4,8 @@
  */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { AnthropicMessagesResponse } from '../../core/wire/anthropic-types.js';
+import { refuseSeveralChoices } from '../shared/check-choice-count.js';
+import { ANTHROPIC_STOP_RULES, checkStopSequences } from '../shared/check-stop-sequences.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { anthropicPassthrough } from './anthropic-passthrough.js';
@@ -14,6 +16,9 @@ import { mapAnthropicError } from './map-anthropic-error.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
+  checkStopSequences(request, ANTHROPIC_STOP_RULES);
+  refuseSeveralChoices(request, 'Anthropic');
+  warnOfLogprobs(request, attempt);
   const response = await sendUpstream({
     url: anthropicMessagesUrl(attempt),
     headers: anthropicHeaders(attempt),
@@ -25,6 +30,12 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
     throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
   }
   return response;
+}
+
+/** Claude returns no token log probabilities; the answer comes without them. */
+function warnOfLogprobs(request: ChatRequest, attempt: Attempt): void {
+  if (request.logprobs === true) attempt.warn?.('logprobs: not supported by Anthropic; the answer has no log probabilities');
+  if (request.topLogprobs !== undefined && request.topLogprobs > 0) attempt.warn?.('top_logprobs: not supported by Anthropic; ignored');
 }
 
 export function createAnthropicChatProvider(): ChatProvider {

@@ -87,8 +87,7 @@ export function applyThinkingAndSampling(body: AnthropicMessagesRequest, request
     if (!thinking) {
       if (request.temperature > 1) attempt.warn?.(`temperature: ${request.temperature} is above Anthropic's maximum, sent as 1`);
       body.temperature = Math.min(1, request.temperature);
-    }
-    else if (request.temperature !== 1) attempt.warn?.('temperature: dropped: Anthropic accepts only temperature 1 with thinking on');
+    } else if (request.temperature !== 1) attempt.warn?.('temperature: dropped: Anthropic accepts only temperature 1 with thinking on');
   }
   if (request.topP !== undefined) {
     if (!thinking || request.topP >= 0.95) body.top_p = request.topP;

@@ -1,16 +1,32 @@
-/** Gemini GenerateContentResponse → canonical ChatResponse (first candidate). */
-import type { ChatResponse, TextPart, ThinkingPart, ToolCallPart } from '../../core/chat.js';
+/** Gemini GenerateContentResponse → canonical ChatResponse (further candidates as further choices). */
+import type { ChatChoice, ChatResponse, TextPart, ThinkingPart, ToolCallPart } from '../../core/chat.js';
 import { nowSeconds, prefixedId } from '../../core/ids.js';
-import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
+import type { GeminiCandidate, GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
 import { geminiToolCallId } from './gemini-tool-call-id.js';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason.js';
 
 export function fromGeminiResponse(body: GeminiGenerateContentResponse, model: string): ChatResponse {
-  const candidate = body.candidates?.[0];
+  const candidates = body.candidates ?? [];
+  const first: ChatChoice = candidates[0]
+    ? fromCandidate(candidates[0])
+    : { content: [], finishReason: body.promptFeedback?.blockReason ? 'content_filter' : 'other' };
+  const response: ChatResponse = {
+    id: body.responseId || prefixedId('gen_'),
+    model,
+    created: nowSeconds(),
+    content: first.content,
+    finishReason: first.finishReason,
+    usage: fromGeminiUsage(body.usageMetadata ?? {}),
+  };
+  if (candidates.length > 1) response.otherChoices = candidates.slice(1).map(fromCandidate);
+  return response;
+}
+
+function fromCandidate(candidate: GeminiCandidate): ChatChoice {
   const content: Array<TextPart | ThinkingPart | ToolCallPart> = [];
   let hasToolCalls = false;
-  for (const part of candidate?.content?.parts ?? []) {
+  for (const part of candidate.content?.parts ?? []) {
     if (part.functionCall) {
       hasToolCalls = true;
       content.push({
@@ -30,13 +46,5 @@ export function fromGeminiResponse(body: GeminiGenerateContentResponse, model: s
       else content.push({ type: 'text', text: part.text });
     }
   }
-  const finishReason = candidate ? mapGeminiFinishReason(candidate.finishReason, hasToolCalls) : body.promptFeedback?.blockReason ? 'content_filter' : 'other';
-  return {
-    id: body.responseId || prefixedId('gen_'),
-    model,
-    created: nowSeconds(),
-    content,
-    finishReason,
-    usage: fromGeminiUsage(body.usageMetadata ?? {}),
-  };
+  return { content, finishReason: mapGeminiFinishReason(candidate.finishReason, hasToolCalls) };
 }

@@ -1,6 +1,8 @@
 /** The Gemini API as a ChatProvider: translated chat and streaming, and the same-dialect pass-through. */
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
-import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
+import { invalidRequest } from '../../core/errors.js';
+import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
+import { checkStopSequences, GEMINI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
@@ -11,10 +13,11 @@ import { mapGeminiError } from './map-gemini-error.js';
 import { toGeminiRequest } from './to-gemini-request.js';
 
 async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
+  checkStopSequences(request, GEMINI_STOP_RULES);
   const response = await sendUpstream({
     url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
     headers: geminiHeaders(attempt),
-    body: JSON.stringify(toGeminiRequest(request, attempt)),
+    body: JSON.stringify(withCandidateCount(toGeminiRequest(request, attempt), request, stream, attempt)),
     signal: attempt.signal,
     timeoutMs: attempt.channel.timeoutMs,
   });
@@ -22,6 +25,22 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
     throw mapGeminiError(response.status, await readErrorText(response.body), response.headers);
   }
   return response;
+}
+
+const MAX_CANDIDATES = 8;
+
+/**
+ * OpenAI `n` → `candidateCount`, for whole answers. The canonical stream has no choice index,
+ * so a streamed answer carries one choice and the client is told.
+ */
+function withCandidateCount(body: GeminiGenerateContentRequest, request: ChatRequest, stream: boolean, attempt: Attempt): GeminiGenerateContentRequest {
+  if (request.n === undefined || request.n <= 1) return body;
+  if (request.n > MAX_CANDIDATES) throw invalidRequest(`n: ${request.model} (Gemini) answers at most ${MAX_CANDIDATES} candidates, got n=${request.n}`, 'n');
+  if (stream) {
+    attempt.warn?.(`n: a streamed answer from Gemini carries one choice; ${request.n} were asked for`);
+    return body;
+  }
+  return { ...body, generationConfig: { ...body.generationConfig, candidateCount: request.n } };
 }
 
 export function createGeminiChatProvider(): ChatProvider {

@@ -3,6 +3,8 @@ import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { Operation } from '../../core/operation.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
 import { instructionFallbackWarning, nativeStructuredOutput } from '../shared/structured-output.js';
+import { refuseSeveralChoices } from '../shared/check-choice-count.js';
+import { checkStopSequences, OPENAI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider, Provider } from '../types.js';
 import { createOpenAIImages } from './images/index.js';
@@ -11,7 +13,7 @@ import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
 import { createOpenAIEmbed } from './openai-embed.js';
 import { openAIPassthrough } from './openai-passthrough.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
-import { toOpenAIChatRequest } from './to-openai-chat-request.js';
+import { TOOL_ERROR_PREFIX, toOpenAIChatRequest } from './to-openai-chat-request.js';
 
 export type OpenAIProviderName = 'openai' | 'openai-compatible';
 
@@ -19,11 +21,22 @@ export type OpenAIProviderName = 'openai' | 'openai-compatible';
 export const OPENAI_OPERATIONS: readonly Operation[] = ['chat', 'embed', 'image.generate', 'image.edit'];
 export const OPENAI_COMPATIBLE_OPERATIONS: readonly Operation[] = ['chat', 'embed'];
 
+function warnOfToolErrors(request: ChatRequest, attempt: Attempt): void {
+  const failed = request.messages.some((message) => message.content.some((part) => part.type === 'tool_result' && part.isError === true));
+  if (failed)
+    attempt.warn?.(`is_error: OpenAI tool messages have no error flag; failed tool results were sent as text starting with "${TOOL_ERROR_PREFIX.trim()}"`);
+}
+
 export function createOpenAIProvider(name: OpenAIProviderName): Provider {
   const maxTokensField = name === 'openai' ? 'max_completion_tokens' : 'max_tokens';
 
   const send = async (request: ChatRequest, attempt: Attempt): Promise<UpstreamResponse> => {
     const { channel } = attempt;
+    // OpenAI-compatible servers document no common limit; OpenAI's is 4.
+    if (name === 'openai') checkStopSequences(request, OPENAI_STOP_RULES);
+    warnOfToolErrors(request, attempt);
+    // Translated answers carry one choice (an OpenAI client asking for several is passed through).
+    refuseSeveralChoices(request, name === 'openai' ? 'OpenAI' : 'OpenAI-compatible');
     const body = toOpenAIChatRequest(request, {
       model: attempt.upstreamModel,
       maxTokensField,

@@ -174,9 +174,13 @@ function pdfFilename(part: DocumentPart): string {
 }
 
 /** Tool messages take text only; images in a result are named rather than dropped silently. */
+/** OpenAI tool messages carry no error flag: a failed call's result says so in its text. */
+export const TOOL_ERROR_PREFIX = 'Error: ';
+
 function toolResultContent(result: ToolResultPart): string | OpenAITextPart[] {
-  if (typeof result.content === 'string') return result.content;
-  const texts = result.content.map((part) => (part.type === 'text' ? part.text : '[image]'));
+  const prefix = result.isError ? TOOL_ERROR_PREFIX : '';
+  if (typeof result.content === 'string') return prefix + result.content;
+  const texts = result.content.map((part, i) => (i === 0 ? prefix : '') + (part.type === 'text' ? part.text : '[image]'));
   return texts.length === 1 ? texts[0] : texts.map((text) => ({ type: 'text', text }));
 }
 

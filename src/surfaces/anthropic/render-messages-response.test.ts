@@ -28,7 +28,7 @@ describe('renderAnthropicMessagesResponse', () => {
     });
   });
 
-  it('renders tool calls with parsed input objects, thinking blocks, and keeps foreign tool ids', () => {
+  it('renders tool calls with parsed input objects, thinking blocks, and gives foreign tool ids the toolu_ prefix', () => {
     const rendered = renderAnthropicMessagesResponse(
       response({
         id: 'chatcmpl-77',
@@ -47,7 +47,7 @@ describe('renderAnthropicMessagesResponse', () => {
       { type: 'thinking', thinking: 'Let me think.', signature: 'sig' },
       { type: 'redacted_thinking', data: 'opaque-bytes' },
       { type: 'text', text: 'Calling.' },
-      { type: 'tool_use', id: 'call_abc123', name: 'get_weather', input: { city: 'Paris', days: 2 } },
+      { type: 'tool_use', id: 'toolu_call_abc123', name: 'get_weather', input: { city: 'Paris', days: 2 } },
       { type: 'tool_use', id: 'toolu_2', name: 'broken', input: {} },
     ]);
     expect(rendered.stop_reason).toBe('tool_use');

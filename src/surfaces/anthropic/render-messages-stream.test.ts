@@ -71,7 +71,10 @@ describe('renderAnthropicMessagesStream', () => {
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me ' } }],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'check.' } }],
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
-      ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'call_1', name: 'get_weather', input: {} } }],
+      [
+        'content_block_start',
+        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_call_1', name: 'get_weather', input: {} } },
+      ],
       ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"city":' } }],
       ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } }],
       ['content_block_stop', { type: 'content_block_stop', index: 1 }],
@@ -230,6 +233,94 @@ describe('renderAnthropicMessagesStream', () => {
       ['content_block_start', 1],
       ['content_block_delta', 1],
       ['content_block_stop', 1],
+    ]);
+  });
+
+  it('holds back an interleaved later tool call until the earlier one is complete', async () => {
+    const out = await frames(
+      from([
+        START,
+        { type: 'tool_call_start', index: 0, id: 'call_a', name: 'a' },
+        { type: 'tool_call_start', index: 1, id: 'call_b', name: 'b' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{"x":' },
+        { type: 'tool_call_delta', index: 1, argumentsDelta: '{"y":2}' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '1}' },
+        { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 9 } },
+      ]),
+    );
+    expect(out.slice(1, -2)).toEqual([
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_call_a', name: 'a', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"x":' } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '1}' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_call_b', name: 'b', input: {} } }],
+      ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"y":2}' } }],
+      ['content_block_stop', { type: 'content_block_stop', index: 1 }],
+    ]);
+  });
+
+  it('streams the held-back call live once it is the open block, and text after the calls comes last', async () => {
+    const out = await frames(
+      from([
+        START,
+        { type: 'tool_call_start', index: 0, id: 'toolu_a', name: 'a' },
+        { type: 'tool_call_start', index: 1, id: 'toolu_b', name: 'b' },
+        { type: 'tool_call_delta', index: 1, argumentsDelta: '{"y":' },
+        { type: 'text_delta', text: 'after' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{}' },
+        { type: 'tool_call_delta', index: 1, argumentsDelta: '2}' },
+        { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 9 } },
+      ]),
+    );
+    expect(out.slice(1, -2).map(([name, data]) => `${name}:${String(data.index)}`)).toEqual([
+      'content_block_start:0',
+      'content_block_delta:0',
+      'content_block_stop:0',
+      'content_block_start:1',
+      'content_block_delta:1',
+      'content_block_delta:1',
+      'content_block_stop:1',
+      'content_block_start:2',
+      'content_block_delta:2',
+      'content_block_stop:2',
+    ]);
+    expect(out[6][1]).toMatchObject({ index: 1, delta: { partial_json: '2}' } });
+    expect(out[9][1]).toMatchObject({ index: 2, delta: { type: 'text_delta', text: 'after' } });
+  });
+
+  it('fails with an error event instead of holding back without bound', async () => {
+    async function* endless(): AsyncGenerator<ChatEvent> {
+      yield START;
+      yield { type: 'tool_call_start', index: 0, id: 'toolu_a', name: 'a' };
+      yield { type: 'tool_call_start', index: 1, id: 'toolu_b', name: 'b' };
+      const piece = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 1000; i++) yield { type: 'tool_call_delta', index: 1, argumentsDelta: piece };
+      yield { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 9 } };
+    }
+    const out = await frames(endless());
+    expect(out.map(([name]) => name)).toEqual(['message_start', 'content_block_start', 'error']);
+    expect(out[2][1]).toMatchObject({ error: { type: 'api_error', message: expect.stringContaining('interleaved more than') } });
+  });
+
+  it('reports arguments for a tool call that already closed as an error, not a delta after its stop', async () => {
+    const out = await frames(
+      from([
+        START,
+        { type: 'tool_call_start', index: 0, id: 'toolu_a', name: 'a' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{}' },
+        { type: 'tool_call_start', index: 1, id: 'toolu_b', name: 'b' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: ' ' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{"late":1}' },
+        { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 9 } },
+      ]),
+    );
+    expect(out.map(([name]) => name)).toEqual([
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_stop',
+      'content_block_start',
+      'error',
     ]);
   });
 });

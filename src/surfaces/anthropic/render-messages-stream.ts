@@ -2,8 +2,6 @@
  * The canonical ChatEvent stream → Anthropic Messages SSE frames, in the order the API
  * sends them: message_start, per block content_block_start / _delta… / _stop, then
  * message_delta and message_stop. A failure once frames are out becomes `event: error`.
- * Upstreams of other dialects report input tokens only at the end: message_start then carries
- * the local estimate (what count_tokens answers), and message_delta the upstream's numbers.
  */
 import type { ChatEvent } from '../../core/chat.js';
 import { GatewayError, toGatewayError } from '../../core/errors.js';
@@ -13,9 +11,8 @@ import { mergeUsage, type Usage } from '../../core/usage.js';
 import { toAnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import { anthropicMessageId } from './anthropic-message-id.js';
 import { anthropicErrorType } from './render-error.js';
+import { ContentBlockSequencer } from './sequence-content-blocks.js';
 import { toAnthropicStopReason } from './to-anthropic-stop-reason.js';
-
-type OpenBlock = { kind: 'text' } | { kind: 'thinking'; signed: boolean } | { kind: 'tool'; toolIndex: number };
 
 function frame(type: string, payload: Record<string, unknown>): string {
   return sseEvent(type, JSON.stringify({ type, ...payload }));
@@ -30,13 +27,13 @@ class MessageStreamRenderer {
   private started = false;
   private inputKnownAtStart = false;
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0 };
-  private open: OpenBlock | undefined;
-  private nextIndex = 0;
-  /** Anthropic block index of each canonical tool-call index. */
-  private readonly toolBlocks = new Map<number, number>();
+  private out: string[] = [];
+  /** Content blocks in strict order (see sequence-content-blocks.ts). */
+  private readonly blocks = new ContentBlockSequencer((type, payload) => this.out.push(frame(type, payload)));
 
   constructor(
     private readonly model: string,
+    /** A local count of the request's input, for `message_start` when the upstream gives none before the end. */
     private readonly estimateInput?: () => number,
   ) {}
 
@@ -51,32 +48,26 @@ class MessageStreamRenderer {
       return 'more';
     }
     if (!this.started) this.start(prefixedId('msg_'), this.model, undefined, out);
+    this.out = out;
     switch (event.type) {
       case 'text_delta':
-        // OpenAI-style upstreams open with an empty delta; it must not open an empty block.
-        if (event.text.length === 0) break;
-        if (this.open?.kind !== 'text') this.openBlock({ kind: 'text' }, { type: 'text', text: '' }, out);
-        out.push(frame('content_block_delta', { index: this.nextIndex - 1, delta: { type: 'text_delta', text: event.text } }));
+        this.blocks.text(event.text);
         break;
       case 'thinking_delta':
-        this.thinking(event.text, event.signature, out);
+        this.blocks.thinking(event.text, event.signature);
         break;
       case 'tool_call_start':
-        this.toolBlocks.set(event.index, this.nextIndex);
-        this.openBlock({ kind: 'tool', toolIndex: event.index }, { type: 'tool_use', id: event.id, name: event.name, input: {} }, out);
+        this.blocks.toolStart(event.index, event.id, event.name);
         break;
-      case 'tool_call_delta': {
-        const index = this.toolBlocks.get(event.index);
-        if (index === undefined || event.argumentsDelta.length === 0) break;
-        out.push(frame('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: event.argumentsDelta } }));
+      case 'tool_call_delta':
+        this.blocks.toolDelta(event.index, event.argumentsDelta);
         break;
-      }
       case 'usage':
         mergeUsage(this.usage, event.usage);
         break;
       case 'finish':
         mergeUsage(this.usage, event.usage);
-        this.closeBlock(out);
+        this.blocks.finish();
         this.finish(event.finishReason, event.stopSequence ?? null, out);
         return 'done';
     }
@@ -87,6 +78,7 @@ class MessageStreamRenderer {
     this.started = true;
     mergeUsage(this.usage, usage);
     this.inputKnownAtStart = usage?.inputTokens !== undefined;
+    // Anthropic states the input at message_start; an upstream that says it only at the end gets the local count here.
     const startUsage: Usage = this.inputKnownAtStart ? this.usage : { ...this.usage, inputTokens: this.localInputCount() };
     out.push(
       frame('message_start', {
@@ -110,32 +102,6 @@ class MessageStreamRenderer {
     } catch {
       return 0;
     }
-  }
-
-  private thinking(text: string, signature: string | undefined, out: string[]): void {
-    const open = this.open;
-    if (open?.kind !== 'thinking' || open.signed) {
-      this.openBlock({ kind: 'thinking', signed: false }, { type: 'thinking', thinking: '', signature: '' }, out);
-    }
-    const index = this.nextIndex - 1;
-    if (text.length > 0) out.push(frame('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: text } }));
-    if (signature !== undefined) {
-      out.push(frame('content_block_delta', { index, delta: { type: 'signature_delta', signature } }));
-      (this.open as { signed: boolean }).signed = true;
-    }
-  }
-
-  private openBlock(block: OpenBlock, contentBlock: Record<string, unknown>, out: string[]): void {
-    this.closeBlock(out);
-    this.open = block;
-    out.push(frame('content_block_start', { index: this.nextIndex, content_block: contentBlock }));
-    this.nextIndex++;
-  }
-
-  private closeBlock(out: string[]): void {
-    if (!this.open) return;
-    out.push(frame('content_block_stop', { index: this.nextIndex - 1 }));
-    this.open = undefined;
   }
 
   private finish(reason: Parameters<typeof toAnthropicStopReason>[0], stopSequence: string | null, out: string[]): void {
@@ -171,6 +137,7 @@ export async function* renderAnthropicMessagesStream(events: AsyncIterable<ChatE
     }
     yield anthropicStreamErrorFrame(new GatewayError('upstream', 'the upstream stream ended before the message was complete'));
   } catch (error) {
-    yield anthropicStreamErrorFrame(toGatewayError(error));
+    // Frames of the same event rendered before the failure still go out, in order.
+    yield out.join('') + anthropicStreamErrorFrame(toGatewayError(error));
   }
 }

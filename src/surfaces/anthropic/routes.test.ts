@@ -281,7 +281,7 @@ describe('anthropic surface through the 0.x SDK (x-api-key)', () => {
       tool_choice: { type: 'any' },
     });
     expect(presented).toEqual([KEY]);
-    expect(message.content).toEqual([{ type: 'tool_use', id: 'call_Q1', name: 'lookup', input: { q: 'gengate' } }]);
+    expect(message.content).toEqual([{ type: 'tool_use', id: 'toolu_call_Q1', name: 'lookup', input: { q: 'gengate' } }]);
     expect(message.stop_reason).toBe('tool_use');
     expect(calls[0].canonical().toolChoice).toEqual({ type: 'required' });
     expect(calls[0].raw?.headers?.['anthropic-version']).toBe('2023-06-01');

@@ -152,9 +152,9 @@ describe('Gemini embed actions', () => {
     expect(title.json).toMatchObject({ error: { details: [{ fieldViolations: [{ field: 'title' }] }] } });
   });
 
-  it('refuses a wrong key with 401 before parsing', async () => {
+  it('refuses a wrong key with 400 API_KEY_INVALID before parsing', async () => {
     const { status, json } = await post('/v1beta/models/text-embedding-004:embedContent?key=wrong', { content: {} });
-    expect(status).toBe(401);
-    expect(json).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID' }, {}] } });
   });
 });

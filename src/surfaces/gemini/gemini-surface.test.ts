@@ -240,12 +240,14 @@ describe('gemini surface through @google/genai', () => {
     expect(names).toEqual(['models/textmodel-c-2.5-flash', 'models/textmodel-c-passthrough']);
   });
 
-  it('rejects a wrong key with 401 UNAUTHENTICATED', async () => {
+  it('rejects a wrong key as Google does: 400 INVALID_ARGUMENT, reason API_KEY_INVALID', async () => {
     const wrong = new GoogleGenAI({ apiKey: 'nope', httpOptions: { baseUrl } });
     const error = await wrong.models.generateContent({ model: 'textmodel-c-2.5-flash', contents: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(401);
-    expect(JSON.parse((error as ApiError).message)).toEqual({ error: { code: 401, message: 'invalid API key', status: 'UNAUTHENTICATED' } });
+    expect((error as ApiError).status).toBe(400);
+    expect(JSON.parse((error as ApiError).message)).toMatchObject({
+      error: { code: 400, message: 'invalid API key', status: 'INVALID_ARGUMENT', details: [{ reason: 'API_KEY_INVALID', domain: 'googleapis.com' }, {}] },
+    });
   });
 
   it('surfaces a mid-stream failure as the SDK’s ApiError', async () => {

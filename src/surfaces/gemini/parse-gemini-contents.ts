@@ -189,6 +189,11 @@ function parseFunctionResponse(value: unknown, at: string, calls: KnownCall[], f
   const id = optionalString(result.id, `${at}.id`) || matchCall(calls, name) || fallbackId;
   const answered = calls.find((c) => c.id === id && !c.answered);
   if (answered) answered.answered = true;
+  // Google's convention: a failed call answers `{error: …}` (a success `{output: …}` or any object).
+  if (response.error !== undefined && response.error !== null) {
+    const error = response.error;
+    return { type: 'tool_result', toolCallId: id, name, content: typeof error === 'string' ? error : JSON.stringify(error), isError: true };
+  }
   return { type: 'tool_result', toolCallId: id, name, content: JSON.stringify(response) };
 }
 

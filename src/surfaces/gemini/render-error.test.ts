@@ -5,7 +5,6 @@ import { renderGeminiError } from './render-error.js';
 describe('renderGeminiError', () => {
   it.each<[ErrorKind, number, string]>([
     ['invalid_request', 400, 'INVALID_ARGUMENT'],
-    ['authentication', 401, 'UNAUTHENTICATED'],
     ['permission', 403, 'PERMISSION_DENIED'],
     ['not_found', 404, 'NOT_FOUND'],
     ['request_too_large', 413, 'INVALID_ARGUMENT'],
@@ -20,6 +19,34 @@ describe('renderGeminiError', () => {
       status,
       body: { error: { code: status, message: 'something happened', status: name } },
     });
+  });
+
+  it('answers a key it does not accept as Google does: 400 INVALID_ARGUMENT with ErrorInfo API_KEY_INVALID', () => {
+    const error = new GatewayError('authentication', 'Invalid API key. Pass a valid gengate key.', { code: 'invalid_api_key' });
+    expect(renderGeminiError(error)).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 400,
+          message: 'Invalid API key. Pass a valid gengate key.',
+          status: 'INVALID_ARGUMENT',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+              reason: 'API_KEY_INVALID',
+              domain: 'googleapis.com',
+              metadata: { service: 'generativelanguage.googleapis.com' },
+            },
+            { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'Invalid API key. Pass a valid gengate key.' },
+          ],
+        },
+      },
+    });
+  });
+
+  it('answers a request without any key as Google does: 403 PERMISSION_DENIED', () => {
+    const error = new GatewayError('authentication', 'No API key provided.', { code: 'missing_api_key' });
+    expect(renderGeminiError(error)).toEqual({ status: 403, body: { error: { code: 403, message: 'No API key provided.', status: 'PERMISSION_DENIED' } } });
   });
 
   it('adds a field violation naming the field of a validation error', () => {

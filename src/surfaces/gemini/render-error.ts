@@ -28,7 +28,33 @@ export function geminiStatusName(httpStatus: number): string {
   return STATUS_NAMES[httpStatus] ?? (httpStatus < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL');
 }
 
+/**
+ * Google answers a key it does not accept (wrong, revoked, expired) with 400 INVALID_ARGUMENT
+ * and an ErrorInfo `API_KEY_INVALID`, and a request without any key with 403
+ * PERMISSION_DENIED; SDKs and clients branch on these, not on 401.
+ */
+function keyErrorBody(error: GatewayError): GeminiErrorBody {
+  if (error.code === 'missing_api_key') return { error: { code: 403, message: error.message, status: 'PERMISSION_DENIED' } };
+  return {
+    error: {
+      code: 400,
+      message: error.message,
+      status: 'INVALID_ARGUMENT',
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'API_KEY_INVALID',
+          domain: 'googleapis.com',
+          metadata: { service: 'generativelanguage.googleapis.com' },
+        },
+        { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: error.message },
+      ],
+    },
+  };
+}
+
 export function geminiErrorBody(error: GatewayError): GeminiErrorBody {
+  if (error.kind === 'authentication') return keyErrorBody(error);
   const body: GeminiErrorBody = { error: { code: error.status, message: error.message, status: geminiStatusName(error.status) } };
   if (error.param !== undefined && error.status === 400) {
     body.error.details = [
@@ -42,5 +68,6 @@ export function geminiErrorBody(error: GatewayError): GeminiErrorBody {
 }
 
 export function renderGeminiError(error: GatewayError): RenderedError {
-  return { status: error.status, body: geminiErrorBody(error) };
+  const body = geminiErrorBody(error);
+  return { status: body.error.code, body };
 }

@@ -108,6 +108,40 @@ describe('renderGeminiSseStream', () => {
     expect(parts).toEqual([[{ text: 'Hmm.', thought: true }], [{ text: '', thought: true, thoughtSignature: 'sig-1' }], [{ text: 'Done.' }], [{ text: '' }]]);
   });
 
+  it('stops with an error chunk instead of holding tool-call arguments without bound', async () => {
+    async function* endless(): AsyncGenerator<ChatEvent> {
+      yield start;
+      yield { type: 'tool_call_start', index: 0, id: 'c1', name: 'f' };
+      const piece = 'x'.repeat(64 * 1024);
+      for (let i = 0; i < 1000; i++) yield { type: 'tool_call_delta', index: 0, argumentsDelta: piece };
+      yield { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 1 } };
+    }
+    const frames = await collect(renderGeminiSseStream(endless()));
+    expect(frames).toHaveLength(1);
+    expect(JSON.parse(frames[0].slice(6))).toMatchObject({ error: { code: 502, message: expect.stringContaining('tool-call arguments') } });
+  });
+
+  it('keeps interleaved argument deltas of parallel calls apart', async () => {
+    const frames = await collect(
+      renderGeminiSseStream(
+        from([
+          start,
+          { type: 'tool_call_start', index: 0, id: 'c1', name: 'f' },
+          { type: 'tool_call_start', index: 1, id: 'c2', name: 'g' },
+          { type: 'tool_call_delta', index: 0, argumentsDelta: '{"a":' },
+          { type: 'tool_call_delta', index: 1, argumentsDelta: '{"b":' },
+          { type: 'tool_call_delta', index: 0, argumentsDelta: '1}' },
+          { type: 'tool_call_delta', index: 1, argumentsDelta: '2}' },
+          { type: 'finish', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 1 } },
+        ]),
+      ),
+    );
+    expect(JSON.parse(frames[0].slice(6)).candidates[0].content.parts).toEqual([
+      { functionCall: { id: 'c1', name: 'f', args: { a: 1 } } },
+      { functionCall: { id: 'c2', name: 'g', args: { b: 2 } } },
+    ]);
+  });
+
   it('ends with an error chunk when the event stream fails after chunks went out', async () => {
     const frames = await collect(
       renderGeminiSseStream(from([start, { type: 'text_delta', text: 'Hi' }], new GatewayError('overloaded', 'upstream is overloaded'))),

@@ -19,6 +19,9 @@ import { toolCallArgs } from './tool-call-args.js';
 
 export type GeminiStreamChunk = GeminiGenerateContentResponse | GeminiErrorBody;
 
+/** Arguments held until a call is complete; past this the stream fails rather than grows. */
+export const MAX_PENDING_ARGUMENT_CHARS = 4 * 1024 * 1024;
+
 interface PendingCall {
   id: string;
   name: string;
@@ -30,6 +33,7 @@ export async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): Asy
   let model: string | undefined;
   // Keyed by the canonical index; Map keeps the order the calls started in.
   const pending = new Map<number, PendingCall>();
+  let pendingChars = 0;
   const chunk = (parts: GeminiPart[]): GeminiGenerateContentResponse => ({
     candidates: [{ content: { role: 'model', parts }, index: 0 }],
     modelVersion: model,
@@ -39,6 +43,7 @@ export async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): Asy
     const parts: GeminiPart[] = [];
     for (const call of pending.values()) parts.push({ functionCall: { id: call.id, name: call.name, args: toolCallArgs(call.args) } });
     pending.clear();
+    pendingChars = 0;
     return parts;
   };
 
@@ -66,7 +71,15 @@ export async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): Asy
           break;
         case 'tool_call_delta': {
           const call = pending.get(event.index);
-          if (call) call.args += event.argumentsDelta;
+          if (!call) break;
+          call.args += event.argumentsDelta;
+          pendingChars += event.argumentsDelta.length;
+          if (pendingChars > MAX_PENDING_ARGUMENT_CHARS) {
+            throw new GatewayError(
+              'upstream',
+              `the upstream sent more than ${MAX_PENDING_ARGUMENT_CHARS} characters of tool-call arguments; the stream was stopped`,
+            );
+          }
           break;
         }
         case 'usage':

@@ -30,6 +30,9 @@ const THINKING_BUDGET: Record<(typeof REASONING_EFFORTS)[number], number | undef
   high: 16384,
 };
 
+/** OpenAI's own maximum for `n`. */
+const MAX_CHOICES = 128;
+
 export function parseOpenAIChatRequest(body: unknown): ChatRequest {
   const json = requireObject(body, 'body');
   const model = requireString(json.model, 'model');
@@ -39,8 +42,9 @@ export function parseOpenAIChatRequest(body: unknown): ChatRequest {
   const request: ChatRequest = { model, messages, stream };
   if (system.length > 0) request.system = system;
 
-  const n = optionalInteger(json.n, 'n');
-  if (n !== undefined && n !== 1) throw invalidRequest(`n: only n=1 is supported, got ${n}`, 'n');
+  // Several choices are answered where the target can (Gemini's candidateCount); others refuse.
+  const n = optionalInteger(json.n, 'n', 1, MAX_CHOICES);
+  if (n !== undefined && n > 1) request.n = n;
 
   assign(request, 'temperature', optionalNumber(json.temperature, 'temperature', 0, 2));
   assign(request, 'topP', optionalNumber(json.top_p, 'top_p', 0, 1));
@@ -53,6 +57,8 @@ export function parseOpenAIChatRequest(body: unknown): ChatRequest {
   assign(request, 'seed', optionalInteger(json.seed, 'seed'));
   assign(request, 'user', optionalString(json.user, 'user'));
   assign(request, 'responseFormat', parseOpenAIResponseFormat(json.response_format));
+  assign(request, 'logprobs', optionalBoolean(json.logprobs, 'logprobs'));
+  assign(request, 'topLogprobs', optionalInteger(json.top_logprobs, 'top_logprobs', 0, 20));
 
   const tools = parseOpenAITools(json.tools);
   if (tools && tools.length > 0) request.tools = tools;

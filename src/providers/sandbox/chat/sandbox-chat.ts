@@ -1,5 +1,6 @@
 import type { ChatEvent, ChatRequest } from '../../../core/chat.js';
 import { nowSeconds } from '../../../core/ids.js';
+import { refuseSeveralChoices } from '../../shared/check-choice-count.js';
 import type { Attempt, ChatProvider } from '../../types.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { throwIfInjectedFailure } from '../shared/injected-failure.js';
@@ -13,6 +14,7 @@ import { loadTokenizer } from '../shared/tokenizer.js';
 
 /** Fails as configured, else reads the documents and builds the answer: all of it before the first byte. */
 async function answerOrFail(request: ChatRequest, attempt: Attempt, settings: SandboxRuntimeSettings): Promise<SandboxAnswer> {
+  refuseSeveralChoices(request, 'sandbox');
   await loadTokenizer();
   const seed = seedChatRequest(request);
   throwIfInjectedFailure(settings, seed.seed, attempt.channel.name, [request.model, attempt.upstreamModel]);
