@@ -1,5 +1,4 @@
 import { PassThrough, Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { bodyText } from '../../../test/helpers/body-text.js';
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../core/sse.js';
