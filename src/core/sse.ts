@@ -22,7 +22,7 @@ export class SseDecoder {
   private data: string[] = [];
   private id: string | undefined;
   private sawCarriageReturn = false;
-  private readonly keepRaw: boolean;
+  private keepRaw: boolean;
   private raw = '';
   private lineAt = 0;
   private dataAt = -1;
@@ -76,6 +76,16 @@ export class SseDecoder {
     this.buffer = '';
     this.line('', events);
     return events;
+  }
+
+  /**
+   * Stops keeping raw text, when nothing received is held back (no partial line or event): the
+   * caller may then relay later chunks as they come. False, and nothing changed, otherwise.
+   */
+  stopKeepingRaw(): boolean {
+    if (this.raw.length > 0 || this.buffer.length > 0) return false;
+    this.keepRaw = false;
+    return true;
   }
 
   /** With `keepRaw`, after `end()`: text received after the last event (comments, blank lines), to relay too. */

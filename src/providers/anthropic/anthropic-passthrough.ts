@@ -82,7 +82,11 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
   const upstreamRequestId = headerValue(response.headers, 'request-id');
   const model = publicModelOf(request);
   if ((contentType ?? '').includes('text/event-stream')) {
-    const tapped = tapSse(response.body, anthropicStreamReader(model), { rewrites: model !== undefined, producedTextOf: anthropicProducedText });
+    const tapped = tapSse(response.body, anthropicStreamReader(model), {
+      rewrites: model !== undefined,
+      producedTextOf: anthropicProducedText,
+      lastRewrite: (event) => event.event === 'message_start',
+    });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
   const tapped = await tapJson(response.body, {

@@ -103,6 +103,16 @@ describe('tapSse', () => {
     expect((await tapped.result).usage).toEqual({ inputTokens: 5, outputTokens: 9 });
   });
 
+  it('after the last rewrite, relays the rest as it came, whatever the chunking', async () => {
+    const body = 'event: message_start\ndata: {"model":"up"}\n\n: ping\nevent: delta\ndata: {"t":"a"}\n\nevent: delta\ndata: {"t":"b"}\n\n: tail';
+    const rewrite = (event: SseEvent): string => event.data.replace('"up"', '"public"');
+    for (const size of [1, 5, 13, 36, 1000]) {
+      const tapped = tapSse(chunked(body, size), rewrite, { rewrites: true, lastRewrite: (event) => event.event === 'message_start' });
+      expect(await bodyText(tapped.body)).toBe(body.replace('"up"', '"public"'));
+      expect((await tapped.result).completed).toBe(true);
+    }
+  });
+
   it('reports an incomplete relay when the client goes away, with the text seen so far', async () => {
     const source = new PassThrough();
     const tapped = tapSse(source, read, { rewrites: true });

@@ -51,6 +51,11 @@ export interface SseTapOptions {
    * was produced), so the events are kept (bounded) instead of read as they pass.
    */
   producedTextOf?: (event: SseEvent, emit: (text: string) => void) => void;
+  /**
+   * True for the last event that may need rewriting (e.g. Anthropic's `message_start`, the only
+   * one naming the model): from the next clean chunk boundary on, chunks are relayed as they came.
+   */
+  lastRewrite?: (event: SseEvent) => boolean;
 }
 
 /** Event data kept for reading the produced text of a cut stream, in UTF-16 code units. */
@@ -84,26 +89,38 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
     };
   });
+  let rewriting = options.rewrites;
+  let rewritesDone = false;
   const relay = (events: SseEvent[]): string => {
     let out = '';
     for (const event of events) {
+      if (rewriting && options.lastRewrite?.(event)) rewritesDone = true;
       if (options.producedTextOf && keptSize < KEPT_EVENTS_LIMIT) {
         kept.push({ event: event.event, data: event.data });
         keptSize += event.data.length;
       }
       const data = read(event, findings);
-      if (options.rewrites && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
+      if (rewriting && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
     }
     return out;
   };
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
+      if (!rewriting) {
+        relay(decoder.push(chunk));
+        return callback(null, chunk);
+      }
       const out = relay(decoder.push(chunk));
-      if (!options.rewrites) return callback(null, chunk);
+      if (rewritesDone && decoder.stopKeepingRaw()) rewriting = false;
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
-      const out = relay(decoder.end()) + (options.rewrites ? decoder.takeRaw() : '');
+      if (!rewriting) {
+        relay(decoder.end());
+        settle(true);
+        return callback();
+      }
+      const out = relay(decoder.end()) + decoder.takeRaw();
       settle(true);
       callback(null, out.length > 0 ? out : undefined);
     },
