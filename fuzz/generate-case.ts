@@ -160,7 +160,9 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   if (method === 'POST') {
     if (/^\/v1\/(chat\/completions|embeddings|images\/generations|images\/edits)$/.test(pathOnly)) return 'openai';
     if (/^\/v1\/messages(\/count_tokens)?$/.test(pathOnly)) return 'anthropic';
-    if (/^\/(v1beta|v1)\/models\/[^/]+$/.test(pathOnly)) return 'gemini';
+    if (/^\/v1beta\/models\/[^/]+$/.test(pathOnly)) return 'gemini';
+    // `/v1/models/{id}` without an action is the shared model route: the caller's dialect.
+    if (/^\/v1\/models\/[^/]+$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
     if (/^\/imagegen2\/(remix|edit|remix-image)$/.test(pathOnly)) return 'imagegen2';
   }
   if (method === 'GET' || method === 'HEAD') {
@@ -170,9 +172,16 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   }
   const under = (prefix: string) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`);
   if (under('/v1beta')) return 'gemini';
+  if (pathOnly.startsWith('/v1/models/') && hasAction(pathOnly)) return 'gemini';
   if (under('/v1/messages')) return 'anthropic';
   if (under('/imagegen2')) return 'imagegen2';
   return 'openai';
+}
+
+/** Whether the segment after `/v1/models/` names a Gemini action (`model:action`, the colon possibly escaped). */
+function hasAction(pathOnly: string): boolean {
+  const segment = pathOnly.slice('/v1/models/'.length).split('/')[0];
+  return segment.includes(':') || /%3a/i.test(segment);
 }
 
 function modelsFamily(path: string, headers: Record<string, string>): Family {

@@ -16,6 +16,7 @@ import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
+import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { configureImageDecoding } from './media/image-decoding.js';
 import { LocalMediaStore } from './media/local-media-store.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const shutdown = installShutdownSignal(http);
   installJsonBodyParser(http, config.server.maxBodyDepth);
   installEdgeErrorHandler(http, errorRenderers);
+  installBodyIdleTimeout(http, config.server.bodyIdleTimeoutMs);
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();

@@ -96,6 +96,25 @@ describe('finding 5: slow clients are cut off while sending the request', () => 
     expectShape('gemini', gemini.json);
   });
 
+  it('finding 5: a body that stops arriving is cut after the body idle timeout, long before the request deadline', async () => {
+    const idle = await startGateway({ server: { bodyIdleTimeoutMs: 300, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 } });
+    try {
+      const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nauthorization: Bearer ${idle.key}\r\ncontent-length: 100\r\n\r\n{"a":1`;
+      const answer = await rawHttp(idle.url, [head], 5_000);
+      expect(answer.closedByServer).toBe(true);
+      expect(answer.elapsedMs).toBeLessThan(2_000);
+      // A body that keeps arriving is not cut, and the answer after it is not either.
+      const res = await fetch(`${idle.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${idle.key}` },
+        body: JSON.stringify({ model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await idle.close();
+    }
+  });
+
   it('finding 5: a connection that sends nothing is closed', async () => {
     const answer = await rawHttp(slow.url, [], 5_000);
     expect(answer.closedByServer).toBe(true);

@@ -11,6 +11,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     trustProxy: false,
     headersTimeoutMs: 20_000,
     requestTimeoutMs: 120_000,
+    bodyIdleTimeoutMs: 20_000,
     keepAliveTimeoutMs: 72_000,
     connectionTimeoutMs: 0,
     drainTimeoutMs: 30_000,

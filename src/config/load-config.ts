@@ -80,7 +80,7 @@ function expandEnv(value: unknown, env: Env): unknown {
   return value;
 }
 
-type ServerIntSetting = 'maxBodyDepth' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'connectionTimeoutMs';
+type ServerIntSetting = 'maxBodyDepth' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'bodyIdleTimeoutMs' | 'keepAliveTimeoutMs' | 'connectionTimeoutMs';
 
 /** A whole-number `server.<name>` of at least `min`, or its default. */
 function serverInt(server: Record<string, unknown>, name: ServerIntSetting, min: number): number {
@@ -135,6 +135,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       trustProxy: (server.trustProxy as boolean | undefined) ?? DEFAULT_CONFIG.server.trustProxy,
       headersTimeoutMs: serverInt(server, 'headersTimeoutMs', 1),
       requestTimeoutMs: serverInt(server, 'requestTimeoutMs', 1),
+      bodyIdleTimeoutMs: serverInt(server, 'bodyIdleTimeoutMs', 0),
       keepAliveTimeoutMs: serverInt(server, 'keepAliveTimeoutMs', 1),
       connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
       drainTimeoutMs:

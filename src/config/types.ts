@@ -108,6 +108,8 @@ export interface GatewayConfig {
     headersTimeoutMs: number;
     /** Time a client has to send a whole request, body included (408 after it). Not applied to the answer. */
     requestTimeoutMs: number;
+    /** A request body with no byte for this long is cut (the connection closed); 0 turns it off. */
+    bodyIdleTimeoutMs: number;
     /** How long an idle keep-alive connection stays open between requests. */
     keepAliveTimeoutMs: number;
     /** Closes a connection with no traffic either way for this long; 0 (default) never, so a slow answer is never cut. */
