@@ -3,7 +3,8 @@
  * client's disconnect — translated (sandbox) and passed through (OpenAI upstream) alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { openaiUpChannel } from './helpers/fake-channels.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 let upstream: FakeOpenAIUpstream;
@@ -14,16 +15,7 @@ beforeAll(async () => {
   upstream = await startFakeOpenAIUpstream({ slowChunkDelayMs: 40 });
   sandboxGw = await startGateway({ sandbox: { tokensPerSecond: 40, firstTokenDelayMs: 0 } });
   relayGw = await startGateway({
-    channels: [
-      {
-        name: 'openai',
-        provider: 'openai',
-        baseUrl: upstream.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-    ],
+    channels: [openaiUpChannel(upstream, { name: 'openai' })],
   });
 });
 afterAll(async () => {

@@ -7,60 +7,37 @@
  */
 import { embed, embedMany, generateObject, generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
 import { fakeEmbeddingValues } from './fakes/fake-embedding-values.js';
 import { fakeGeminiEmbeddingSeed } from './fakes/fake-gemini-embeddings.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
+import { FAKE_GEMINI_KEY } from './fakes/fake-gemini-upstream.js';
 import { fakeOpenAIEmbeddingSeed } from './fakes/fake-openai-embeddings.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { FAKE_OPENAI_API_KEY } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
 import { type AiSdkClients, type AiSdkProviderName, aiSdkClients, headerOf, recipeSchema, weatherInput } from './helpers/ai-sdk-clients.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 type Json = Record<string, unknown>;
 
-let openaiUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
+let fakes: FakeUpstreams;
 let gw: RunningGateway;
 let clients: AiSdkClients;
 
 beforeAll(async () => {
-  [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  fakes = await startFakeUpstreams();
   gw = await startGateway({
     channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-*'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-      {
-        name: 'gemini-up',
-        provider: 'gemini',
-        baseUrl: geminiUp.url,
-        apiKey: FAKE_GEMINI_KEY,
-        models: ['textmodel-c-*'],
-        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
-      },
-      { name: 'openai-embed', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: ['text-embedding-3-small'] },
-      { name: 'gemini-embed', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: ['text-embedding-004'] },
+      openaiUpChannel(fakes.openai),
+      anthropicUpChannel(fakes.anthropic),
+      geminiUpChannel(fakes.gemini),
+      { name: 'openai-embed', provider: 'openai', baseUrl: fakes.openai.url, apiKey: FAKE_OPENAI_API_KEY, models: ['text-embedding-3-small'] },
+      { name: 'gemini-embed', provider: 'gemini', baseUrl: fakes.gemini.url, apiKey: FAKE_GEMINI_KEY, models: ['text-embedding-004'] },
     ],
   });
   clients = aiSdkClients(gw.url, gw.key);
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await fakes.close();
 });
 
 type UpstreamName = 'openai' | 'anthropic' | 'gemini';
@@ -72,21 +49,21 @@ const UPSTREAMS = {
     channel: 'openai-up',
     text: (prompt: string) => `You said: ${prompt}`,
     args: { city: 'fake-city', unit: 'celsius', days: 42 },
-    last: () => openaiUp.requests.at(-1)!.body as Json,
+    last: () => fakes.openai.requests.at(-1)!.body as Json,
   },
   anthropic: {
     model: 'textmodel-a-haiku-4-5-20251001',
     channel: 'anthropic-up',
     text: (prompt: string) => `Hello from the fake Anthropic upstream. You said: ${prompt}`,
     args: { city: 'example', unit: 'celsius', days: 1 },
-    last: () => anthropicUp.requests.at(-1)!.body as Json,
+    last: () => fakes.anthropic.requests.at(-1)!.body as Json,
   },
   gemini: {
     model: 'textmodel-c-2.5-flash',
     channel: 'gemini-up',
     text: (prompt: string) => `Fake Gemini says: ${prompt}`,
     args: { city: 'example', unit: 'celsius', days: 1 },
-    last: () => geminiUp.requests.at(-1)!.body as Json,
+    last: () => fakes.gemini.requests.at(-1)!.body as Json,
   },
 } as const;
 

@@ -7,15 +7,15 @@
  * request. The sandbox reads the PDF and reports its pages and text.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI, type Part } from '@google/genai';
+import type { Part } from '@google/genai';
 import { countTokens } from 'gpt-tokenizer';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
 import { buildTestPdf } from './helpers/build-test-pdf.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
 import type { AnthropicMessagesBody, ErrorBody, GeminiAnswer, GeminiContentBody, OpenAIChatBody } from './helpers/json-bodies.js';
+import { gatewayClients } from './helpers/sdk-clients.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 const LINES = [['Gengate test document', 'Page one has two lines.'], ['Page two closes it.']];
@@ -27,30 +27,16 @@ const MAX_DOCUMENT_BYTES = 16 * 1024;
 const OVERSIZE_PDF = buildTestPdf([Array.from({ length: 400 }, (_, i) => `Filler line ${i} of a document over the limit.`)]).toString('base64');
 const NOT_A_PDF = Buffer.from('PK\u0003\u0004 this is a zip archive, not a PDF').toString('base64');
 
-let openaiUp: FakeOpenAIUpstream;
+let fakes: FakeUpstreams;
 let compatUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
 let gw: RunningGateway;
 
 beforeAll(async () => {
-  [openaiUp, compatUp, anthropicUp, geminiUp] = await Promise.all([
-    startFakeOpenAIUpstream(),
-    startFakeOpenAIUpstream({ apiKey: null }),
-    startFakeAnthropicUpstream(),
-    startFakeGeminiUpstream(),
-  ]);
+  [fakes, compatUp] = await Promise.all([startFakeUpstreams(), startFakeOpenAIUpstream({ apiKey: null })]);
   gw = await startGateway({
     limits: { maxDocumentBytes: MAX_DOCUMENT_BYTES },
     channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-4o', 'textmodel-b-4o-mini'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
+      openaiUpChannel(fakes.openai, { models: ['textmodel-b-4o', 'textmodel-b-4o-mini'] }),
       {
         name: 'local-llm',
         provider: 'openai-compatible',
@@ -66,34 +52,18 @@ beforeAll(async () => {
         modelMap: { 'textmodel-b-4-turbo': 'qwen-vl' },
         options: { acceptsDocuments: true },
       },
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-haiku-*', 'textmodel-a-sonnet-*'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-      {
-        name: 'gemini-up',
-        provider: 'gemini',
-        baseUrl: geminiUp.url,
-        apiKey: FAKE_GEMINI_KEY,
-        models: ['textmodel-c-2.5-flash', 'textmodel-c-2.0-flash'],
-        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
-      },
+      anthropicUpChannel(fakes.anthropic, { models: ['textmodel-a-haiku-*', 'textmodel-a-sonnet-*'] }),
+      geminiUpChannel(fakes.gemini, { models: ['textmodel-c-2.5-flash', 'textmodel-c-2.0-flash'] }),
       { name: 'sandbox', provider: 'sandbox', models: ['textmodel-a-opus-4-5-20251101', 'textmodel-b-4', 'textmodel-c-2.5-pro'] },
     ],
   });
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), compatUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await Promise.all([fakes.close(), compatUp.close()]);
 });
 
-const openai = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
-const anthropic = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
-const gemini = () => new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
+const { openai, anthropic, gemini } = gatewayClients(() => gw);
 /** The body of the last request `up` received, read as the dialect `T`. */
 const lastBody = <T>(up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as T;
 
@@ -153,7 +123,7 @@ describe('a PDF reaches every upstream in its own form', () => {
     const { data, response } = await askOpenAI('textmodel-b-4o', pdfFile);
     expect(response.headers.get('x-gengate-route')).toBe('passthrough');
     expect(data.choices[0].message.content).toBe(`You said: ${PROMPT}`);
-    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(fakes.openai).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -167,7 +137,7 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('OpenAI file part → Anthropic: a base64 document block titled with the filename', async () => {
     const { data } = await askOpenAI('textmodel-a-sonnet-4-20250514', pdfFile);
     expect(data.choices[0].message.content).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([
+    expect(lastBody<AnthropicMessagesBody>(fakes.anthropic).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -181,14 +151,14 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('OpenAI file part → Gemini: inline data', async () => {
     const { data } = await askOpenAI('textmodel-c-2.5-flash', pdfFile);
     expect(data.choices[0].message.content).toBe(`Fake Gemini says: ${PROMPT}`);
-    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(fakes.gemini).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Anthropic document with cache_control → Anthropic: passed through unchanged, cache_control included', async () => {
     const { data, response } = await askAnthropic('textmodel-a-haiku-4-5-20251001', pdfDocument);
     expect(response.headers.get('x-gengate-route')).toBe('passthrough');
     expect(data.content[0]).toMatchObject({ type: 'text', text: `Hello from the fake Anthropic upstream. You said: ${PROMPT}` });
-    const body = lastBody<AnthropicMessagesBody>(anthropicUp);
+    const body = lastBody<AnthropicMessagesBody>(fakes.anthropic);
     expect(body.model).toBe('claude-haiku-4-5-20251001');
     expect(body.messages).toEqual([
       {
@@ -210,27 +180,27 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('Anthropic document → OpenAI: a file part named after the title', async () => {
     const { data } = await askAnthropic('textmodel-b-4o-mini', pdfDocument);
     expect(data.content[0]).toMatchObject({ type: 'text', text: `You said: ${PROMPT}` });
-    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(fakes.openai).messages).toEqual([
       { role: 'user', content: [OPENAI_FILE_PART('Quarterly report.pdf'), { type: 'text', text: PROMPT }] },
     ]);
   });
 
   it('Anthropic document → Gemini: inline data', async () => {
     await askAnthropic('textmodel-c-2.0-flash', pdfDocument);
-    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(fakes.gemini).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Gemini inlineData → Gemini: passed through unchanged', async () => {
     const result = await askGemini('textmodel-c-2.5-flash', pdfInline);
     expect(result.sdkHttpResponse?.headers?.['x-gengate-route']).toBe('passthrough');
     expect(result.text).toBe(`Fake Gemini says: ${PROMPT}`);
-    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(fakes.gemini).contents).toEqual([{ role: 'user', parts: [GEMINI_INLINE, { text: PROMPT }] }]);
   });
 
   it('Gemini inlineData → OpenAI: a file part', async () => {
     const result = await askGemini('textmodel-b-4o', pdfInline);
     expect(result.text).toBe(`You said: ${PROMPT}`);
-    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(fakes.openai).messages).toEqual([
       { role: 'user', content: [OPENAI_FILE_PART('document.pdf'), { type: 'text', text: PROMPT }] },
     ]);
   });
@@ -238,7 +208,9 @@ describe('a PDF reaches every upstream in its own form', () => {
   it('Gemini inlineData → Anthropic: a base64 document block', async () => {
     const result = await askGemini('textmodel-a-sonnet-4-20250514', pdfInline);
     expect(result.text).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<AnthropicMessagesBody>(fakes.anthropic).messages).toEqual([
+      { role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] },
+    ]);
   });
 
   it("the spec's snake_case inline_data with ?key= reaches Anthropic as a document block", async () => {
@@ -249,12 +221,14 @@ describe('a PDF reaches every upstream in its own form', () => {
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as GeminiAnswer).candidates[0].content.parts[0].text).toBe(`Hello from the fake Anthropic upstream. You said: ${PROMPT}`);
-    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages).toEqual([{ role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] }]);
+    expect(lastBody<AnthropicMessagesBody>(fakes.anthropic).messages).toEqual([
+      { role: 'user', content: [ANTHROPIC_DOCUMENT, { type: 'text', text: PROMPT }] },
+    ]);
   });
 
   it('a linked PDF reaches Anthropic as a URL document', async () => {
     await askGemini('textmodel-a-haiku-4-5-20251001', { fileData: { fileUri: 'https://example.com/report.pdf', mimeType: 'application/pdf' } });
-    expect(lastBody<AnthropicMessagesBody>(anthropicUp).messages[0].content[0]).toEqual({
+    expect(lastBody<AnthropicMessagesBody>(fakes.anthropic).messages[0].content[0]).toEqual({
       type: 'document',
       source: { type: 'url', url: 'https://example.com/report.pdf' },
     });
@@ -269,7 +243,7 @@ describe('plain-text documents become text', () => {
 
   it('for OpenAI and Gemini upstreams', async () => {
     await askAnthropic('textmodel-b-4o', textDocument);
-    expect(lastBody<OpenAIChatBody>(openaiUp).messages).toEqual([
+    expect(lastBody<OpenAIChatBody>(fakes.openai).messages).toEqual([
       {
         role: 'user',
         content: [
@@ -279,7 +253,9 @@ describe('plain-text documents become text', () => {
       },
     ]);
     await askAnthropic('textmodel-c-2.5-flash', textDocument);
-    expect(lastBody<GeminiContentBody>(geminiUp).contents).toEqual([{ role: 'user', parts: [{ text: 'Meeting notes: ship on Friday.' }, { text: PROMPT }] }]);
+    expect(lastBody<GeminiContentBody>(fakes.gemini).contents).toEqual([
+      { role: 'user', parts: [{ text: 'Meeting notes: ship on Friday.' }, { text: PROMPT }] },
+    ]);
   });
 
   it('for an OpenAI-compatible server, which takes text though not PDFs', async () => {
@@ -380,19 +356,19 @@ describe('an OpenAI-compatible server refuses PDFs with a 400 in the client dial
 
 describe('a linked document to an upstream that cannot fetch it is a 400', () => {
   it('Anthropic URL document → OpenAI', async () => {
-    const before = openaiUp.requests.length;
+    const before = fakes.openai.requests.length;
     const error = await failure(() => askAnthropic('textmodel-b-4o', { type: 'document', source: { type: 'url', url: 'https://example.com/report.pdf' } }));
     expect(error.status).toBe(400);
     expect(error.error.error).toEqual({
       type: 'invalid_request_error',
       message: 'messages[0].content[0]: documents given by URL cannot be sent to an OpenAI-dialect upstream; send them inline as base64',
     });
-    expect(openaiUp.requests.length).toBe(before);
+    expect(fakes.openai.requests.length).toBe(before);
   });
 });
 
 describe('size limit and PDF check, before any upstream request', () => {
-  const upstreamRequests = () => openaiUp.requests.length + compatUp.requests.length + anthropicUp.requests.length + geminiUp.requests.length;
+  const upstreamRequests = () => fakes.openai.requests.length + compatUp.requests.length + fakes.anthropic.requests.length + fakes.gemini.requests.length;
   const bytes = Buffer.from(OVERSIZE_PDF, 'base64').length;
   // The limit names the field as the client wrote it, in its own dialect.
   const tooLargeAt = (param: string) => `${param}: the document is ${bytes} bytes, more than the limit of ${MAX_DOCUMENT_BYTES} bytes per document`;

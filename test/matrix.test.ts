@@ -8,63 +8,34 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 import { ASK, type SurfaceName, type Tool } from './helpers/sdk-clients.js';
 import { ASK_STRUCTURED } from './helpers/structured-clients.js';
 
-let openaiUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
+let fakes: FakeUpstreams;
 let gw: RunningGateway;
 
 beforeAll(async () => {
-  [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  fakes = await startFakeUpstreams();
   gw = await startGateway({
     channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-*'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-      {
-        // Serves one model ahead of anthropic-up: a channel configured without structured output.
+      openaiUpChannel(fakes.openai),
+      anthropicUpChannel(fakes.anthropic),
+      // Serves one model ahead of anthropic-up: a channel configured without structured output.
+      anthropicUpChannel(fakes.anthropic, {
         name: 'anthropic-instruction',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
         models: ['textmodel-a-opus-4-5-20251101'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
         priority: 1,
         options: { structuredOutput: false },
-      },
-      {
-        name: 'gemini-up',
-        provider: 'gemini',
-        baseUrl: geminiUp.url,
-        apiKey: FAKE_GEMINI_KEY,
-        models: ['textmodel-c-*'],
-        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
-      },
+      }),
+      geminiUpChannel(fakes.gemini),
     ],
   });
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await fakes.close();
 });
 
 const weather: Tool = {
@@ -85,7 +56,7 @@ const PROVIDERS = {
     channel: 'openai-up',
     text: (prompt: string) => `You said: ${prompt}`,
     args: { city: 'fake-city', unit: 'celsius' },
-    lastModel: () => openaiUp.requests.at(-1)!.body!.model,
+    lastModel: () => fakes.openai.requests.at(-1)!.body!.model,
   },
   anthropic: {
     model: 'textmodel-a-haiku-4-5-20251001',
@@ -93,7 +64,7 @@ const PROVIDERS = {
     channel: 'anthropic-up',
     text: (prompt: string) => `Hello from the fake Anthropic upstream. You said: ${prompt}`,
     args: { city: 'example', unit: 'celsius' },
-    lastModel: () => (anthropicUp.requests.at(-1)!.body as { model: string }).model,
+    lastModel: () => (fakes.anthropic.requests.at(-1)!.body as { model: string }).model,
   },
   gemini: {
     model: 'textmodel-c-2.5-flash',
@@ -101,7 +72,7 @@ const PROVIDERS = {
     channel: 'gemini-up',
     text: (prompt: string) => `Fake Gemini says: ${prompt}`,
     args: { city: 'example', unit: 'celsius' },
-    lastModel: () => /models\/([^:]+):/.exec(geminiUp.requests.at(-1)!.path)![1],
+    lastModel: () => /models\/([^:]+):/.exec(fakes.gemini.requests.at(-1)!.path)![1],
   },
 } as const;
 
@@ -217,9 +188,9 @@ type Json = Record<string, unknown>;
 
 /** The structured-output request each fake upstream last received, in its own dialect. */
 const RECEIVED = {
-  openai: () => openaiUp.requests.at(-1)!.body as Json,
-  anthropic: () => anthropicUp.requests.at(-1)!.body as Json,
-  gemini: () => geminiUp.requests.at(-1)!.body as Json,
+  openai: () => fakes.openai.requests.at(-1)!.body as Json,
+  anthropic: () => fakes.anthropic.requests.at(-1)!.body as Json,
+  gemini: () => fakes.gemini.requests.at(-1)!.body as Json,
 };
 
 function systemText(provider: keyof typeof PROVIDERS, body: Json): string {

@@ -6,8 +6,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, FAKE_SEARCH_RESULT, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { FAKE_SEARCH_RESULT, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
+import { startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, openaiUpChannel } from './helpers/fake-channels.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 let openaiUp: FakeOpenAIUpstream;
@@ -17,24 +18,7 @@ let gw: RunningGateway;
 beforeAll(async () => {
   [openaiUp, anthropicUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream()]);
   gw = await startGateway({
-    channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-*'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-    ],
+    channels: [openaiUpChannel(openaiUp), anthropicUpChannel(anthropicUp)],
   });
 });
 afterAll(async () => {

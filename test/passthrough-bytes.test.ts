@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { openaiUpChannel } from './helpers/fake-channels.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 const MODEL = 'textmodel-b-4o-mini';
@@ -16,16 +17,7 @@ let gw: RunningGateway;
 beforeAll(async () => {
   upstream = await startFakeOpenAIUpstream();
   gw = await startGateway({
-    channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: upstream.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-    ],
+    channels: [openaiUpChannel(upstream)],
   });
 });
 afterAll(async () => {

@@ -10,8 +10,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { type Content, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
+import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
 import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, openaiUpChannel } from './helpers/fake-channels.js';
 import type { AnthropicMessagesBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
@@ -26,24 +27,7 @@ const CLAUDE_OUTPUT_LIMIT = 64000;
 beforeAll(async () => {
   [anthropicUp, openaiUp] = await Promise.all([startFakeAnthropicUpstream(), startFakeOpenAIUpstream()]);
   gw = await startGateway({
-    channels: [
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-*'],
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-    ],
+    channels: [anthropicUpChannel(anthropicUp), openaiUpChannel(openaiUp)],
   });
 });
 afterAll(async () => {

@@ -3,13 +3,8 @@
  * calls whose argument deltas interleave, refusals, and multi-byte characters cut across TCP
  * reads — each through the official SDK of the client's dialect.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
 import {
   anthropicRefusal,
   anthropicSplitUtf8,
@@ -20,11 +15,11 @@ import {
   openaiSplitUtf8,
   REFUSAL_TEXT,
 } from './fakes/upstream-scripts.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
+import { gatewayClients } from './helpers/sdk-clients.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
-let openaiUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
+let fakes: FakeUpstreams;
 let gw: RunningGateway;
 
 const OPENAI_MODEL = 'textmodel-b-4o';
@@ -37,27 +32,26 @@ const WEATHER = {
 };
 
 beforeAll(async () => {
-  [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  fakes = await startFakeUpstreams();
   gw = await startGateway({
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: [OPENAI_MODEL] },
-      { name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: [ANTHROPIC_MODEL] },
-      { name: 'gemini-up', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: [GEMINI_MODEL] },
+      // The public ids reach the fakes as they are: no rewrite.
+      openaiUpChannel(fakes.openai, { models: [OPENAI_MODEL], modelRewrite: [] }),
+      anthropicUpChannel(fakes.anthropic, { models: [ANTHROPIC_MODEL], modelRewrite: [] }),
+      geminiUpChannel(fakes.gemini, { models: [GEMINI_MODEL], modelRewrite: [] }),
     ],
   });
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await fakes.close();
 });
 
-const anthropic = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
-const openai = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
-const gemini = () => new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
+const { anthropic, openai, gemini } = gatewayClients(() => gw);
 
 describe('interleaved parallel tool-call deltas from an OpenAI upstream', () => {
   it('reach an Anthropic client as one complete block after another', async () => {
-    openaiUp.replayNext(openaiInterleavedToolCalls('gpt-4o'));
+    fakes.openai.replayNext(openaiInterleavedToolCalls('gpt-4o'));
     const stream = anthropic().messages.stream({
       model: OPENAI_MODEL,
       max_tokens: 200,
@@ -110,13 +104,13 @@ describe('interleaved parallel tool-call deltas from an OpenAI upstream', () => 
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_call_paris', content: '18°C' }] },
       ],
     });
-    const body = openaiUp.requests.at(-1)!.body as { messages: Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }> };
+    const body = fakes.openai.requests.at(-1)!.body as { messages: Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }> };
     expect(body.messages[1].tool_calls![0].id).toBe('toolu_call_paris');
     expect(body.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'toolu_call_paris' });
   });
 
   it('reach a Gemini client as two complete functionCall parts', async () => {
-    openaiUp.replayNext(openaiInterleavedToolCalls('gpt-4o'));
+    fakes.openai.replayNext(openaiInterleavedToolCalls('gpt-4o'));
     const calls: Array<{ name?: string; args?: unknown }> = [];
     const stream = await gemini().models.generateContentStream({
       model: OPENAI_MODEL,
@@ -133,7 +127,7 @@ describe('interleaved parallel tool-call deltas from an OpenAI upstream', () => 
 
 describe('refusals', () => {
   it('an OpenAI refusal reaches an Anthropic client as stop_reason refusal with its text', async () => {
-    openaiUp.replayNext(openaiRefusal('gpt-4o'));
+    fakes.openai.replayNext(openaiRefusal('gpt-4o'));
     const message = await anthropic()
       .messages.stream({ model: OPENAI_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Something forbidden' }] })
       .finalMessage();
@@ -142,7 +136,7 @@ describe('refusals', () => {
   });
 
   it('an Anthropic refusal reaches an OpenAI client as finish_reason content_filter', async () => {
-    anthropicUp.replayNext(anthropicRefusal('claude-sonnet-4-20250514'));
+    fakes.anthropic.replayNext(anthropicRefusal('claude-sonnet-4-20250514'));
     const stream = await openai().chat.completions.create({
       model: ANTHROPIC_MODEL,
       stream: true,
@@ -159,7 +153,7 @@ describe('refusals', () => {
   });
 
   it('an Anthropic refusal reaches a Gemini client as finishReason SAFETY', async () => {
-    anthropicUp.replayNext(anthropicRefusal('claude-sonnet-4-20250514'));
+    fakes.anthropic.replayNext(anthropicRefusal('claude-sonnet-4-20250514'));
     let finish: string | undefined;
     for await (const chunk of await gemini().models.generateContentStream({ model: ANTHROPIC_MODEL, contents: 'Something forbidden' })) {
       finish = chunk.candidates?.[0]?.finishReason ?? finish;
@@ -170,7 +164,7 @@ describe('refusals', () => {
 
 describe('multi-byte characters cut across TCP reads', () => {
   it('OpenAI upstream → Anthropic client', async () => {
-    openaiUp.replayNext(openaiSplitUtf8('gpt-4o'));
+    fakes.openai.replayNext(openaiSplitUtf8('gpt-4o'));
     let text = '';
     const stream = anthropic().messages.stream({ model: OPENAI_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'Greet me' }] });
     stream.on('text', (delta) => {
@@ -181,7 +175,7 @@ describe('multi-byte characters cut across TCP reads', () => {
   });
 
   it('OpenAI upstream → OpenAI client (pass-through)', async () => {
-    openaiUp.replayNext(openaiSplitUtf8('gpt-4o'));
+    fakes.openai.replayNext(openaiSplitUtf8('gpt-4o'));
     const { data: stream, response } = await openai()
       .chat.completions.create({ model: OPENAI_MODEL, stream: true, messages: [{ role: 'user', content: 'Greet me' }] })
       .withResponse();
@@ -192,14 +186,14 @@ describe('multi-byte characters cut across TCP reads', () => {
   });
 
   it('Anthropic upstream → Gemini client', async () => {
-    anthropicUp.replayNext(anthropicSplitUtf8('claude-sonnet-4-20250514'));
+    fakes.anthropic.replayNext(anthropicSplitUtf8('claude-sonnet-4-20250514'));
     let text = '';
     for await (const chunk of await gemini().models.generateContentStream({ model: ANTHROPIC_MODEL, contents: 'Greet me' })) text += chunk.text ?? '';
     expect(text).toBe(MULTIBYTE_TEXT);
   });
 
   it('Gemini upstream → OpenAI client', async () => {
-    geminiUp.replayNext(geminiSplitUtf8('gemini-2.5-flash'));
+    fakes.gemini.replayNext(geminiSplitUtf8('gemini-2.5-flash'));
     const stream = await openai().chat.completions.create({ model: GEMINI_MODEL, stream: true, messages: [{ role: 'user', content: 'Greet me' }] });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';

@@ -4,17 +4,14 @@
  * official SDKs against the faithful fakes.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { ApiError, GoogleGenAI } from '@google/genai';
+import { ApiError } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
+import { gatewayClients } from './helpers/sdk-clients.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
-let openaiUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
+let fakes: FakeUpstreams;
 let gw: RunningGateway;
 
 const OPENAI_MODEL = 'textmodel-b-4o';
@@ -22,28 +19,27 @@ const ANTHROPIC_MODEL = 'textmodel-a-sonnet-4-20250514';
 const GEMINI_MODEL = 'textmodel-c-2.5-flash';
 
 beforeAll(async () => {
-  [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  fakes = await startFakeUpstreams();
   gw = await startGateway({
     channels: [
-      { name: 'openai-up', provider: 'openai', baseUrl: openaiUp.url, apiKey: FAKE_OPENAI_API_KEY, models: [OPENAI_MODEL] },
-      { name: 'anthropic-up', provider: 'anthropic', baseUrl: anthropicUp.url, apiKey: FAKE_ANTHROPIC_KEY, models: [ANTHROPIC_MODEL] },
-      { name: 'gemini-up', provider: 'gemini', baseUrl: geminiUp.url, apiKey: FAKE_GEMINI_KEY, models: [GEMINI_MODEL] },
+      // The public ids reach the fakes as they are: no rewrite.
+      openaiUpChannel(fakes.openai, { models: [OPENAI_MODEL], modelRewrite: [] }),
+      anthropicUpChannel(fakes.anthropic, { models: [ANTHROPIC_MODEL], modelRewrite: [] }),
+      geminiUpChannel(fakes.gemini, { models: [GEMINI_MODEL], modelRewrite: [] }),
     ],
   });
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await fakes.close();
 });
 
-const anthropic = () => new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
-const openai = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
-const gemini = () => new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
+const { anthropic, openai, gemini } = gatewayClients(() => gw);
 const lastBody = <T>(up: { requests: Array<{ body: unknown }> }) => up.requests.at(-1)!.body as T;
 
 describe('stop sequences: each surface keeps its own limit, and the target is checked before sending', () => {
   it('5 Anthropic stop_sequences to an OpenAI model: 400 naming the target, nothing sent upstream', async () => {
-    const before = openaiUp.requests.length;
+    const before = fakes.openai.requests.length;
     const error = await anthropic()
       .messages.create({ model: OPENAI_MODEL, max_tokens: 50, stop_sequences: ['a', 'b', 'c', 'd', 'e'], messages: [{ role: 'user', content: 'Hi' }] })
       .catch((e: unknown) => e);
@@ -51,7 +47,7 @@ describe('stop sequences: each surface keeps its own limit, and the target is ch
     expect((error as InstanceType<typeof Anthropic.BadRequestError>).message).toContain(
       'stop: textmodel-b-4o (OpenAI) accepts at most 4 stop sequences, got 5',
     );
-    expect(openaiUp.requests.length).toBe(before);
+    expect(fakes.openai.requests.length).toBe(before);
   });
 
   it('6 Anthropic stop_sequences to a Gemini model: 400 naming Gemini’s limit of 5', async () => {
@@ -64,14 +60,14 @@ describe('stop sequences: each surface keeps its own limit, and the target is ch
 
   it('5 Gemini stopSequences to a Gemini model pass; 4 Anthropic ones to an OpenAI model pass', async () => {
     await gemini().models.generateContent({ model: GEMINI_MODEL, contents: 'Hi', config: { stopSequences: ['1', '2', '3', '4', '5'] } });
-    expect(lastBody<{ generationConfig: { stopSequences: string[] } }>(geminiUp).generationConfig.stopSequences).toHaveLength(5);
+    expect(lastBody<{ generationConfig: { stopSequences: string[] } }>(fakes.gemini).generationConfig.stopSequences).toHaveLength(5);
     await anthropic().messages.create({
       model: OPENAI_MODEL,
       max_tokens: 50,
       stop_sequences: ['a', 'b', 'c', 'd'],
       messages: [{ role: 'user', content: 'Hi' }],
     });
-    expect(lastBody<{ stop: string[] }>(openaiUp).stop).toEqual(['a', 'b', 'c', 'd']);
+    expect(lastBody<{ stop: string[] }>(fakes.openai).stop).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('the OpenAI surface keeps its documented "up to 4", whatever the target', async () => {
@@ -107,14 +103,14 @@ describe('the error flag of a failed tool call crosses dialects', () => {
 
   it('Anthropic is_error → OpenAI: the tool message says so, and the client is warned', async () => {
     const { response } = await anthropic().messages.create(failedTurn(OPENAI_MODEL)).withResponse();
-    const body = lastBody<{ messages: Array<{ role: string; content: unknown }> }>(openaiUp);
+    const body = lastBody<{ messages: Array<{ role: string; content: unknown }> }>(fakes.openai);
     expect(body.messages[2]).toMatchObject({ role: 'tool', content: 'Error: service unavailable' });
     expect(response.headers.get('x-gengate-warnings')).toContain('is_error: OpenAI tool messages have no error flag');
   });
 
   it('Anthropic is_error → Gemini: functionResponse.response.error', async () => {
     await anthropic().messages.create(failedTurn(GEMINI_MODEL));
-    const body = lastBody<{ contents: Array<{ parts: Array<{ functionResponse?: { response: unknown } }> }> }>(geminiUp);
+    const body = lastBody<{ contents: Array<{ parts: Array<{ functionResponse?: { response: unknown } }> }> }>(fakes.gemini);
     expect(body.contents[2].parts[0].functionResponse!.response).toEqual({ error: 'service unavailable' });
   });
 
@@ -126,7 +122,7 @@ describe('the error flag of a failed tool call crosses dialects', () => {
     ];
     const config = { tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: WEATHER.input_schema }] }] };
     await gemini().models.generateContent({ model: ANTHROPIC_MODEL, contents, config });
-    const sent = lastBody<{ messages: Array<{ content: Array<Record<string, unknown>> }> }>(anthropicUp);
+    const sent = lastBody<{ messages: Array<{ content: Array<Record<string, unknown>> }> }>(fakes.anthropic);
     expect(sent.messages[2].content[0]).toMatchObject({
       type: 'tool_result',
       is_error: true,
@@ -134,7 +130,7 @@ describe('the error flag of a failed tool call crosses dialects', () => {
     });
 
     await gemini().models.generateContent({ model: OPENAI_MODEL, contents, config });
-    const body = lastBody<{ messages: Array<{ role: string; content: unknown }> }>(openaiUp);
+    const body = lastBody<{ messages: Array<{ role: string; content: unknown }> }>(fakes.openai);
     expect(body.messages[2]).toMatchObject({ role: 'tool', content: 'Error: {"code":503,"message":"service unavailable"}' });
   });
 });
@@ -154,7 +150,7 @@ describe('settings the target cannot honour', () => {
 describe('several choices (OpenAI n)', () => {
   it('n=3 to a Gemini model: candidateCount 3, every candidate an OpenAI choice, usage for all', async () => {
     const completion = await openai().chat.completions.create({ model: GEMINI_MODEL, n: 3, messages: [{ role: 'user', content: 'Hi there' }] });
-    expect(lastBody<{ generationConfig: { candidateCount?: number } }>(geminiUp).generationConfig.candidateCount).toBe(3);
+    expect(lastBody<{ generationConfig: { candidateCount?: number } }>(fakes.gemini).generationConfig.candidateCount).toBe(3);
     expect(completion.choices.map((choice) => [choice.index, choice.finish_reason])).toEqual([
       [0, 'stop'],
       [1, 'stop'],
@@ -171,7 +167,7 @@ describe('several choices (OpenAI n)', () => {
     const indexes = new Set<number>();
     for await (const chunk of stream) for (const choice of chunk.choices) indexes.add(choice.index);
     expect([...indexes]).toEqual([0]);
-    expect(lastBody<{ generationConfig?: { candidateCount?: number } }>(geminiUp).generationConfig?.candidateCount).toBeUndefined();
+    expect(lastBody<{ generationConfig?: { candidateCount?: number } }>(fakes.gemini).generationConfig?.candidateCount).toBeUndefined();
     expect(response.headers.get('x-gengate-warnings')).toContain('n: a streamed answer from Gemini carries one choice');
   });
 

@@ -8,15 +8,11 @@ import AnthropicLegacy from 'anthropic-sdk-0';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
-import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from './fakes/fake-gemini-upstream.js';
-import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
+import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
 import type { AnthropicAnswer, AnthropicMessagesBody, ErrorBody, GeminiAnswer, GeminiContentBody, OpenAIChatBody } from './helpers/json-bodies.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
-let openaiUp: FakeOpenAIUpstream;
-let anthropicUp: FakeAnthropicUpstream;
-let geminiUp: FakeGeminiUpstream;
+let fakes: FakeUpstreams;
 let gw: RunningGateway;
 
 // A 1×1 transparent PNG and a tiny (not necessarily renderable) PDF, as base64.
@@ -24,41 +20,18 @@ const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwA
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n').toString('base64');
 
 beforeAll(async () => {
-  [openaiUp, anthropicUp, geminiUp] = await Promise.all([startFakeOpenAIUpstream(), startFakeAnthropicUpstream(), startFakeGeminiUpstream()]);
+  fakes = await startFakeUpstreams();
   gw = await startGateway({
     channels: [
-      {
-        name: 'openai-up',
-        provider: 'openai',
-        baseUrl: openaiUp.url,
-        apiKey: FAKE_OPENAI_API_KEY,
-        models: ['textmodel-b-*'],
-        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-      },
-      {
-        name: 'anthropic-up',
-        provider: 'anthropic',
-        baseUrl: anthropicUp.url,
-        apiKey: FAKE_ANTHROPIC_KEY,
-        models: ['textmodel-a-*'],
-        modelMap: { 'textmodel-a-opus-4-5-20251101': 'claude-midstream-error' },
-        modelRewrite: [{ from: 'textmodel-a-', to: 'claude-' }],
-      },
-      {
-        name: 'gemini-up',
-        provider: 'gemini',
-        baseUrl: geminiUp.url,
-        apiKey: FAKE_GEMINI_KEY,
-        models: ['textmodel-c-*'],
-        modelMap: { 'textmodel-c-2.5-pro': 'gemini-midstream-error' },
-        modelRewrite: [{ from: 'textmodel-c-', to: 'gemini-' }],
-      },
+      openaiUpChannel(fakes.openai),
+      anthropicUpChannel(fakes.anthropic, { modelMap: { 'textmodel-a-opus-4-5-20251101': 'claude-midstream-error' } }),
+      geminiUpChannel(fakes.gemini, { modelMap: { 'textmodel-c-2.5-pro': 'gemini-midstream-error' } }),
     ],
   });
 });
 afterAll(async () => {
   await gw.close();
-  await Promise.all([openaiUp.close(), anthropicUp.close(), geminiUp.close()]);
+  await fakes.close();
 });
 
 /** The body of the last request `up` received, read as the dialect `T`. */
@@ -81,7 +54,7 @@ describe('media and prompts across dialects', () => {
       ],
       stop: ['END', 'STOP'],
     });
-    const body = lastBody<AnthropicMessagesBody>(anthropicUp);
+    const body = lastBody<AnthropicMessagesBody>(fakes.anthropic);
     expect(body.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
     expect(body.messages[0].content).toEqual([
       { type: 'text', text: 'What is this?' },
@@ -108,7 +81,7 @@ describe('media and prompts across dialects', () => {
         },
       ],
     });
-    const body = lastBody<GeminiContentBody>(geminiUp);
+    const body = lastBody<GeminiContentBody>(fakes.gemini);
     expect(body.systemInstruction!.parts).toEqual([{ text: 'You read documents.' }]);
     expect(body.contents[0].parts).toEqual([{ inlineData: { mimeType: 'application/pdf', data: PDF } }, { text: 'Summarise it.' }]);
     expect(body.generationConfig!.maxOutputTokens).toBe(300);
@@ -128,7 +101,7 @@ describe('media and prompts across dialects', () => {
     const json = (await res.json()) as GeminiAnswer;
     expect(json.candidates[0].content.parts[0].text).toBe('You said: and this?');
     expect(json.usageMetadata.promptTokenCount).toBeGreaterThan(0);
-    const body = lastBody<OpenAIChatBody>(openaiUp);
+    const body = lastBody<OpenAIChatBody>(fakes.openai);
     expect(body.messages[0]).toEqual({ role: 'system', content: 'Describe images.' });
     expect(body.messages[1].content).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
@@ -160,8 +133,8 @@ describe('media and prompts across dialects', () => {
     });
     expect(first.headers.get('x-gengate-route')).toBe('passthrough');
     const firstUsage = ((await first.json()) as AnthropicAnswer).usage;
-    expect(lastBody<AnthropicMessagesBody>(anthropicUp)).toEqual({ ...sent, model: 'claude-haiku-4-5-20251001' });
-    expect(anthropicUp.requests.at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
+    expect(lastBody<AnthropicMessagesBody>(fakes.anthropic)).toEqual({ ...sent, model: 'claude-haiku-4-5-20251001' });
+    expect(fakes.anthropic.requests.at(-1)!.headers['anthropic-version']).toBe('2023-06-01');
     expect(firstUsage.cache_creation_input_tokens).toBeGreaterThan(0);
     const second = await fetch(`${gw.url}/v1/messages`, {
       method: 'POST',
@@ -178,7 +151,7 @@ describe('SDK variants', () => {
     const legacy = new AnthropicLegacy({ baseURL: gw.url, apiKey: gw.key });
     const old = await legacy.messages.create({ model: 'textmodel-b-4o', max_tokens: 50, messages: [{ role: 'user', content: 'old sdk' }] });
     expect(old.content[0]).toEqual({ type: 'text', text: 'You said: old sdk' });
-    expect(openaiUp.requests.length).toBeGreaterThan(0);
+    expect(fakes.openai.requests.length).toBeGreaterThan(0);
 
     const current = new Anthropic({ baseURL: gw.url, apiKey: gw.key });
     const now = await current.messages.create({ model: 'textmodel-b-4o', max_tokens: 50, messages: [{ role: 'user', content: 'new sdk' }] });
@@ -221,7 +194,7 @@ describe('errors after the stream started arrive as the dialect in-stream error'
   });
 
   it('Gemini client, OpenAI upstream failing mid-stream: a final error chunk in Gemini shape', async () => {
-    openaiUp.setNext('mid-stream-error');
+    fakes.openai.setNext('mid-stream-error');
     const res = await fetch(`${gw.url}/v1beta/models/textmodel-b-4o:streamGenerateContent?alt=sse`, {
       method: 'POST',
       headers: { 'x-goog-api-key': gw.key, 'content-type': 'application/json' },

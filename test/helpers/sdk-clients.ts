@@ -169,3 +169,15 @@ export const ASK: Record<SurfaceName, (url: string, key: string, ask: Ask) => Pr
   anthropic: askAnthropic,
   gemini: askGemini,
 };
+
+/**
+ * The official SDK clients of a running gateway without retries, each made afresh per call;
+ * `gateway` is read at that call, so it may be one a `beforeAll` starts.
+ */
+export function gatewayClients(gateway: () => { url: string; key: string }) {
+  return {
+    openai: () => new OpenAI({ baseURL: `${gateway().url}/v1`, apiKey: gateway().key, maxRetries: 0 }),
+    anthropic: () => new Anthropic({ baseURL: gateway().url, apiKey: gateway().key, maxRetries: 0 }),
+    gemini: () => new GoogleGenAI({ apiKey: gateway().key, httpOptions: { baseUrl: gateway().url } }),
+  };
+}
