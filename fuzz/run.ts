@@ -11,7 +11,7 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string' },
     requests: { type: 'string', default: '10000' },
-    seconds: { type: 'string', default: '150' },
+    seconds: { type: 'string', default: '420' },
     concurrency: { type: 'string', default: '8' },
     'raw-rounds': { type: 'string', default: '10' },
     'stall-hold': { type: 'string', default: '40' },
@@ -24,7 +24,7 @@ if (values.help) {
   console.log(`usage: npm run fuzz -- [flags]
   --seed N          the run's seed (default: random; printed, so a run can be repeated)
   --requests N      generated HTTP requests (default 10000)
-  --seconds S       wall-clock bound; no request starts after it (default 150)
+  --seconds S       wall-clock bound; no request starts after it (default 420)
   --concurrency N   requests in flight (default 8)
   --raw-rounds N    rounds of the raw-socket cases (default 10)
   --stall-hold S    how long unfinished requests are held open (default 40; judged above 30)
