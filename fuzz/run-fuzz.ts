@@ -274,6 +274,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       while (next < last && Date.now() < deadline && alive()) {
         const index = next;
         next += 1;
+        if (index > 0 && index % 1000 === 0) log(`fuzz: case ${index} of ${last}, ${inFlight.size} in flight, ${Math.round((Date.now() - started) / 1000)} s`);
         await runCase(index);
       }
     };
