@@ -69,7 +69,7 @@ describe('finding 9: a model serves only its catalog operations', () => {
     const res = await post('/v1/images/generations', { model: 'textmodel-b-4o', prompt: 'a cat' }, bearer());
     expect(res.status).toBe(400);
     expect(res.json.error.message).toContain('textmodel-b-4o');
-    expect(res.json.error.message).toContain('image generate');
+    expect(res.json.error.message).toContain('image generation');
   });
 
   it('embeddings with a chat model are a 400', async () => {

@@ -245,13 +245,17 @@ export class Call {
   }
 }
 
+const OPERATION_NAMES: Record<Operation, string> = {
+  chat: 'chat (text generation)',
+  embed: 'embeddings',
+  'image.generate': 'image generation',
+  'image.edit': 'image edits',
+  'image.remix': 'image remixes',
+  'image.blend': 'image blends',
+  'video.generate': 'video generation',
+  'task.get': 'task lookups',
+};
+
 function describeOperation(operation: Operation): string {
-  switch (operation) {
-    case 'chat':
-      return 'chat (text generation)';
-    case 'embed':
-      return 'embeddings';
-    default:
-      return operation.replace('.', ' ');
-  }
+  return OPERATION_NAMES[operation];
 }
