@@ -171,7 +171,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     // A pooled connection the gateway closed after answering the previous request can fail the
     // next one with a reset before it is seen: such a case is retried once on a fresh connection.
     const requestWithRetry = async (fuzzCase: FuzzCase) => {
-      const options = { method: fuzzCase.method as 'GET', path: fuzzCase.path, headers: fuzzCase.headers, body: fuzzCase.body };
+      // A hard bound per case on the client side too: a request stuck in the client's own queue is cut and judged.
+      const signal = AbortSignal.timeout(LIMITS.answerTimeoutMs + 5_000);
+      const options = { method: fuzzCase.method as 'GET', path: fuzzCase.path, headers: fuzzCase.headers, body: fuzzCase.body, signal };
       try {
         return await pool.request(options);
       } catch (error) {
@@ -265,11 +267,23 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         else await checkCase(fuzzCase);
       } finally {
         inFlight.delete(index);
+        finished += 1;
       }
     };
 
     let next = options.only ?? 0;
     const last = options.only === undefined ? options.requests : options.only + 1;
+    // Every 10 s without a finished case, say which cases are still in flight (a harness or gateway hang shows here).
+    let finished = 0;
+    let lastFinished = -1;
+    const hangWatch = setInterval(() => {
+      if (finished === lastFinished && inFlight.size > 0) {
+        const oldest = [...inFlight.entries()].slice(0, 4).map(([index, entry]) => `#${index} ${describeCase(entry.fuzzCase).slice(0, 120)}`);
+        log(`fuzz: no case finished for 10 s; in flight: ${oldest.join(' | ')}`);
+      }
+      lastFinished = finished;
+    }, 10_000);
+    hangWatch.unref();
     const worker = async () => {
       while (next < last && Date.now() < deadline && alive()) {
         const index = next;
