@@ -174,17 +174,24 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       // A hard bound per case on the client side too: a request stuck in the client's own queue is cut and judged.
       const signal = AbortSignal.timeout(LIMITS.answerTimeoutMs + 5_000);
       const options = { method: fuzzCase.method as 'GET', path: fuzzCase.path, headers: fuzzCase.headers, body: fuzzCase.body, signal };
+      // A request target that is not a path (`%2Fhealthz`, `*`) gets a 400 and `connection: close`
+      // from Node's parser; sent over the shared pool, that close left undici's pool stuck, so such
+      // cases go over a connection of their own.
+      if (!fuzzCase.path.startsWith('/')) return requestOnOwnConnection(options);
       try {
         return await pool.request(options);
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
         if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET' && code !== 'EPIPE') throw error;
-        const fresh = new Client(gateway.baseUrl, { headersTimeout: LIMITS.answerTimeoutMs, bodyTimeout: LIMITS.answerTimeoutMs, pipelining: 0 });
-        const response = await fresh.request(options);
-        response.body.once('close', () => void fresh.close().catch(() => {}));
-        return response;
+        return requestOnOwnConnection(options);
       }
     };
+    async function requestOnOwnConnection(options: Parameters<Pool['request']>[0]) {
+      const fresh = new Client(gateway.baseUrl, { headersTimeout: LIMITS.answerTimeoutMs, bodyTimeout: LIMITS.answerTimeoutMs, pipelining: 0 });
+      const response = await fresh.request(options);
+      response.body.once('close', () => void fresh.close().catch(() => {}));
+      return response;
+    }
 
     const checkCase = async (fuzzCase: FuzzCase) => {
       const groupBase = `${fuzzCase.route.name} | ${fuzzCase.attack} | ${fuzzCase.detail.split(/[:(]/)[0].trim()}`;
