@@ -3,7 +3,7 @@
  * admitted, `{"r":UsageRow}` when it ends. Reading checks every field, so a torn last line
  * (a `kill -9` in the middle of a write) or any damaged line is skipped, never inserted.
  */
-import type { UsageRow } from '../store/usage-repository.js';
+import { USAGE_NUMBER_COLUMNS, USAGE_TEXT_COLUMNS, type UsageRow } from '../store/usage-repository.js';
 
 /** What is known of a call when it is admitted, before its first upstream attempt. */
 export interface OpenCall {
@@ -27,19 +27,8 @@ export function rowLine(row: UsageRow): string {
   return `${JSON.stringify({ r: row })}\n`;
 }
 
-const ROW_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome'] as const;
-const ROW_NUMBERS = [
-  'stream',
-  'input_tokens',
-  'output_tokens',
-  'cache_read_tokens',
-  'cache_write_tokens',
-  'reasoning_tokens',
-  'units',
-  'cost_usd',
-  'latency_ms',
-  'created_at',
-] as const;
+const ROW_TEXT = USAGE_TEXT_COLUMNS;
+const ROW_NUMBERS = USAGE_NUMBER_COLUMNS;
 const OPEN_TEXT = ['request_id', 'key_id', 'surface', 'operation', 'model'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {

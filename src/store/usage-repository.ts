@@ -13,16 +13,9 @@ export interface UsageTotals {
   costUsd: number;
 }
 
-const COLUMNS = [
-  'request_id',
-  'key_id',
-  'surface',
-  'operation',
-  'model',
-  'channel',
-  'provider',
-  'upstream_model',
-  'outcome',
+/** The text columns of a usage row, then its numeric ones (the journal checks its lines by them too). */
+export const USAGE_TEXT_COLUMNS = ['request_id', 'key_id', 'surface', 'operation', 'model', 'channel', 'provider', 'upstream_model', 'outcome'] as const;
+export const USAGE_NUMBER_COLUMNS = [
   'stream',
   'input_tokens',
   'output_tokens',
@@ -34,6 +27,7 @@ const COLUMNS = [
   'latency_ms',
   'created_at',
 ] as const;
+const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS];
 
 export class UsageRepository {
   private sqliteInsert?: (rows: UsageRow[]) => void;
