@@ -101,17 +101,7 @@ export async function askAnthropic(url: string, key: string, ask: Ask): Promise<
         }
       : {}),
   };
-  let message: Anthropic.Message;
-  let headers: Headers;
-  if (ask.stream) {
-    const stream = client.messages.stream(params);
-    headers = (await stream.withResponse()).response.headers;
-    message = await stream.finalMessage();
-  } else {
-    const { data, response } = await client.messages.create(params).withResponse();
-    message = data;
-    headers = response.headers;
-  }
+  const { message, headers } = await sendAnthropicMessage(client, params, ask.stream);
   return {
     text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
     calls: message.content
@@ -180,4 +170,19 @@ export function gatewayClients(gateway: () => { url: string; key: string }) {
     anthropic: () => new Anthropic({ baseURL: gateway().url, apiKey: gateway().key, maxRetries: 0 }),
     gemini: () => new GoogleGenAI({ apiKey: gateway().key, httpOptions: { baseUrl: gateway().url } }),
   };
+}
+
+/** One Messages call, streamed (assembled by the SDK) or not, with the answer's headers. */
+export async function sendAnthropicMessage(
+  client: Anthropic,
+  params: Anthropic.MessageCreateParamsNonStreaming,
+  stream: boolean,
+): Promise<{ message: Anthropic.Message; headers: Headers }> {
+  if (stream) {
+    const streamed = client.messages.stream(params);
+    const headers = (await streamed.withResponse()).response.headers;
+    return { message: await streamed.finalMessage(), headers };
+  }
+  const { data, response } = await client.messages.create(params).withResponse();
+  return { message: data, headers: response.headers };
 }

@@ -6,7 +6,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import type { SurfaceName } from './sdk-clients.js';
+import { type SurfaceName, sendAnthropicMessage } from './sdk-clients.js';
 
 export interface StructuredAsk {
   model: string;
@@ -54,17 +54,7 @@ export async function askAnthropicStructured(url: string, key: string, ask: Stru
     messages: [{ role: 'user', content: ask.prompt }],
     output_config: { format: { type: 'json_schema', schema: ask.schema } },
   };
-  let message: Anthropic.Message;
-  let headers: Headers;
-  if (ask.stream) {
-    const stream = client.messages.stream(params);
-    headers = (await stream.withResponse()).response.headers;
-    message = await stream.finalMessage();
-  } else {
-    const { data, response } = await client.messages.create(params).withResponse();
-    message = data;
-    headers = response.headers;
-  }
+  const { message, headers } = await sendAnthropicMessage(client, params, ask.stream);
   const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
   return summary(text, (name) => headers.get(name));
 }
