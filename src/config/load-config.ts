@@ -126,6 +126,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const sandbox = asRecord(file.sandbox, 'sandbox');
   const media = asRecord(file.media, 'media');
   const limits = asRecord(file.limits, 'limits');
+  const tasks = asRecord(file.tasks, 'tasks');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -154,11 +155,13 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     sandbox: { ...DEFAULT_CONFIG.sandbox, ...(sandbox as Partial<GatewayConfig['sandbox']>) },
     media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },
     limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
+    tasks: { ...DEFAULT_CONFIG.tasks, ...(tasks as Partial<GatewayConfig['tasks']>) },
     channels: [],
     models: parseModelOverrides(file.models),
     sources,
   };
   if (env.GENGATE_SANDBOX !== undefined) config.sandbox.enabled = env.GENGATE_SANDBOX !== 'false';
+  config.sandbox.taskMs = intFromEnv(env, 'GENGATE_SANDBOX_TASK_MS') ?? config.sandbox.taskMs;
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;

@@ -14,6 +14,9 @@ const OPERATIONS: Record<Operation, true> = {
   'image.edit': true,
   'image.remix': true,
   'image.blend': true,
+  'image.imagine': true,
+  'image.describe': true,
+  'image.action': true,
   'video.generate': true,
   'task.get': true,
 };

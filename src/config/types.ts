@@ -31,6 +31,21 @@ export interface SandboxSettings {
   firstTokenDelayMs: number;
   /** Share of simulated requests that fail with an upstream error (0–1), for failover drills. */
   failureRate: number;
+  /** How long one simulated task (image task, imagegen1, video) takes from submit to result. */
+  taskMs: number;
+  /** Share of simulated tasks (0–1) that end in failure after running for a while. */
+  taskFailureRate: number;
+}
+
+export interface TaskSettings {
+  /** How long a client webhook delivery is retried before it is given up. */
+  webhookRetryHours: number;
+  /** Largest result file copied from a vendor into the media store. */
+  maxResultBytes: number;
+  /** Polls in flight at once per channel. */
+  pollConcurrency: number;
+  /** Tasks claimed per scheduler pass. */
+  claimBatch: number;
 }
 
 export interface MediaSettings {
@@ -150,6 +165,7 @@ export interface GatewayConfig {
   sandbox: SandboxSettings;
   media: MediaSettings;
   limits: LimitSettings;
+  tasks: TaskSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */
   models: ModelOverride[];

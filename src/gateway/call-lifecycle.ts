@@ -252,6 +252,9 @@ const OPERATION_NAMES: Record<Operation, string> = {
   'image.edit': 'image edits',
   'image.remix': 'image remixes',
   'image.blend': 'image blends',
+  'image.imagine': 'image tasks (imagine)',
+  'image.describe': 'image descriptions',
+  'image.action': 'image task actions (upscale, variation, reroll)',
   'video.generate': 'video generation',
   'task.get': 'task lookups',
 };

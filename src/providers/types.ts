@@ -8,6 +8,7 @@ import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRe
 import type { Dialect, Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { SandboxSettings } from '../config/types.js';
+import type { MediaRef, TaskObservation, TaskOperation, TaskRequest, TaskResult } from '../core/task.js';
 
 /** The name of a registered provider (`src/providers/registry.ts` lists them). */
 export type ProviderName = string;
@@ -81,6 +82,76 @@ export interface ImageProvider {
   blend?(request: ImageBlendRequest, attempt: Attempt): Promise<ImageResult>;
 }
 
+/** A task as a provider sees it when polling: where it runs upstream and what was asked. */
+export interface TaskTarget {
+  /** The gateway's task id (for logs; never sent upstream). */
+  taskId: string;
+  operation: TaskOperation;
+  upstreamModel: string;
+  upstreamId: string;
+  /** What `submit` chose to keep (e.g. a polling URL, the sandbox's timeline). */
+  upstreamData?: Record<string, unknown>;
+  /** The request without image bytes. */
+  request: Omit<TaskRequest, 'images'> & { imageCount?: number };
+  createdAt: number;
+}
+
+export interface TaskSubmitAttempt extends Attempt {
+  taskId: string;
+  /**
+   * Where the upstream may call back to wake the task (set only when the gateway has a public
+   * URL configured). A callback only triggers an immediate poll; it is never billed from.
+   */
+  callbackUrl?: string;
+  /** For image actions: the task acted on (same channel), with its result. */
+  parent?: TaskTarget & { result?: TaskResult };
+  /** Reads a stored result file (e.g. the parent's grid, for the sandbox's upscale). */
+  loadMedia(ref: MediaRef): Promise<Uint8Array>;
+  /** Stores a produced file now (the sandbox makes its outputs at submit). */
+  storeMedia(data: Uint8Array, mime: string, kind: MediaRef['kind']): Promise<MediaRef>;
+}
+
+/** What the upstream answered to a submit. */
+export interface TaskSubmission {
+  upstreamId: string;
+  upstreamData?: Record<string, unknown>;
+  /** The state the submit answer already shows, when it shows one. */
+  observation?: TaskObservation;
+}
+
+export interface TaskPollContext {
+  channel: ChannelConfig;
+  signal: AbortSignal;
+}
+
+/** How often a vendor's tasks are polled; delays grow from `firstDelayMs` by `factor` (with jitter) up to `maxDelayMs`. */
+export interface TaskPollPolicy {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  factor: number;
+  /** A task not finished this long after its creation is failed and refunded. */
+  deadlineMs: number;
+  /** The most tasks one `pollMany` call takes. */
+  maxBatch: number;
+}
+
+/**
+ * Asynchronous operations: the engine inserts the task, calls `submit` once (never again for
+ * the same task), then polls on its own schedule. Errors are GatewayErrors; a `rate_limit`
+ * error's `retryAfter` holds the whole channel's polls back.
+ */
+export interface TaskProvider {
+  readonly operations: ReadonlySet<TaskOperation>;
+  pollPolicy(channel: ChannelConfig): TaskPollPolicy;
+  submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission>;
+  poll(target: TaskTarget, context: TaskPollContext): Promise<TaskObservation>;
+  /** Polls several tasks in one upstream call; the map is keyed by upstream id (a missing one was not seen). */
+  pollMany?(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>>;
+  cancel?(target: TaskTarget, context: TaskPollContext): Promise<void>;
+  /** Verifies an upstream callback's signature (providers whose vendor signs them). */
+  verifyCallback?(channel: ChannelConfig, headers: Record<string, string | string[] | undefined>, body: Buffer): boolean;
+}
+
 export interface Provider {
   readonly name: ProviderName;
   /** The dialect this provider speaks natively, if it is one of the client dialects. */
@@ -91,6 +162,7 @@ export interface Provider {
   readonly chat?: ChatProvider;
   readonly embed?: EmbedProvider;
   readonly images?: ImageProvider;
+  readonly tasks?: TaskProvider;
 }
 
 /** What a provider factory may need from the gateway configuration. */

@@ -15,6 +15,7 @@ import { initialMigration } from './migrations/001-initial.js';
 import { usageUnitsMigration } from './migrations/002-usage-units.js';
 import { channelsMigration } from './migrations/003-channels.js';
 import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js';
+import { tasksMigration } from './migrations/005-tasks.js';
 
 export type { StoreDialect };
 
@@ -34,6 +35,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '002-usage-units': usageUnitsMigration,
         '003-channels': channelsMigration,
         '004-unique-request-id': uniqueRequestIdMigration,
+        '005-tasks': tasksMigration(dialect),
       };
     },
   };

@@ -53,8 +53,78 @@ export interface ChannelsTable {
   updated_at: number;
 }
 
+/** One asynchronous task (`core/task.ts`); JSON columns hold the request, vendor data and result. */
+export interface TasksTable {
+  id: string;
+  owner: string;
+  surface: string;
+  operation: string;
+  model: string;
+  request: string;
+  parent_id: string | null;
+  channel: string | null;
+  provider: string | null;
+  upstream_model: string | null;
+  upstream_id: string | null;
+  upstream_data: string | null;
+  status: string;
+  vendor_status: string | null;
+  progress: number;
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  price_usd: number;
+  callback_url: string | null;
+  callback_state: string | null;
+  /** The unguessable part of the URL upstream callbacks for this task arrive on. */
+  callback_token: string;
+  created_at: number;
+  submitted_at: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+  /** Past it, a task not finished is failed and refunded. */
+  deadline_at: number;
+  next_poll_at: number;
+  poll_count: number;
+  lease_owner: string | null;
+  /** A process works on the task only while it holds an unexpired lease (0: free). */
+  lease_until: number;
+  /** Bumped on every change a client can see; a webhook delivery is keyed by it. */
+  version: number;
+}
+
+/** `reserve` at submit, then exactly one of `settle` or `refund`. */
+export interface TaskLedgerTable {
+  id: Generated<number>;
+  task_id: string;
+  owner: string;
+  kind: 'reserve' | 'settle' | 'refund';
+  amount_usd: number;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  /** `<task id>.<task version>`: stable, so the receiver can dedupe and a restart never enqueues again. */
+  id: string;
+  task_id: string;
+  owner: string;
+  url: string;
+  body: string;
+  status: 'pending' | 'delivered' | 'dead';
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;
   channels: ChannelsTable;
+  tasks: TasksTable;
+  task_ledger: TaskLedgerTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

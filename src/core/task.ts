@@ -1,0 +1,136 @@
+/**
+ * The canonical asynchronous task: what every task family (imgtask, imagegen1, video) asks of
+ * the task engine, and what a task provider answers. Plain data, no I/O; each surface maps the
+ * canonical status to its own words and each provider maps every vendor state to these.
+ */
+import type { ImageInput } from './image.js';
+
+export type TaskStatus = 'queued' | 'submitted' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'canceled'];
+
+export function isTerminalTaskStatus(status: TaskStatus): boolean {
+  return status === 'succeeded' || status === 'failed' || status === 'canceled';
+}
+
+/** What a task asks for; the catalog prices each per task (images) or per second (video). */
+export type TaskOperation = 'image.imagine' | 'image.blend' | 'image.describe' | 'image.action' | 'image.generate' | 'video.generate';
+
+/** The surface a task was created through: it decides the id's look and the answers' shapes. */
+export type TaskSurface = 'imgtask' | 'imagegen1';
+
+export type BlendDimensions = 'PORTRAIT' | 'SQUARE' | 'LANDSCAPE';
+
+/** An image-task follow-up button (`MJ::JOB::upsample::1::<hash>` and the like). */
+export interface TaskButton {
+  customId: string;
+  label: string;
+  emoji?: string;
+  type: number;
+  style: number;
+}
+
+/**
+ * The canonical request. `images` are bytes checked by the surface; they go to the provider at
+ * submit and are never stored in the task row (a task whose submit did not complete is failed,
+ * not resubmitted, so nothing needs them later).
+ */
+export interface TaskRequest {
+  /** The public model id. */
+  model: string;
+  prompt?: string;
+  images?: ImageInput[];
+  /** Blend: the output's shape. */
+  dimensions?: BlendDimensions;
+  /** Action: the parent task's follow-up button, as the parent's record lists it. */
+  action?: { customId: string };
+  width?: number;
+  height?: number;
+  /** Images wanted (imagegen1 `num_outputs`). */
+  count?: number;
+  seed?: number;
+  /** Video: seconds, aspect ratio such as `16:9`, resolution such as `720p`. */
+  seconds?: number;
+  aspectRatio?: string;
+  resolution?: string;
+  /** Family-specific extras the provider may relay (kept in the task row, so JSON-safe and bounded). */
+  options?: Record<string, unknown>;
+}
+
+/** A stored result file (in the gateway's media store). */
+export interface MediaRef {
+  /** Media store name (`<id>.<ext>`). */
+  mediaId: string;
+  kind: 'image' | 'video';
+  mime: string;
+  bytes: number;
+  width?: number;
+  height?: number;
+  seconds?: number;
+}
+
+export interface TaskResult {
+  media: MediaRef[];
+  seed?: string;
+  /** Describe's answer, or a vendor's revised prompt. */
+  text?: string;
+  buttons?: TaskButton[];
+}
+
+export interface TaskError {
+  /** Machine-readable, e.g. `upstream_failed`, `timeout`, `submit_interrupted`, `content_policy`. */
+  code: string;
+  /** Kept from the vendor when it gave one; never names the upstream host or a credential. */
+  message: string;
+}
+
+/** A task as the engine and the surfaces see it. Times are Unix milliseconds. */
+export interface Task {
+  id: string;
+  /** The key that created it; every lookup is owner-only. */
+  owner: string;
+  surface: TaskSurface;
+  operation: TaskOperation;
+  /** The public model id. */
+  model: string;
+  /** The request without image bytes (`images` replaced by their count in `imageCount`). */
+  request: Omit<TaskRequest, 'images'> & { imageCount?: number };
+  /** The task this one acts on (image actions). */
+  parentId?: string;
+  channel?: string;
+  provider?: string;
+  upstreamModel?: string;
+  upstreamId?: string;
+  status: TaskStatus;
+  /** The vendor's own word for the state, as last seen. */
+  vendorStatus?: string;
+  /** 0–1. */
+  progress: number;
+  result?: TaskResult;
+  error?: TaskError;
+  /** Reserved at submit; settled on success, refunded otherwise. */
+  priceUsd: number;
+  callback?: { url: string; state?: string };
+  createdAt: number;
+  submittedAt?: number;
+  startedAt?: number;
+  finishedAt?: number;
+  updatedAt: number;
+}
+
+/** What a provider's `poll` saw; every vendor state maps to one of these. */
+export interface TaskObservation {
+  /** `unknown`: the vendor answered a state the provider does not know (logged, polled on until the deadline). */
+  status: 'submitted' | 'running' | 'succeeded' | 'failed' | 'canceled' | 'unknown';
+  vendorStatus: string;
+  progress?: number;
+  /** On success: the files to copy into the media store. */
+  outputs?: TaskOutput[];
+  seed?: string;
+  text?: string;
+  buttons?: TaskButton[];
+  error?: TaskError;
+}
+
+/** A result file: a vendor URL to download (with the vendor's headers when it needs auth), or bytes. */
+export type TaskOutput = { url: string; headers?: Record<string, string>; kind: 'image' | 'video' } | { data: Uint8Array; mime: string; kind: 'image' | 'video' };
