@@ -132,5 +132,8 @@ export interface TaskObservation {
   error?: TaskError;
 }
 
-/** A result file: a vendor URL to download (with the vendor's headers when it needs auth), or bytes. */
-export type TaskOutput = { url: string; headers?: Record<string, string>; kind: 'image' | 'video' } | { data: Uint8Array; mime: string; kind: 'image' | 'video' };
+/**
+ * A result file: a vendor URL to download (with the vendor's headers when it needs auth), or a
+ * file the provider already put in the media store (the sandbox makes its outputs at submit).
+ */
+export type TaskOutput = { url: string; headers?: Record<string, string>; kind: 'image' | 'video' } | { stored: MediaRef };
