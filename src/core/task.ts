@@ -57,6 +57,13 @@ export interface TaskRequest {
   options?: Record<string, unknown>;
 }
 
+/** The request as the task row keeps it: no image bytes (their count instead), and the base of the links handed out. */
+export type StoredTaskRequest = Omit<TaskRequest, 'images'> & {
+  imageCount?: number;
+  /** `https://host` the client reached, for result links in lookups and webhooks. */
+  publicBaseUrl?: string;
+};
+
 /** A stored result file (in the gateway's media store). */
 export interface MediaRef {
   /** Media store name (`<id>.<ext>`). */
@@ -93,8 +100,7 @@ export interface Task {
   operation: TaskOperation;
   /** The public model id. */
   model: string;
-  /** The request without image bytes (`images` replaced by their count in `imageCount`). */
-  request: Omit<TaskRequest, 'images'> & { imageCount?: number };
+  request: StoredTaskRequest;
   /** The task this one acts on (image actions). */
   parentId?: string;
   channel?: string;
@@ -133,7 +139,7 @@ export interface TaskObservation {
 }
 
 /**
- * A result file: a vendor URL to download (with the vendor's headers when it needs auth), or a
- * file the provider already put in the media store (the sandbox makes its outputs at submit).
+ * A result file: a vendor URL the gateway downloads (with the same guards as client URLs), or
+ * a file the provider already put in the media store (the sandbox makes its outputs at submit).
  */
-export type TaskOutput = { url: string; headers?: Record<string, string>; kind: 'image' | 'video' } | { stored: MediaRef };
+export type TaskOutput = { url: string; kind: 'image' | 'video' } | { stored: MediaRef };

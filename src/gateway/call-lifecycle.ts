@@ -13,7 +13,7 @@ import type { Usage } from '../core/usage.js';
 import { costOf } from '../ledger/pricing.js';
 import type { UsageRecorder } from '../ledger/usage-recorder.js';
 import type { Catalog } from '../routing/catalog.js';
-import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
@@ -50,6 +50,11 @@ export interface LifecycleHooks {
   firstByte?(call: Call, route: RouteInfo): void;
   /** Exactly once for every admitted call. */
   end?(call: Call, ending: CallEnding): void;
+}
+
+export interface AttemptOptions {
+  /** Narrows the channels tried (e.g. to those whose provider runs the operation as a task). */
+  accepts?(channel: RuntimeChannel): boolean;
 }
 
 export interface LifecycleDeps {
@@ -145,10 +150,11 @@ export class Call {
    * Tries the planned channels until one answers. When none does, the call ends as failed and
    * the error is thrown; on success the caller ends it with `settle` or `fail`.
    */
-  async attempt<T>(attemptFn: AttemptFn<T>): Promise<T> {
+  async attempt<T>(attemptFn: AttemptFn<T>, options: AttemptOptions = {}): Promise<T> {
     const { subject, deps } = this;
     try {
-      const candidates = deps.registry.current().candidates(subject.model, subject.operation);
+      const serving = deps.registry.current().candidates(subject.model, subject.operation);
+      const candidates = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
       deps.recorder.begin({
         request_id: subject.requestId,

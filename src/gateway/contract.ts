@@ -13,8 +13,9 @@ import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { PeekedDocument } from '../core/peeked-chat-request.js';
 import type { RouteInfo } from '../core/route.js';
+import type { Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 
-export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2';
+export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imgtask' | 'imagegen1';
 
 /** Who asks, through which surface, for which request; common to every call. */
 export interface CallOrigin {
@@ -71,7 +72,39 @@ export interface ImagesOutcome {
   route: RouteInfo;
 }
 
+/** A request to start an asynchronous task. */
+export interface TaskCall extends CallOrigin {
+  surface: TaskSurface;
+  operation: TaskOperation;
+  request: TaskRequest;
+  /** Image actions: the task acted on (the key's own); it runs on the same channel. */
+  parentId?: string;
+  /** The client's webhook: the gateway itself delivers the task's changes there, signed. */
+  callback?: { url: string; state?: string };
+  /** Base of the gateway URL the client reached (`http://host:port`), for result links. */
+  publicBaseUrl: string;
+}
+
+/** The task engine as surfaces see it; every lookup is the key's own (another key's id is unknown). */
+export interface TaskServices {
+  /**
+   * Admits, writes the task, submits it upstream (failover before any upstream accepted) and
+   * resolves it once an upstream accepted it; throws when none did (nothing is charged then).
+   */
+  submit(call: TaskCall): Promise<Task>;
+  get(key: AuthenticatedKey, id: string): Promise<Task | undefined>;
+  list(key: AuthenticatedKey, ids: readonly string[]): Promise<Task[]>;
+  /** Cancels a task not finished yet (refunded once); resolves the task as it now is. */
+  cancel(key: AuthenticatedKey, id: string): Promise<Task | undefined>;
+  /** Checks a client webhook URL before a task is accepted; throws `invalid_request` naming `param`. */
+  checkCallbackUrl(url: string, param: string): void;
+  /** The gateway URL of a stored result file. */
+  mediaUrl(task: Task, mediaId: string): string;
+}
+
 export interface GatewayServices {
+  /** Asynchronous tasks (image tasks, imagegen1, video). */
+  readonly tasks: TaskServices;
   /** Size and pixel caps a surface checks image inputs against before anything decodes them. */
   readonly imageLimits: ImageLimits;
   /** Resolves the key the client presented; throws GatewayError `authentication`. */

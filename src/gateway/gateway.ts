@@ -17,7 +17,7 @@ import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { listModels } from '../routing/list-models.js';
 import { CallLifecycle, type LifecycleHooks } from './call-lifecycle.js';
 import { ChatService } from './chat-service.js';
-import type { ChatCall, ChatOutcome, EmbedCall, EmbedOutcome, GatewayServices, ImageCall, ImagesOutcome } from './contract.js';
+import type { ChatCall, ChatOutcome, EmbedCall, EmbedOutcome, GatewayServices, ImageCall, ImagesOutcome, TaskServices } from './contract.js';
 import { EmbedService } from './embed-service.js';
 import { ImageService } from './image-service.js';
 
@@ -29,11 +29,14 @@ export interface GatewayDeps {
   recorder: UsageRecorder;
   media: MediaStore;
   hooks?: LifecycleHooks[];
+  /** Builds the task engine on this gateway's call lifecycle (composed by app.ts). */
+  tasks(lifecycle: CallLifecycle): TaskServices;
 }
 
 export class Gateway implements GatewayServices {
   readonly lifecycle: CallLifecycle;
   readonly imageLimits: ImageLimits;
+  readonly tasks: TaskServices;
   private readonly chats: ChatService;
   private readonly embeds: EmbedService;
   private readonly imageService: ImageService;
@@ -52,6 +55,7 @@ export class Gateway implements GatewayServices {
     this.chats = new ChatService(this.lifecycle, { maxDocumentBytes: config.limits.maxDocumentBytes, publicModelNames: config.router.publicModelNames });
     this.embeds = new EmbedService(this.lifecycle);
     this.imageService = new ImageService(this.lifecycle, deps.media, config.media);
+    this.tasks = deps.tasks(this.lifecycle);
   }
 
   authenticate(presented: string | undefined): Promise<AuthenticatedKey> {

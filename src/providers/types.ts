@@ -8,7 +8,7 @@ import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRe
 import type { Dialect, Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { SandboxSettings } from '../config/types.js';
-import type { MediaRef, TaskObservation, TaskOperation, TaskRequest, TaskResult } from '../core/task.js';
+import type { MediaRef, StoredTaskRequest, TaskObservation, TaskOperation, TaskRequest, TaskResult } from '../core/task.js';
 
 /** The name of a registered provider (`src/providers/registry.ts` lists them). */
 export type ProviderName = string;
@@ -92,7 +92,7 @@ export interface TaskTarget {
   /** What `submit` chose to keep (e.g. a polling URL, the sandbox's timeline). */
   upstreamData?: Record<string, unknown>;
   /** The request without image bytes. */
-  request: Omit<TaskRequest, 'images'> & { imageCount?: number };
+  request: StoredTaskRequest;
   createdAt: number;
 }
 

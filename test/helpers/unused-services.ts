@@ -11,8 +11,16 @@ function unused(name: string): () => never {
  * Stand-ins for the services a surface test does not exercise; spread them into a stub.
  * `checkAccess` lets every key use every model (access rules are the gateway's, tested there).
  */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits'> = {
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits' | 'tasks'> = {
   imageLimits: DEFAULT_IMAGE_LIMITS,
+  tasks: {
+    submit: unused('tasks.submit'),
+    get: unused('tasks.get'),
+    list: unused('tasks.list'),
+    cancel: unused('tasks.cancel'),
+    checkCallbackUrl: unused('tasks.checkCallbackUrl'),
+    mediaUrl: unused('tasks.mediaUrl'),
+  },
   embed: unused('embed'),
   images: unused('images'),
   fetchImage: unused('fetchImage'),

@@ -11,6 +11,7 @@ import type { ImageEditRequest } from '../../../core/image.js';
 import { installJsonBodyParser } from '../../../http/json-body-parser.js';
 import { DEFAULT_IMAGE_LIMITS } from '../../../core/image-bytes.js';
 import type { RouteInfo } from '../../../core/route.js';
+import { unusedServices } from '../../../../test/helpers/unused-services.js';
 import type { GatewayServices, ImageCall } from '../../../gateway/contract.js';
 import { registerOpenAIImageRoutes } from './routes.js';
 import { authenticateFirst } from '../../../http/authenticate-first.js';
@@ -38,6 +39,7 @@ const services: GatewayServices = {
   chat: () => Promise.reject(new Error('unused')),
   listModels: () => [],
   checkAccess: () => undefined,
+  tasks: unusedServices.tasks,
   embed: () => Promise.reject(new Error('unused')),
   async images(call) {
     calls.push(call);

@@ -1,0 +1,295 @@
+/**
+ * Task rows, their ledger and their webhook deliveries. Every change is a compare-and-set: a
+ * poller changes a task only while it holds the task's lease, and a terminal status is written
+ * only over a non-terminal one, in the same transaction as the task's one settlement or refund,
+ * its usage row and its webhook delivery — so two processes can never both finish a task.
+ */
+import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
+import type { StoredTaskRequest, TaskOperation, TaskStatus, TaskSurface } from '../core/task.js';
+import type { Database, TaskLedgerTable, TasksTable } from './schema.js';
+import type { StoreDialect } from './store-dialect.js';
+import { type StoredTask, taskFromRow } from './task-rows.js';
+import type { UsageRow } from './usage-repository.js';
+
+export type { StoredTask } from './task-rows.js';
+
+const ACTIVE: TaskStatus[] = ['submitted', 'running'];
+const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
+
+export interface NewTask {
+  id: string;
+  owner: string;
+  surface: TaskSurface;
+  operation: TaskOperation;
+  model: string;
+  request: StoredTaskRequest;
+  parentId?: string;
+  priceUsd: number;
+  callback?: { url: string; state?: string };
+  callbackToken: string;
+  createdAt: number;
+  deadlineAt: number;
+  /** The submitting process holds the queued row until the upstream answered. */
+  leaseOwner: string;
+  leaseUntil: number;
+}
+
+/** A client webhook to queue with a change; its id is stable per task version. */
+export interface NewDelivery {
+  url: string;
+  body: string;
+}
+
+export type TaskPatch = Updateable<TasksTable>;
+
+export type LedgerEntry = Pick<TaskLedgerTable, 'task_id' | 'owner' | 'kind' | 'amount_usd' | 'created_at'>;
+
+/** What finishing a task writes besides the task: the ledger entry and the usage row (both once). */
+export interface Finishing {
+  ledger: { kind: 'settle' | 'refund'; amountUsd: number };
+  usage: (task: StoredTask) => UsageRow;
+  delivery?: (task: StoredTask) => NewDelivery | undefined;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+type IdQuery = SelectQueryBuilder<Database, 'tasks', { id: string }>;
+
+export class TasksRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: StoreDialect,
+  ) {}
+
+  /** The row is written, and the price reserved, before any upstream sees the task. */
+  async insertQueued(task: NewTask): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('tasks')
+        .values({
+          id: task.id,
+          owner: task.owner,
+          surface: task.surface,
+          operation: task.operation,
+          model: task.model,
+          request: JSON.stringify(task.request),
+          parent_id: task.parentId ?? null,
+          channel: null,
+          provider: null,
+          upstream_model: null,
+          upstream_id: null,
+          upstream_data: null,
+          status: 'queued',
+          vendor_status: null,
+          progress: 0,
+          result: null,
+          error_code: null,
+          error_message: null,
+          price_usd: task.priceUsd,
+          callback_url: task.callback?.url ?? null,
+          callback_state: task.callback?.state ?? null,
+          callback_token: task.callbackToken,
+          created_at: task.createdAt,
+          submitted_at: null,
+          started_at: null,
+          finished_at: null,
+          updated_at: task.createdAt,
+          deadline_at: task.deadlineAt,
+          next_poll_at: task.deadlineAt,
+          poll_count: 0,
+          lease_owner: task.leaseOwner,
+          lease_until: task.leaseUntil,
+          version: 1,
+        })
+        .execute();
+      await insertLedger(trx, { task_id: task.id, owner: task.owner, kind: 'reserve', amount_usd: task.priceUsd, created_at: task.createdAt });
+    });
+  }
+
+  /**
+   * Applies a change to a task not yet finished, only while `leaseOwner` holds it (`null`: the
+   * submitting request, which holds a queued row). A change a client can see bumps the version
+   * and queues its webhook in the same transaction. Resolves the task, or undefined when the
+   * lease or the status had moved on.
+   */
+  async update(id: string, leaseOwner: string | null, patch: TaskPatch, visible: boolean, delivery?: (task: StoredTask) => NewDelivery | undefined): Promise<StoredTask | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .updateTable('tasks')
+        .set(visible ? { ...patch, version: sql<number>`version + 1` } : patch)
+        .where('id', '=', id)
+        .where('status', 'in', NOT_TERMINAL);
+      if (leaseOwner !== null) query = query.where('lease_owner', '=', leaseOwner);
+      const row = await query.returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      const task = taskFromRow(row);
+      if (visible && delivery) await enqueue(trx, task, delivery(task));
+      return task;
+    });
+  }
+
+  /**
+   * Moves a task to a terminal status once: only over a non-terminal status (and, with
+   * `leaseOwner`, only while it holds the lease), with its settlement or refund, its usage row
+   * and its webhook in the same transaction. Undefined when another process finished it first.
+   */
+  async finish(id: string, leaseOwner: string | null, patch: TaskPatch, finishing: Finishing): Promise<StoredTask | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .updateTable('tasks')
+        .set({ ...patch, lease_owner: null, lease_until: 0, version: sql<number>`version + 1` })
+        .where('id', '=', id)
+        .where('status', 'in', NOT_TERMINAL);
+      if (leaseOwner !== null) query = query.where('lease_owner', '=', leaseOwner);
+      const row = await query.returningAll().executeTakeFirst();
+      if (!row) return undefined;
+      const task = taskFromRow(row);
+      const { ledger } = finishing;
+      await insertLedger(trx, { task_id: id, owner: task.owner, kind: ledger.kind, amount_usd: ledger.amountUsd, created_at: task.updatedAt });
+      await trx
+        .insertInto('usage_records')
+        .values(finishing.usage(task))
+        .onConflict((conflict) => conflict.column('request_id').doNothing())
+        .execute();
+      if (finishing.delivery) await enqueue(trx, task, finishing.delivery(task));
+      return task;
+    });
+  }
+
+  /** Channels with tasks due for a poll and free to take (a task without a channel never is). */
+  async dueChannels(now: number, limit = 256): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select('channel')
+      .distinct()
+      .where('status', 'in', ACTIVE)
+      .where('next_poll_at', '<=', now)
+      .where('lease_until', '<=', now)
+      .where('channel', 'is not', null)
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.channel as string);
+  }
+
+  /** Takes up to `limit` due tasks of one channel under a lease; another process skips them. */
+  async claimDue(channel: string, now: number, limit: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
+    return this.claim(
+      (ids) =>
+        ids
+          .where('status', 'in', ACTIVE)
+          .where('channel', '=', channel)
+          .where('next_poll_at', '<=', now)
+          .where('lease_until', '<=', now)
+          .orderBy('next_poll_at')
+          .limit(limit),
+      now,
+      leaseOwner,
+      leaseMs,
+    );
+  }
+
+  /** Queued tasks whose submitting process is gone (its lease ran out before the upstream answered). */
+  async claimStaleQueued(now: number, limit: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
+    return this.claim(
+      (ids) => ids.where('status', '=', 'queued').where('lease_until', '<=', now).orderBy('created_at').limit(limit),
+      now,
+      leaseOwner,
+      leaseMs,
+    );
+  }
+
+  private async claim(filter: (ids: IdQuery) => IdQuery, now: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
+    let ids = filter(this.db.selectFrom('tasks').select('id'));
+    if (this.dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+    const rows = await this.db
+      .updateTable('tasks')
+      .set({ lease_owner: leaseOwner, lease_until: now + leaseMs })
+      .where('id', 'in', ids)
+      .where('lease_until', '<=', now)
+      .returningAll()
+      .execute();
+    return rows.map(taskFromRow);
+  }
+
+  /** Gives a task back after a poll that did not finish it, with its next poll time. */
+  async release(id: string, leaseOwner: string, patch: TaskPatch): Promise<void> {
+    await this.db
+      .updateTable('tasks')
+      .set({ ...patch, lease_owner: null, lease_until: 0 })
+      .where('id', '=', id)
+      .where('lease_owner', '=', leaseOwner)
+      .execute();
+  }
+
+  /** An upstream callback arrived: the task is polled at once. Resolves the task it names, if active. */
+  async wakeByToken(token: string, now: number): Promise<StoredTask | undefined> {
+    const row = await this.db
+      .updateTable('tasks')
+      .set({ next_poll_at: now })
+      .where('callback_token', '=', token)
+      .where('status', 'in', ACTIVE)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  async get(id: string): Promise<StoredTask | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  /** The task if `owner` created it; another owner's id answers like an unknown one. */
+  async findForOwner(id: string, owner: string): Promise<StoredTask | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  async listForOwner(owner: string, ids: readonly string[]): Promise<StoredTask[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('tasks').selectAll().where('owner', '=', owner).where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, taskFromRow(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async ledger(taskId: string): Promise<LedgerEntry[]> {
+    return this.db.selectFrom('task_ledger').select(['task_id', 'owner', 'kind', 'amount_usd', 'created_at']).where('task_id', '=', taskId).orderBy('id').execute();
+  }
+
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tasks')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+}
+
+async function insertLedger(db: Db, entry: LedgerEntry): Promise<void> {
+  await db
+    .insertInto('task_ledger')
+    .values(entry)
+    .onConflict((conflict) => conflict.columns(['task_id', 'kind']).doNothing())
+    .execute();
+}
+
+async function enqueue(db: Db, task: StoredTask, delivery: NewDelivery | undefined): Promise<void> {
+  if (!delivery) return;
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: `${task.id}.${task.version}`,
+      task_id: task.id,
+      owner: task.owner,
+      url: delivery.url,
+      body: delivery.body,
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: task.updatedAt,
+      lease_until: 0,
+      last_error: null,
+      created_at: task.updatedAt,
+      delivered_at: null,
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
+}

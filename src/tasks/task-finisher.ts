@@ -1,0 +1,139 @@
+/**
+ * Ends tasks: on success the result files are copied into the media store *before* the task is
+ * marked succeeded (vendor links expire); then one transaction writes the terminal status, the
+ * settlement or refund, the usage row and the client webhook. Losing the compare-and-set means
+ * another process finished the task first, and nothing more happens here.
+ */
+import type { Logger } from 'pino';
+import { GatewayError } from '../core/errors.js';
+import { readImageHeader } from '../core/image-header.js';
+import { sniffImageType } from '../core/image-type.js';
+import type { MediaRef, TaskError, TaskObservation, TaskOutput, TaskResult, TaskStatus } from '../core/task.js';
+import { guardedFetch } from '../media/guarded-fetch.js';
+import type { MediaStore } from '../media/media-store.js';
+import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import type { UsageRow } from '../store/usage-repository.js';
+
+/** Most result files one task keeps. */
+const MAX_OUTPUTS = 16;
+
+export interface FinisherOptions {
+  repository: TasksRepository;
+  media: MediaStore;
+  logger: Logger;
+  allowPrivateUrls: boolean;
+  maxResultBytes: number;
+  downloadTimeoutMs: number;
+  /** The client webhook for a task's current state, if it has one and its family sends this state. */
+  notify(task: StoredTask): NewDelivery | undefined;
+}
+
+export class TaskFinisher {
+  constructor(private readonly options: FinisherOptions) {}
+
+  /** Copies the outputs into the media store, then marks the task succeeded and settles it. */
+  async succeed(task: StoredTask, observation: TaskObservation, leaseOwner: string): Promise<StoredTask | undefined> {
+    const media: MediaRef[] = [];
+    for (const output of (observation.outputs ?? []).slice(0, MAX_OUTPUTS)) media.push(await this.keep(output));
+    if (media.length === 0 && task.operation !== 'image.describe') {
+      return this.fail(task, { code: 'no_output', message: 'The upstream reported success but returned no result.' }, 'failed', leaseOwner);
+    }
+    const result: TaskResult = {
+      media,
+      ...(observation.seed !== undefined ? { seed: observation.seed } : {}),
+      ...(observation.text !== undefined ? { text: observation.text } : {}),
+      ...(observation.buttons ? { buttons: observation.buttons } : {}),
+    };
+    const now = Date.now();
+    const units = task.operation === 'image.generate' ? media.length : 1;
+    const perUnit = task.priceUsd / Math.max(1, task.request.count ?? 1);
+    const amount = task.operation === 'image.generate' ? Math.min(task.priceUsd, perUnit * units) : task.priceUsd;
+    return this.options.repository.finish(
+      task.id,
+      leaseOwner,
+      {
+        status: 'succeeded',
+        progress: 1,
+        vendor_status: observation.vendorStatus,
+        result: JSON.stringify(result),
+        started_at: task.startedAt ?? now,
+        finished_at: now,
+        updated_at: now,
+      },
+      {
+        ledger: { kind: 'settle', amountUsd: amount },
+        usage: (done) => usageRow(done, 'ok', units, amount),
+        delivery: (done) => this.options.notify(done),
+      },
+    );
+  }
+
+  /** Fails (or cancels) a task and refunds it, once. `leaseOwner` null: without holding the lease (client cancel, submit failure). */
+  async fail(task: StoredTask, error: TaskError, status: Extract<TaskStatus, 'failed' | 'canceled'>, leaseOwner: string | null, vendorStatus?: string): Promise<StoredTask | undefined> {
+    const now = Date.now();
+    const done = await this.options.repository.finish(
+      task.id,
+      leaseOwner,
+      {
+        status,
+        error_code: error.code,
+        error_message: error.message,
+        ...(vendorStatus !== undefined ? { vendor_status: vendorStatus } : {}),
+        finished_at: now,
+        updated_at: now,
+      },
+      {
+        ledger: { kind: 'refund', amountUsd: task.priceUsd },
+        usage: (finished) => usageRow(finished, status, 0, 0),
+        delivery: (finished) => this.options.notify(finished),
+      },
+    );
+    if (done) this.options.logger.info({ task: task.id, status, code: error.code }, 'task ended without a result; refunded');
+    return done;
+  }
+
+  private async keep(output: TaskOutput): Promise<MediaRef> {
+    if ('stored' in output) return output.stored;
+    const fetched = await guardedFetch(output.url, {
+      allowPrivate: this.options.allowPrivateUrls,
+      maxBytes: this.options.maxResultBytes,
+      timeoutMs: this.options.downloadTimeoutMs,
+      param: 'result',
+    });
+    const data = fetched.data;
+    const mime = output.kind === 'image' ? sniffImageType(data) : sniffVideoType(data);
+    if (!mime) throw new GatewayError('upstream', `the upstream's result is not a supported ${output.kind} file`, { retryable: false });
+    const mediaId = await this.options.media.put(data, mime);
+    const header = output.kind === 'image' ? readImageHeader(data) : undefined;
+    return { mediaId, kind: output.kind, mime, bytes: data.byteLength, ...(header ? { width: header.width, height: header.height } : {}) };
+  }
+}
+
+/** MP4 files carry `ftyp` at offset 4. */
+function sniffVideoType(data: Uint8Array): string | undefined {
+  return data.length > 12 && data[4] === 0x66 && data[5] === 0x74 && data[6] === 0x79 && data[7] === 0x70 ? 'video/mp4' : undefined;
+}
+
+function usageRow(task: StoredTask, outcome: string, units: number, costUsd: number): UsageRow {
+  return {
+    request_id: `task:${task.id}`,
+    key_id: task.owner,
+    surface: task.surface,
+    operation: task.operation,
+    model: task.model,
+    channel: task.channel ?? '',
+    provider: task.provider ?? '',
+    upstream_model: task.upstreamModel ?? '',
+    outcome: outcome === 'succeeded' ? 'ok' : outcome,
+    stream: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    units,
+    cost_usd: costUsd,
+    latency_ms: Math.max(0, (task.finishedAt ?? task.updatedAt) - task.createdAt),
+    created_at: task.updatedAt,
+  };
+}

@@ -1,0 +1,265 @@
+/**
+ * The scheduler: every tick it takes due tasks under a lease, channel by channel, and polls
+ * them concurrently — in batches where the vendor has a batch query — with at most
+ * `concurrency` polls in flight per channel, so one slow vendor never delays the others. A
+ * 429 holds back only its own channel. Polls back off per the provider's policy; a task past
+ * its deadline is failed and refunded; a queued task whose submitting process died is failed
+ * and refunded (it was never confirmed upstream, so it is not resubmitted).
+ */
+import type { Logger } from 'pino';
+import { toGatewayError } from '../core/errors.js';
+import { randomId } from '../core/ids.js';
+import type { TaskObservation } from '../core/task.js';
+import type { TaskPollPolicy, TaskProvider, TaskTarget } from '../providers/types.js';
+import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
+import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import { ORPHAN_POLICY, pollDelay } from './poll-delay.js';
+import type { TaskFinisher } from './task-finisher.js';
+
+export interface PollerOptions {
+  repository: TasksRepository;
+  registry: ChannelRegistry;
+  finisher: TaskFinisher;
+  logger: Logger;
+  /** Polls (single or batch) in flight at once per channel. */
+  concurrency: number;
+  /** Most tasks taken in one claim. */
+  claimBatch: number;
+  tickMs?: number;
+  /** How long a claimed task stays ours; longer than a poll plus a result download. */
+  leaseMs?: number;
+  notify(task: StoredTask): NewDelivery | undefined;
+}
+
+interface Polled {
+  task: StoredTask;
+  observation?: TaskObservation;
+  error?: unknown;
+}
+
+export class TaskPoller {
+  /** This process's name on the leases it takes. */
+  readonly instance = `poller-${randomId(12)}`;
+  private readonly inFlight = new Map<string, number>();
+  private readonly heldUntil = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+  private ticking = false;
+  private stopped = false;
+  private readonly leaseMs: number;
+  /** Observations of states nobody mapped, for the logs and metrics. */
+  unknownStates = 0;
+
+  constructor(private readonly options: PollerOptions) {
+    this.leaseMs = options.leaseMs ?? 120_000;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 200);
+    this.timer.unref();
+  }
+
+  /** Polls now (e.g. after an upstream callback) instead of waiting for the next tick. */
+  wake(): void {
+    if (!this.stopped) setImmediate(() => void this.tick());
+  }
+
+  /** Stops taking tasks and waits for the polls in flight; unfinished ones keep their leases until they expire. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.running]);
+  }
+
+  /** Polls in flight, across channels. */
+  get active(): number {
+    return this.running.size;
+  }
+
+  async tick(): Promise<void> {
+    if (this.ticking || this.stopped) return;
+    this.ticking = true;
+    try {
+      const now = Date.now();
+      await this.sweepInterruptedSubmits(now);
+      for (const channelName of await this.options.repository.dueChannels(now)) {
+        if ((this.heldUntil.get(channelName) ?? 0) > now) continue;
+        const free = this.options.concurrency - (this.inFlight.get(channelName) ?? 0);
+        if (free <= 0) continue;
+        const channel = this.options.registry.current().channels.find((c) => c.name === channelName);
+        const tasks = channel?.provider.tasks;
+        const policy = tasks && channel ? tasks.pollPolicy(channel.config) : ORPHAN_POLICY;
+        const batchSize = tasks?.pollMany ? Math.max(1, policy.maxBatch) : 1;
+        const claimed = await this.options.repository.claimDue(channelName, now, Math.min(this.options.claimBatch, free * batchSize), this.instance, this.leaseMs);
+        for (let i = 0; i < claimed.length; i += batchSize) {
+          this.track(channelName, this.pollBatch(channel, policy, claimed.slice(i, i + batchSize)));
+        }
+      }
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'task scheduler pass failed; retrying on the next tick');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private track(channelName: string, work: Promise<void>): void {
+    this.inFlight.set(channelName, (this.inFlight.get(channelName) ?? 0) + 1);
+    const done = work
+      .catch((error) => this.options.logger.error({ err: error, channel: channelName }, 'task poll failed'))
+      .finally(() => {
+        this.inFlight.set(channelName, (this.inFlight.get(channelName) ?? 1) - 1);
+        this.running.delete(done);
+      });
+    this.running.add(done);
+  }
+
+  private async sweepInterruptedSubmits(now: number): Promise<void> {
+    const stale = await this.options.repository.claimStaleQueued(now, this.options.claimBatch, this.instance, this.leaseMs);
+    for (const task of stale) {
+      await this.options.finisher.fail(
+        task,
+        { code: 'submit_interrupted', message: 'The gateway stopped before the upstream confirmed this task; it did not run and nothing is charged.' },
+        'failed',
+        this.instance,
+      );
+    }
+  }
+
+  private async pollBatch(channel: RuntimeChannel | undefined, policy: TaskPollPolicy, tasks: StoredTask[]): Promise<void> {
+    const now = Date.now();
+    const live: StoredTask[] = [];
+    for (const task of tasks) {
+      if (task.deadlineAt <= now) await this.expire(task, channel);
+      else live.push(task);
+    }
+    if (live.length === 0) return;
+    const provider = channel?.provider.tasks;
+    if (!channel || !provider) {
+      for (const task of live) await this.reschedule(task, ORPHAN_POLICY);
+      return;
+    }
+    const results = await this.observe(provider, channel, live);
+    for (const polled of results) await this.apply(polled, channel, policy);
+  }
+
+  private async observe(provider: TaskProvider, channel: RuntimeChannel, tasks: StoredTask[]): Promise<Polled[]> {
+    const context = { channel: channel.config, signal: AbortSignal.timeout(Math.min(channel.config.timeoutMs, 60_000)) };
+    if (provider.pollMany && tasks.length > 1) {
+      try {
+        const seen = await provider.pollMany(tasks.map(targetOf), context);
+        return tasks.map((task) => ({ task, observation: seen.get(task.upstreamId ?? '') }));
+      } catch (error) {
+        return tasks.map((task) => ({ task, error }));
+      }
+    }
+    return Promise.all(
+      tasks.map(async (task): Promise<Polled> => {
+        try {
+          return { task, observation: await provider.poll(targetOf(task), context) };
+        } catch (error) {
+          return { task, error };
+        }
+      }),
+    );
+  }
+
+  private async apply({ task, observation, error }: Polled, channel: RuntimeChannel, policy: TaskPollPolicy): Promise<void> {
+    const { finisher, logger } = this.options;
+    if (error !== undefined || !observation) {
+      const failure = error === undefined ? undefined : toGatewayError(error);
+      if (failure?.kind === 'rate_limit') this.holdBack(channel.name, failure.retryAfter);
+      if (failure) logger.warn({ task: task.id, channel: channel.name, err: failure.message }, 'task poll failed; will retry');
+      await this.reschedule(task, policy);
+      return;
+    }
+    switch (observation.status) {
+      case 'succeeded':
+        try {
+          await finisher.succeed(task, observation, this.instance);
+        } catch (downloadError) {
+          logger.warn({ task: task.id, err: toGatewayError(downloadError).message }, 'task result could not be copied yet; will retry');
+          await this.reschedule(task, policy);
+        }
+        return;
+      case 'failed':
+      case 'canceled':
+        await finisher.fail(
+          task,
+          observation.error ?? { code: observation.status === 'canceled' ? 'canceled_upstream' : 'upstream_failed', message: `The upstream reports the task ${observation.status}.` },
+          observation.status,
+          this.instance,
+          observation.vendorStatus,
+        );
+        return;
+      default:
+        if (observation.status === 'unknown') {
+          this.unknownStates++;
+          logger.warn({ task: task.id, channel: channel.name, vendorStatus: observation.vendorStatus }, 'task in a state the provider does not know; polling on until its deadline');
+        }
+        await this.progress(task, observation, policy);
+    }
+  }
+
+  private async progress(task: StoredTask, observation: TaskObservation, policy: TaskPollPolicy): Promise<void> {
+    const now = Date.now();
+    const status = observation.status === 'running' || task.status === 'running' ? 'running' : 'submitted';
+    const progress = Math.max(task.progress, clampProgress(observation.progress));
+    const visible = status !== task.status || progress !== task.progress;
+    await this.options.repository.update(
+      task.id,
+      this.instance,
+      {
+        status,
+        progress,
+        vendor_status: observation.vendorStatus,
+        ...(status === 'running' && task.startedAt === undefined ? { started_at: now } : {}),
+        ...(visible ? { updated_at: now } : {}),
+        next_poll_at: now + pollDelay(policy, task.pollCount),
+        poll_count: task.pollCount + 1,
+        lease_owner: null,
+        lease_until: 0,
+      },
+      visible,
+      this.options.notify,
+    );
+  }
+
+  private async reschedule(task: StoredTask, policy: TaskPollPolicy): Promise<void> {
+    const now = Date.now();
+    const held = task.channel ? (this.heldUntil.get(task.channel) ?? 0) : 0;
+    await this.options.repository.release(task.id, this.instance, {
+      next_poll_at: Math.max(held, now + pollDelay(policy, task.pollCount)),
+      poll_count: task.pollCount + 1,
+    });
+  }
+
+  private holdBack(channelName: string, retryAfterSeconds: number | undefined): void {
+    const until = Date.now() + Math.min(600, Math.max(1, retryAfterSeconds ?? 5)) * 1000;
+    this.heldUntil.set(channelName, Math.max(this.heldUntil.get(channelName) ?? 0, until));
+  }
+
+  private async expire(task: StoredTask, channel: RuntimeChannel | undefined): Promise<void> {
+    const done = await this.options.finisher.fail(task, { code: 'timeout', message: 'The task did not finish in time.' }, 'failed', this.instance);
+    const provider = channel?.provider.tasks;
+    if (done && provider?.cancel && channel && task.upstreamId) {
+      await provider.cancel(targetOf(task), { channel: channel.config, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);
+    }
+  }
+}
+
+function clampProgress(progress: number | undefined): number {
+  return progress === undefined || !Number.isFinite(progress) ? 0 : Math.min(0.99, Math.max(0, progress));
+}
+
+export function targetOf(task: StoredTask): TaskTarget {
+  return {
+    taskId: task.id,
+    operation: task.operation,
+    upstreamModel: task.upstreamModel ?? task.model,
+    upstreamId: task.upstreamId ?? '',
+    upstreamData: task.upstreamData,
+    request: task.request,
+    createdAt: task.createdAt,
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * The task engine's front: submit (admit → write the row and reserve → submit upstream with
+ * failover before any upstream accepted → mark submitted), owner-only lookups, cancel, and
+ * upstream callbacks (which only wake a task for an immediate poll).
+ */
+import type { Logger } from 'pino';
+import { GatewayError, toGatewayError } from '../core/errors.js';
+import { randomId } from '../core/ids.js';
+import type { AuthenticatedKey } from '../core/key.js';
+import type { MediaRef, StoredTaskRequest, Task } from '../core/task.js';
+import type { CallLifecycle } from '../gateway/call-lifecycle.js';
+import type { TaskCall, TaskServices } from '../gateway/contract.js';
+import type { MediaStore } from '../media/media-store.js';
+import type { TaskSubmission } from '../providers/types.js';
+import type { Catalog } from '../routing/catalog.js';
+import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
+import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import { pollDelay } from './poll-delay.js';
+import type { TaskFinisher } from './task-finisher.js';
+import { newTaskId } from './task-ids.js';
+import { type TaskPoller, targetOf } from './task-poller.js';
+
+/** How long the submitting request holds a queued row before the sweeper may fail it. */
+const SUBMIT_LEASE_MS = 10 * 60_000;
+/** A task's deadline until its channel's policy sets the real one at submit. */
+const PROVISIONAL_DEADLINE_MS = 24 * 3_600_000;
+
+export interface TaskServiceOptions {
+  lifecycle: CallLifecycle;
+  repository: TasksRepository;
+  registry: ChannelRegistry;
+  catalog: Catalog;
+  media: MediaStore;
+  finisher: TaskFinisher;
+  poller: TaskPoller;
+  logger: Logger;
+  /** The gateway's public base URL, when configured (links and upstream callbacks use it). */
+  publicBaseUrl?: string;
+  checkCallbackUrl(url: string, param: string): void;
+  notify(task: StoredTask): NewDelivery | undefined;
+}
+
+export class TaskService implements TaskServices {
+  constructor(private readonly options: TaskServiceOptions) {}
+
+  async submit(call: TaskCall): Promise<Task> {
+    const { lifecycle, repository, finisher, poller } = this.options;
+    const parent = call.parentId === undefined ? undefined : await this.parentFor(call);
+    const model = call.request.model;
+    const admitted = await lifecycle.admit({ ...call, model, operation: call.operation, stream: false });
+    const id = newTaskId(call.surface);
+    const now = Date.now();
+    const { images, ...rest } = call.request;
+    const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
+    const accepts = (channel: RuntimeChannel) =>
+      channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
+    await repository.insertQueued({
+      id,
+      owner: call.key.id,
+      surface: call.surface,
+      operation: call.operation,
+      model,
+      request,
+      parentId: parent?.id,
+      priceUsd: this.priceOf(call, accepts),
+      callbackToken: randomId(32),
+      createdAt: now,
+      deadlineAt: now + PROVISIONAL_DEADLINE_MS,
+      leaseOwner: poller.instance,
+      leaseUntil: now + SUBMIT_LEASE_MS,
+    });
+    const queued = (await repository.get(id)) as StoredTask;
+    let accepted: { submission: TaskSubmission; channel: RuntimeChannel };
+    try {
+      accepted = await admitted.attempt(async (channel, attempt) => {
+        const provider = channel.provider.tasks;
+        if (!provider) throw new GatewayError('internal', 'channel without tasks chosen for a task');
+        try {
+          const submission = await provider.submit(call.operation, call.request, {
+            ...attempt,
+            taskId: id,
+            callbackUrl: this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/tasks/callback/${queued.callbackToken}` : undefined,
+            parent: parent ? { ...targetOf(parent), result: parent.result } : undefined,
+            loadMedia: (ref) => this.loadMedia(ref),
+            storeMedia: (data, mime, kind) => this.storeMedia(data, mime, kind),
+          });
+          return { submission, channel };
+        } catch (error) {
+          throw noFailoverOnTimeout(error);
+        }
+      }, { accepts });
+    } catch (error) {
+      const failure = toGatewayError(error);
+      await finisher.fail(queued, { code: 'submit_failed', message: failure.message }, 'failed', poller.instance);
+      throw error;
+    }
+    const { submission, channel } = accepted;
+    const policy = channel.provider.tasks!.pollPolicy(channel.config);
+    const observed = submission.observation;
+    const startedNow = observed?.status === 'running';
+    const done = observed?.status === 'succeeded' || observed?.status === 'failed' || observed?.status === 'canceled';
+    const submittedAt = Date.now();
+    const task = await repository.update(
+      id,
+      poller.instance,
+      {
+        channel: channel.name,
+        provider: channel.config.provider,
+        upstream_model: channel.upstreamModel(model),
+        upstream_id: submission.upstreamId,
+        upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
+        status: startedNow ? 'running' : 'submitted',
+        vendor_status: observed?.vendorStatus ?? null,
+        callback_url: call.callback?.url ?? null,
+        callback_state: call.callback?.state ?? null,
+        submitted_at: submittedAt,
+        ...(startedNow ? { started_at: submittedAt } : {}),
+        updated_at: submittedAt,
+        deadline_at: now + policy.deadlineMs,
+        next_poll_at: done ? submittedAt : submittedAt + pollDelay(policy, 0),
+        lease_owner: null,
+        lease_until: 0,
+      },
+      true,
+      this.options.notify,
+    );
+    await admitted.settle(undefined, 0);
+    if (!task) {
+      // Only a lease that ran out while the upstream took longer than SUBMIT_LEASE_MS gets here: the sweeper failed and refunded it.
+      this.options.logger.error({ task: id, channel: channel.name }, 'task accepted upstream after its submit lease ran out; it was failed and refunded');
+      return (await repository.get(id)) as StoredTask;
+    }
+    if (done) poller.wake();
+    return task;
+  }
+
+  get(key: AuthenticatedKey, id: string): Promise<Task | undefined> {
+    return this.options.repository.findForOwner(id, key.id);
+  }
+
+  list(key: AuthenticatedKey, ids: readonly string[]): Promise<Task[]> {
+    return this.options.repository.listForOwner(key.id, ids);
+  }
+
+  async cancel(key: AuthenticatedKey, id: string): Promise<Task | undefined> {
+    const task = await this.options.repository.findForOwner(id, key.id);
+    if (!task || (task.status !== 'submitted' && task.status !== 'running')) return task;
+    const channel = this.options.registry.current().channels.find((c) => c.name === task.channel);
+    const provider = channel?.provider.tasks;
+    if (provider?.cancel && channel) {
+      await provider.cancel(targetOf(task), { channel: channel.config, signal: AbortSignal.timeout(10_000) }).catch((error) => {
+        this.options.logger.warn({ task: id, err: toGatewayError(error).message }, 'upstream cancel failed; the task is canceled here all the same');
+      });
+    }
+    const canceled = await this.options.finisher.fail(task, { code: 'canceled', message: 'Canceled by the client.' }, 'canceled', null);
+    return canceled ?? (await this.options.repository.findForOwner(id, key.id));
+  }
+
+  checkCallbackUrl(url: string, param: string): void {
+    this.options.checkCallbackUrl(url, param);
+  }
+
+  mediaUrl(task: Task, mediaId: string): string {
+    return `${this.options.publicBaseUrl ?? task.request.publicBaseUrl ?? ''}/media/${mediaId}`;
+  }
+
+  /**
+   * An upstream called back on a task's callback URL: verified where the vendor signs its
+   * callbacks, then the task is polled at once. Nothing is read from the body: billing only
+   * ever follows a poll. Resolves false when the token or the signature is not good.
+   */
+  async wake(token: string, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<boolean> {
+    const task = await this.options.repository.findByToken(token);
+    if (!task || !task.channel) return false;
+    const channel = this.options.registry.current().channels.find((c) => c.name === task.channel);
+    const verify = channel?.provider.tasks?.verifyCallback;
+    if (verify && channel && !verify.call(channel.provider.tasks, channel.config, headers, body)) return false;
+    await this.options.repository.wakeByToken(token, Date.now());
+    this.options.poller.wake();
+    return true;
+  }
+
+  private async parentFor(call: TaskCall): Promise<StoredTask> {
+    const parent = await this.options.repository.findForOwner(call.parentId as string, call.key.id);
+    if (!parent) throw new GatewayError('not_found', `No task ${call.parentId} to act on.`, { code: 'task_not_found', param: 'taskId' });
+    if (parent.status !== 'succeeded') throw new GatewayError('invalid_request', `Task ${parent.id} has not finished; act on it once it succeeded.`, { param: 'taskId' });
+    const customId = call.request.action?.customId;
+    if (!customId || !parent.result?.buttons?.some((button) => button.customId === customId)) {
+      throw new GatewayError('invalid_request', `customId is not one of task ${parent.id}'s buttons.`, { code: 'unknown_custom_id', param: 'customId' });
+    }
+    return parent;
+  }
+
+  /** Reserved at submit: the catalog's price per task (per image for imagegen1); nothing when only simulated channels could run it. */
+  private priceOf(call: TaskCall, accepts: (channel: RuntimeChannel) => boolean): number {
+    const candidates = this.options.registry.current().candidates(call.request.model, call.operation).filter(accepts);
+    if (candidates.every((channel) => channel.provider.simulated === true)) return 0;
+    const perUnit = this.options.catalog.get(call.request.model)?.price?.perUnit ?? 0;
+    const units = call.operation === 'image.generate' ? (call.request.count ?? 1) : 1;
+    return perUnit * units;
+  }
+
+  private async loadMedia(ref: MediaRef): Promise<Uint8Array> {
+    const stored = await this.options.media.open(ref.mediaId);
+    if (!stored) throw new GatewayError('invalid_request', 'The result of the task acted on has expired.', { code: 'result_expired', param: 'taskId' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  private async storeMedia(data: Uint8Array, mime: string, kind: MediaRef['kind']): Promise<MediaRef> {
+    const mediaId = await this.options.media.put(data, mime);
+    return { mediaId, kind, mime, bytes: data.byteLength };
+  }
+}
+
+/** A timed-out submit may have reached the upstream: trying another channel could run the task twice. */
+function noFailoverOnTimeout(error: unknown): unknown {
+  const failure = toGatewayError(error);
+  if (failure.kind !== 'timeout' || failure.retryable === false) return error;
+  return new GatewayError('timeout', failure.message, { retryable: false, cause: error });
+}
