@@ -58,14 +58,29 @@ function note(text: string): string {
 }
 
 export async function postWebhook(input: PostWebhookInput): Promise<PostOutcome> {
-  const timeout = AbortSignal.timeout(input.timeoutMs);
-  const signal = AbortSignal.any([timeout, input.signal]);
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, input.timeoutMs);
+  const onCancel = (): void => controller.abort();
+  input.signal.addEventListener('abort', onCancel, { once: true });
+  try {
+    return await exchange(input, controller.signal, () => timedOut);
+  } finally {
+    clearTimeout(timer);
+    input.signal.removeEventListener('abort', onCancel);
+  }
+}
+
+async function exchange(input: PostWebhookInput, signal: AbortSignal, timedOut: () => boolean): Promise<PostOutcome> {
   let response: Dispatcher.ResponseData;
   try {
     response = await request(input.url, { method: 'POST', body: input.body, headers: input.headers, dispatcher: input.dispatcher, signal });
   } catch (error) {
     if (input.signal.aborted) return { kind: 'aborted' };
-    if (timeout.aborted) return { kind: 'failed', error: `the receiver did not answer within ${input.timeoutMs} ms` };
+    if (timedOut()) return { kind: 'failed', error: `the receiver did not answer within ${input.timeoutMs} ms` };
     const code = errorCode(error);
     if (code === 'EPRIVATEADDRESS' || String((error as Error)?.message).includes('private address')) {
       return { kind: 'refused', error: 'the URL resolves to a private or loopback address, which the gateway does not call' };
