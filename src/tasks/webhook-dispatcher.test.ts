@@ -1,0 +1,291 @@
+import { lookup } from 'node:dns/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isPrivateAddress } from '../media/private-addresses.js';
+import { openStore, type OpenedStore } from '../store/open-store.js';
+import { insertDelivery, WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
+import { webhookSecretFor } from './webhook-secret.js';
+import { verifyWebhookSignature } from './webhook-signature.js';
+
+const GATEWAY_KEY = Buffer.alloc(32, 9);
+const OWNER = 'key_owner_1';
+const T0 = 1_750_000_000_000;
+
+interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+
+type Handler = (request: IncomingMessage, response: ServerResponse, received: Received) => void;
+
+let server: Server;
+let base: string;
+let received: Received[] = [];
+let handler: Handler = (_request, response) => response.end('ok');
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const entry = { path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      received.push(entry);
+      handler(request, response, entry);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let store: OpenedStore;
+let repository: WebhookDeliveriesRepository;
+let clock: number;
+const dispatchers: WebhookDispatcher[] = [];
+
+beforeEach(async () => {
+  store = await openStore('sqlite::memory:');
+  repository = new WebhookDeliveriesRepository(store.db, store.dialect);
+  received = [];
+  handler = (_request, response) => response.end('ok');
+  clock = T0;
+});
+
+afterEach(async () => {
+  await Promise.all(dispatchers.splice(0).map((dispatcher) => dispatcher.stop()));
+  server.closeIdleConnections();
+  await store.close();
+});
+
+function dispatcher(options: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
+  const created = new WebhookDispatcher({
+    repository,
+    secretFor: (owner) => webhookSecretFor(GATEWAY_KEY, owner),
+    allowPrivateUrls: true,
+    retryHours: 24,
+    logger: pino({ level: 'silent' }),
+    now: () => clock,
+    backoff: { baseMs: 1_000, maxMs: 60_000 },
+    ...options,
+  });
+  dispatchers.push(created);
+  return created;
+}
+
+async function enqueue(id: string, url: string, body = `{"id":"${id}","status":"SUCCESS"}`): Promise<void> {
+  await insertDelivery(store.db, { id, taskId: id.split('.')[0], owner: OWNER, url, body, now: clock });
+}
+
+async function row(id: string) {
+  const rows = await repository.listForTask(id.split('.')[0]);
+  return rows.find((entry) => entry.id === id)!;
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('webhook dispatcher', () => {
+  it('POSTs the stored body with a signature the receiver verifies with the owner secret', async () => {
+    const body = '{"id":"task_1","status":"SUCCESS","progress":"100%","imageUrl":"https://gw.example/media/a.png"}';
+    await enqueue('task_1.3', `${base}/hook?token=abc`, body);
+    expect(await dispatcher().runOnce()).toBe(1);
+
+    expect(received).toHaveLength(1);
+    const [hit] = received;
+    expect(hit.path).toBe('/hook?token=abc');
+    expect(hit.body).toBe(body);
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['user-agent']).toBe('gengate-webhooks');
+    expect(hit.headers['x-gengate-delivery']).toBe('task_1.3');
+    const secret = webhookSecretFor(GATEWAY_KEY, OWNER);
+    const signature = String(hit.headers['x-gengate-signature']);
+    expect(signature).toMatch(/^t=1750000000,v1=[0-9a-f]{64}$/);
+    expect(verifyWebhookSignature(secret, signature, hit.body, { now: T0 / 1000 })).toBe(true);
+    expect(verifyWebhookSignature(webhookSecretFor(GATEWAY_KEY, 'someone_else'), signature, hit.body, { now: T0 / 1000 })).toBe(false);
+
+    expect(await row('task_1.3')).toMatchObject({ status: 'delivered', attempts: 1, delivered_at: T0, last_error: null });
+    expect(await repository.pendingCount()).toBe(0);
+  });
+
+  it('retries a failing receiver with growing delays until it accepts', async () => {
+    let calls = 0;
+    handler = (_request, response) => {
+      calls++;
+      if (calls === 1) response.writeHead(500).end('database down');
+      else if (calls === 2) response.socket?.destroy();
+      else response.writeHead(204).end();
+    };
+    await enqueue('task_2.1', `${base}/hook`);
+    const sender = dispatcher();
+
+    await sender.runOnce();
+    let state = await row('task_2.1');
+    expect(state).toMatchObject({ status: 'pending', attempts: 1, last_error: 'the receiver answered HTTP 500: database down' });
+    const firstDelay = state.next_attempt_at - T0;
+    expect(firstDelay).toBeGreaterThanOrEqual(800);
+    expect(firstDelay).toBeLessThanOrEqual(1_200);
+    // Not due yet: nothing is sent.
+    expect(await sender.runOnce()).toBe(0);
+
+    clock = state.next_attempt_at;
+    await sender.runOnce();
+    state = await row('task_2.1');
+    expect(state).toMatchObject({ status: 'pending', attempts: 2 });
+    expect(state.last_error).toMatch(/could not be reached/);
+    const secondDelay = state.next_attempt_at - clock;
+    expect(secondDelay).toBeGreaterThanOrEqual(1_600);
+    expect(secondDelay).toBeLessThanOrEqual(2_400);
+
+    clock = state.next_attempt_at;
+    await sender.runOnce();
+    expect(await row('task_2.1')).toMatchObject({ status: 'delivered', attempts: 3, delivered_at: clock, last_error: null });
+    expect(received.map((hit) => hit.headers['x-gengate-delivery'])).toEqual(['task_2.1', 'task_2.1', 'task_2.1']);
+  });
+
+  it('gives up once the retry window after enqueueing has passed', async () => {
+    handler = (_request, response) => response.writeHead(503).end();
+    await enqueue('task_3.1', `${base}/hook`);
+    const sender = dispatcher({ retryHours: 10 / 3600, backoff: { baseMs: 2_000, maxMs: 60_000 } });
+
+    for (let round = 0; round < 10 && (await row('task_3.1')).status === 'pending'; round++) {
+      clock = Math.max(clock, (await row('task_3.1')).next_attempt_at);
+      await sender.runOnce();
+    }
+    const state = await row('task_3.1');
+    expect(state.status).toBe('dead');
+    // Tries at 0 s, ~2 s and ~6 s; the next (~8 s later, ±20 %) would fall after the 10 s window.
+    expect(state.attempts).toBe(3);
+    expect(received).toHaveLength(state.attempts);
+    expect(clock - T0).toBeLessThanOrEqual(10_000);
+    expect(state.last_error).toMatch(new RegExp(`^gave up after ${state.attempts} attempts .*HTTP 503`));
+    expect(await sender.runOnce()).toBe(0);
+  });
+
+  it('refuses private and loopback receivers unless allowed, without sending anything', async () => {
+    await enqueue('task_4.1', `${base}/hook`);
+    await enqueue('task_4.2', 'http://169.254.169.254/latest/meta-data');
+    await enqueue('task_4.3', 'ftp://example.com/hook');
+    const closed = dispatcher({ allowPrivateUrls: false });
+    expect(await closed.runOnce()).toBe(3);
+    expect(received).toHaveLength(0);
+    for (const id of ['task_4.1', 'task_4.2']) {
+      const state = await row(id);
+      expect(state.status).toBe('dead');
+      expect(state.last_error).toMatch(/^refused: .*private or loopback/);
+    }
+    expect((await row('task_4.3')).last_error).toMatch(/^refused: .*http or https/);
+  });
+
+  it('refuses a host name that resolves to a private address, checked when connecting', async () => {
+    const name = hostname();
+    const addresses = await lookup(name, { all: true });
+    // Precondition of this test: the machine's own name resolves to a private or loopback address.
+    expect(addresses.some((entry) => isPrivateAddress(entry.address))).toBe(true);
+    const port = (server.address() as AddressInfo).port;
+    await enqueue('task_5.1', `http://${name}:${port}/hook`);
+    await dispatcher({ allowPrivateUrls: false }).runOnce();
+    expect(received).toHaveLength(0);
+    expect(await row('task_5.1')).toMatchObject({ status: 'dead', attempts: 1 });
+    expect((await row('task_5.1')).last_error).toMatch(/resolves to a private or loopback address/);
+  });
+
+  it('does not send delivered rows again after a restart, even when the engine enqueues the same version again', async () => {
+    await enqueue('task_6.1', `${base}/hook`);
+    const first = dispatcher();
+    await first.runOnce();
+    await first.stop();
+    expect(received).toHaveLength(1);
+
+    await enqueue('task_6.1', `${base}/hook`, '{"sent":"again"}');
+    clock += 60 * 60_000;
+    const second = dispatcher();
+    expect(await second.runOnce()).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(await row('task_6.1')).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('does not let a slow receiver hold up the others', async () => {
+    handler = (request, response) => {
+      if (request.url === '/slow') return; // never answers
+      response.end('ok');
+    };
+    await enqueue('task_7.1', `${base}/slow`);
+    await enqueue('task_7.2', `${base}/fast`);
+    const started = Date.now();
+    await dispatcher({ timeoutMs: 600 }).runOnce();
+
+    const fast = received.find((hit) => hit.path === '/fast');
+    expect(fast!.at - started).toBeLessThan(500);
+    expect(await row('task_7.2')).toMatchObject({ status: 'delivered' });
+    expect(await row('task_7.1')).toMatchObject({ status: 'pending', attempts: 1, last_error: 'the receiver did not answer within 600 ms' });
+  });
+
+  it('reads no more than a few KB of the answer', async () => {
+    let written = 0;
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = (): void => {
+        while (!response.destroyed && written < 1024 ** 3) {
+          written += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+      };
+      response.on('close', () => undefined);
+      pump();
+    };
+    await enqueue('task_8.1', `${base}/endless`);
+    await dispatcher({ timeoutMs: 5_000 }).runOnce();
+    expect(await row('task_8.1')).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(written).toBeLessThan(64 * 1024 ** 2);
+  });
+
+  it('runs on its own once started, wakes on demand, and stop() waits for a delivery in flight', async () => {
+    handler = (_request, response) => setTimeout(() => response.end('ok'), 300);
+    const sender = dispatcher({ intervalMs: 60_000, now: Date.now });
+    sender.start();
+    clock = Date.now();
+    await enqueue('task_9.1', `${base}/hook`);
+    sender.wake();
+    await waitFor(() => received.length === 1);
+    await sender.stop();
+    expect((await row('task_9.1')).status).toBe('delivered');
+
+    // Stopped: a new delivery stays in the outbox.
+    await enqueue('task_9.2', `${base}/hook`);
+    sender.wake();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toHaveLength(1);
+    expect((await row('task_9.2')).status).toBe('pending');
+  });
+
+  it('stop() gives up waiting after its bound and leaves the cancelled delivery to its lease', async () => {
+    handler = () => undefined; // never answers
+    const sender = dispatcher({ intervalMs: 60_000, timeoutMs: 5_000, stopTimeoutMs: 200 });
+    sender.start();
+    await enqueue('task_10.1', `${base}/hook`);
+    sender.wake();
+    await waitFor(() => received.length === 1);
+    const stopping = Date.now();
+    await sender.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_500);
+    const state = await row('task_10.1');
+    expect(state).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
+    expect(state.lease_until).toBeGreaterThan(clock);
+  });
+});
