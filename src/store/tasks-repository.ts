@@ -9,6 +9,7 @@ import type { StoredTaskRequest, TaskOperation, TaskStatus, TaskSurface } from '
 import type { Database, TaskLedgerTable, TasksTable } from './schema.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoredTask, taskFromRow } from './task-rows.js';
+import { insertDelivery } from './webhook-deliveries-repository.js';
 import type { UsageRow } from './usage-repository.js';
 
 export type { StoredTask } from './task-rows.js';
@@ -198,16 +199,29 @@ export class TasksRepository {
   }
 
   private async claim(filter: (ids: IdQuery) => IdQuery, now: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
-    let ids = filter(this.db.selectFrom('tasks').select('id'));
-    if (this.dialect === 'postgres') ids = ids.forUpdate().skipLocked();
+    // Materialized: as a plain subquery PostgreSQL may rescan it per candidate row, and each
+    // rescan (with SKIP LOCKED and LIMIT) can pick other rows, claiming more than the limit.
     const rows = await this.db
+      .with(
+        (cte) => cte('due').materialized(),
+        (db) => {
+          const due = filter(db.selectFrom('tasks').select('id'));
+          return this.dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
+        },
+      )
       .updateTable('tasks')
       .set({ lease_owner: leaseOwner, lease_until: now + leaseMs })
-      .where('id', 'in', ids)
+      .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
       .where('lease_until', '<=', now)
+      .where('status', 'in', NOT_TERMINAL)
       .returningAll()
       .execute();
     return rows.map(taskFromRow);
+  }
+
+  async findByToken(token: string): Promise<StoredTask | undefined> {
+    const row = await this.db.selectFrom('tasks').selectAll().where('callback_token', '=', token).executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
   }
 
   /** Gives a task back after a poll that did not finish it, with its next poll time. */
@@ -274,22 +288,5 @@ async function insertLedger(db: Db, entry: LedgerEntry): Promise<void> {
 
 async function enqueue(db: Db, task: StoredTask, delivery: NewDelivery | undefined): Promise<void> {
   if (!delivery) return;
-  await db
-    .insertInto('webhook_deliveries')
-    .values({
-      id: `${task.id}.${task.version}`,
-      task_id: task.id,
-      owner: task.owner,
-      url: delivery.url,
-      body: delivery.body,
-      status: 'pending',
-      attempts: 0,
-      next_attempt_at: task.updatedAt,
-      lease_until: 0,
-      last_error: null,
-      created_at: task.updatedAt,
-      delivered_at: null,
-    })
-    .onConflict((conflict) => conflict.column('id').doNothing())
-    .execute();
+  await insertDelivery(db, { id: `${task.id}.${task.version}`, taskId: task.id, owner: task.owner, url: delivery.url, body: delivery.body, now: task.updatedAt });
 }
