@@ -1,7 +1,7 @@
 /**
  * The built-in sandbox provider: serves operations offline with simulated, deterministic,
  * realistically shaped answers, for demos, tests and benchmarks. Each operation lives in
- * its own folder (`chat/`, `embed/`, `images/`); `shared/` holds what they share.
+ * its own folder (`chat/`, `embed/`, `images/`, `tasks/`); `shared/` holds what they share.
  */
 import type { SandboxSettings } from '../../config/types.js';
 import type { Operation } from '../../core/operation.js';
@@ -10,8 +10,19 @@ import { createSandboxChat } from './chat/sandbox-chat.js';
 import { createSandboxEmbed } from './embed/sandbox-embed.js';
 import { createSandboxImages } from './images/sandbox-images.js';
 import { createSettingsResolver } from './sandbox-settings.js';
+import { createSandboxTasks } from './tasks/sandbox-tasks.js';
 
-const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>(['chat', 'embed', 'image.generate', 'image.edit', 'image.remix', 'image.blend']);
+const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
+  'chat',
+  'embed',
+  'image.generate',
+  'image.edit',
+  'image.remix',
+  'image.blend',
+  'image.imagine',
+  'image.describe',
+  'image.action',
+]);
 
 /** `settings` are the gateway-wide defaults; a channel's `options` (same keys) override them. */
 export function createSandboxProvider(settings?: Partial<SandboxSettings>): Provider {
@@ -24,6 +35,7 @@ export function createSandboxProvider(settings?: Partial<SandboxSettings>): Prov
     chat: createSandboxChat(settingsFor),
     embed: createSandboxEmbed(settingsFor),
     images: createSandboxImages(settingsFor),
+    tasks: createSandboxTasks((channel) => resolve(channel.options)),
   };
 }
 

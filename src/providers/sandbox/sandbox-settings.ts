@@ -16,9 +16,15 @@ export interface SandboxRuntimeSettings {
   failModels: ReadonlySet<string>;
   /** Streams end with an `error` event after some output. */
   failMidStream: boolean;
+  /** How long a simulated task takes from submit to result; 0 finishes on the first poll. */
+  taskMs: number;
+  /** Share (0–1) of simulated tasks that fail after running a while, chosen by task id hash. */
+  taskFailureRate: number;
 }
 
-type Pacing = Pick<SandboxSettings, 'tokensPerSecond' | 'firstTokenDelayMs' | 'failureRate'>;
+type Pacing = Pick<SandboxSettings, 'tokensPerSecond' | 'firstTokenDelayMs' | 'failureRate' | 'taskMs' | 'taskFailureRate'>;
+/** The task settings may be left out: they default like the gateway's. */
+type PacingInput = Omit<Pacing, 'taskMs' | 'taskFailureRate'> & Partial<Pick<Pacing, 'taskMs' | 'taskFailureRate'>>;
 
 function nonNegative(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
@@ -28,7 +34,7 @@ function rate(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : fallback;
 }
 
-export function resolveSandboxSettings(base: Pacing, options: Record<string, unknown>): SandboxRuntimeSettings {
+export function resolveSandboxSettings(base: PacingInput, options: Record<string, unknown>): SandboxRuntimeSettings {
   const failModels = Array.isArray(options.failModels) ? options.failModels.filter((m): m is string => typeof m === 'string') : [];
   return {
     tokensPerSecond: nonNegative(options.tokensPerSecond, base.tokensPerSecond),
@@ -36,6 +42,8 @@ export function resolveSandboxSettings(base: Pacing, options: Record<string, unk
     failureRate: rate(options.failureRate, base.failureRate),
     failModels: new Set(failModels),
     failMidStream: options.failMidStream === true,
+    taskMs: nonNegative(options.taskMs, base.taskMs ?? SANDBOX_DEFAULTS.taskMs),
+    taskFailureRate: rate(options.taskFailureRate, base.taskFailureRate ?? SANDBOX_DEFAULTS.taskFailureRate),
   };
 }
 
@@ -46,6 +54,8 @@ export function completeSandboxSettings(settings: Partial<SandboxSettings> | und
     tokensPerSecond: nonNegative(settings?.tokensPerSecond, defaults.tokensPerSecond),
     firstTokenDelayMs: nonNegative(settings?.firstTokenDelayMs, defaults.firstTokenDelayMs),
     failureRate: rate(settings?.failureRate, defaults.failureRate),
+    taskMs: nonNegative(settings?.taskMs, defaults.taskMs),
+    taskFailureRate: rate(settings?.taskFailureRate, defaults.taskFailureRate),
   };
 }
 
