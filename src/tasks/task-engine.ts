@@ -1,0 +1,129 @@
+/**
+ * The durable task engine, assembled: the task service (submit, lookups, cancel, upstream
+ * callbacks), the poller and the client-webhook dispatcher over one database. Surfaces give
+ * the webhook body of their family (`TaskNotifiers`); the engine never imports a surface.
+ */
+import type { Logger } from 'pino';
+import type { GatewayConfig } from '../config/types.js';
+import type { Task, TaskSurface } from '../core/task.js';
+import type { CallLifecycle } from '../gateway/call-lifecycle.js';
+import type { MediaStore } from '../media/media-store.js';
+import type { Catalog } from '../routing/catalog.js';
+import type { ChannelRegistry } from '../routing/channel-registry.js';
+import type { OpenedStore } from '../store/open-store.js';
+import { type NewDelivery, type StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import { WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository.js';
+import { checkCallbackUrl } from './callback-url.js';
+import { TaskFinisher } from './task-finisher.js';
+import { TaskPoller } from './task-poller.js';
+import { TaskService } from './task-service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { webhookSecretFor } from './webhook-secret.js';
+
+/**
+ * A family's webhook body for a task as it is now, or undefined when the family does not send
+ * this state (imgtask sends every change; the others only terminal states).
+ */
+export type TaskNotifier = (task: Task, mediaUrl: (mediaId: string) => string) => string | undefined;
+export type TaskNotifiers = Partial<Record<TaskSurface, TaskNotifier>>;
+
+export interface TaskEngineDeps {
+  config: Pick<GatewayConfig, 'media' | 'tasks'>;
+  store: OpenedStore;
+  registry: ChannelRegistry;
+  catalog: Catalog;
+  media: MediaStore;
+  logger: Logger;
+  notifiers: TaskNotifiers;
+  /** The gateway's secret key, from which each owner's webhook signing secret is derived. */
+  secretKey: () => Uint8Array;
+  tickMs?: number;
+}
+
+export class TaskEngine {
+  readonly repository: TasksRepository;
+  readonly deliveries: WebhookDeliveriesRepository;
+  readonly poller: TaskPoller;
+  readonly dispatcher: WebhookDispatcher;
+  private readonly finisher: TaskFinisher;
+  private service?: TaskService;
+
+  constructor(private readonly deps: TaskEngineDeps) {
+    const { config, store, logger } = deps;
+    this.repository = new TasksRepository(store.db, store.dialect);
+    this.deliveries = new WebhookDeliveriesRepository(store.db, store.dialect);
+    const notify = (task: StoredTask) => this.notify(task);
+    this.finisher = new TaskFinisher({
+      repository: this.repository,
+      media: deps.media,
+      logger,
+      allowPrivateUrls: config.media.allowPrivateUrls,
+      maxResultBytes: config.tasks.maxResultBytes,
+      downloadTimeoutMs: Math.max(config.media.fetchTimeoutMs, 60_000),
+      notify,
+    });
+    this.poller = new TaskPoller({
+      repository: this.repository,
+      registry: deps.registry,
+      finisher: this.finisher,
+      logger,
+      concurrency: config.tasks.pollConcurrency,
+      claimBatch: config.tasks.claimBatch,
+      tickMs: deps.tickMs,
+      notify,
+    });
+    this.dispatcher = new WebhookDispatcher({
+      repository: this.deliveries,
+      secretFor: (owner) => this.webhookSecret(owner),
+      allowPrivateUrls: config.media.allowPrivateUrls,
+      retryHours: config.tasks.webhookRetryHours,
+      logger,
+    });
+  }
+
+  /** The task service on a gateway's call lifecycle (submits are admitted and routed like any call). */
+  services(lifecycle: CallLifecycle): TaskService {
+    const { config } = this.deps;
+    this.service ??= new TaskService({
+      lifecycle,
+      repository: this.repository,
+      registry: this.deps.registry,
+      catalog: this.deps.catalog,
+      media: this.deps.media,
+      finisher: this.finisher,
+      poller: this.poller,
+      logger: this.deps.logger,
+      publicBaseUrl: config.media.publicBaseUrl,
+      checkCallbackUrl: (url, param) => void checkCallbackUrl(url, { allowPrivateUrls: config.media.allowPrivateUrls, param }),
+      notify: (task) => this.notify(task),
+    });
+    return this.service;
+  }
+
+  /** The signing secret of an owner's webhooks (shown to the owner by `gengate keys webhook-secret`). */
+  webhookSecret(owner: string): string {
+    return webhookSecretFor(this.deps.secretKey(), owner);
+  }
+
+  start(): void {
+    this.poller.start();
+    this.dispatcher.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.poller.stop(), this.dispatcher.stop()]);
+  }
+
+  private notify(task: StoredTask): NewDelivery | undefined {
+    if (!task.callback) return undefined;
+    const render = this.deps.notifiers[task.surface];
+    const body = render?.(task, (mediaId) => this.mediaUrl(task, mediaId));
+    if (body === undefined) return undefined;
+    this.dispatcher.wake();
+    return { url: task.callback.url, body };
+  }
+
+  private mediaUrl(task: Task, mediaId: string): string {
+    return `${this.deps.config.media.publicBaseUrl ?? task.request.publicBaseUrl ?? ''}/media/${mediaId}`;
+  }
+}
