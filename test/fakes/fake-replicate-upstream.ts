@@ -18,15 +18,28 @@
  * Scenarios, chosen by the model name (`fake/<scenario>`) or a word in the prompt: nsfw
  * (failed: NSFW content detected), fail-model (failed: a model error), fail-402, fail-429,
  * fail-422, slow (never finishes).
+ *
+ * For task-mode tests: the clock is settable (`now`, `advance`; real time by default) and
+ * states follow it; outputs are served only once the prediction succeeded and answer 404 after
+ * `outputTtlMs` or `expireOutputs()`; `failNextPrediction`, `throttleGets` (429 with
+ * Retry-After on reads) and `failCreates` (5xx) inject failures; a prediction created with a
+ * `webhook` gets a signed `completed` delivery (Standard Webhooks, with `webhookSecret`) once it
+ * ends, or a wrongly signed one after `setBadWebhookSignature(true)`.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import type { ChannelConfig } from '../../src/providers/types.js';
 import { closeServer, readBody, sendJson } from './fake-http.js';
+import { newWebhookSecret, signStandardWebhook } from './standard-webhook-signature.js';
 
 export const FAKE_REPLICATE_TOKEN = 'r8_fakeReplicateUpstreamToken';
 export const FAKE_SCHNELL_VERSION = '5599ed30703defd1d160a25a63321b4dec97101d98b4674bcc56e41f62f35637';
+/** Replicate keeps API predictions' outputs for an hour. */
+const DEFAULT_OUTPUT_TTL_MS = 60 * 60_000;
+/** The progress bar the fake's "model" prints while processing counts these steps. */
+const STEPS = 28;
 
 /** `multi`: a list of up to 4; `custom`: one image, exact sizes allowed; `single`: one image, aspect ratio only. */
 type ModelKind = 'multi' | 'custom' | 'single';
@@ -75,11 +88,33 @@ export interface FakePrediction {
   seed: number;
   scenario?: Scenario;
   canceledAt?: number;
+  /** Set by `failNextPrediction`: the prediction fails with this error. */
+  failure?: string;
+  webhook?: string;
+  webhookEvents?: unknown;
+  webhookSent?: boolean;
+  outputsExpired?: boolean;
+}
+
+export interface WebhookDelivery {
+  url: string;
+  predictionId: string;
+  headers: Record<string, string>;
+  body: string;
+  /** The receiver's answer, or the error reaching it. */
+  status?: number;
+  error?: string;
 }
 
 export interface FakeReplicateUpstreamOptions {
   /** How long a prediction runs before it succeeds (default 50 ms). */
   processingMs?: number;
+  /** The clock states follow (default real time); `advance` moves it on. */
+  now?: () => number;
+  /** How long outputs stay downloadable after the prediction ended (default 1 hour). */
+  outputTtlMs?: number;
+  /** The account's webhook signing secret (default: a random `whsec_…`). */
+  webhookSecret?: string;
 }
 
 export interface FakeReplicateUpstream {
@@ -89,6 +124,24 @@ export interface FakeReplicateUpstream {
   predictions: Map<string, FakePrediction>;
   /** Ids of the predictions a client canceled. */
   canceled: string[];
+  /** Webhook deliveries made, in order. */
+  webhooks: WebhookDelivery[];
+  webhookSecret: string;
+  now(): number;
+  /** Moves the clock on (predictions progress, due webhooks go out). */
+  advance(ms: number): void;
+  /** Every output made so far answers 404 from now on. */
+  expireOutputs(): void;
+  /** The next prediction created fails with this error when it ends. */
+  failNextPrediction(message: string): void;
+  /** The next `count` prediction reads answer 429 with `Retry-After: retryAfterSeconds`. */
+  throttleGets(count: number, retryAfterSeconds: number): void;
+  /** The next `count` creates answer this server error (nothing is created). */
+  failCreates(count: number, status?: number): void;
+  /** Signs the next webhooks with the wrong key (true) or the right one again (false). */
+  setBadWebhookSignature(bad: boolean): void;
+  /** Resolves once every webhook delivery started so far has been answered. */
+  flushWebhooks(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,12 +149,25 @@ type Json = Record<string, unknown>;
 
 export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamOptions = {}): Promise<FakeReplicateUpstream> {
   const processingMs = options.processingMs ?? 50;
+  const outputTtlMs = options.outputTtlMs ?? DEFAULT_OUTPUT_TTL_MS;
+  const webhookSecret = options.webhookSecret ?? newWebhookSecret();
+  const clock = options.now ?? Date.now;
+  let offsetMs = 0;
+  const now = () => clock() + offsetMs;
   const requests: ReplicateRecordedRequest[] = [];
   const predictions = new Map<string, FakePrediction>();
   const canceled: string[] = [];
+  const webhooks: WebhookDelivery[] = [];
+  const pendingDeliveries = new Set<Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
   let counter = 0;
+  // Ids unique across fakes, as Replicate's are: a webhook receiver shared by several fakes tells them apart.
+  const instance = randomBytes(10).toString('hex');
   let base = '';
+  let nextFailure: string | undefined;
+  let throttled = { count: 0, retryAfterSeconds: 1 };
+  let failingCreates = { count: 0, status: 500 };
+  let badSignature = false;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -123,7 +189,10 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
 
     // Delivery URLs (replicate.delivery) need no token.
     const file = /^\/files\/([^/]+)\/out-(\d+)\.(webp|jpg|png)$/.exec(path);
-    if (req.method === 'GET' && file) return serveOutput(res, predictions.get(file[1]), Number(file[2]));
+    if (req.method === 'GET' && file) {
+      const prediction = predictions.get(file[1]);
+      return serveOutput(res, prediction && outputAvailable(prediction) ? prediction : undefined, Number(file[2]));
+    }
 
     if (req.headers.authorization !== `Bearer ${FAKE_REPLICATE_TOKEN}`) {
       return sendProblem(res, 401, 'Unauthenticated', 'You did not pass a valid authentication token');
@@ -131,6 +200,10 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
 
     const byModel = /^\/v1\/models\/([^/]+)\/([^/]+)\/predictions$/.exec(path);
     if (req.method === 'POST' && (byModel || path === '/v1/predictions')) {
+      if (failingCreates.count > 0) {
+        failingCreates.count--;
+        return sendProblem(res, failingCreates.status, 'Internal server error', 'Something went wrong on our end. Please try again.');
+      }
       if (!body) return sendProblem(res, 400, 'Invalid JSON', 'The request body is not valid JSON');
       let model: string | undefined;
       let version: string;
@@ -151,11 +224,17 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
       const modelScenario = SCENARIOS.find((scenario) => model === `fake/${scenario}`);
       const kind = MODELS[model] ?? (modelScenario ? 'multi' : undefined);
       if (!kind) return sendProblem(res, 404, 'Not found', 'The requested resource could not be found.');
-      return create(req, res, model, version, kind, body.input, modelScenario);
+      return create(req, res, model, version, kind, body, modelScenario);
     }
 
     const get = /^\/v1\/predictions\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && get) {
+      if (throttled.count > 0) {
+        throttled.count--;
+        res.setHeader('retry-after', String(throttled.retryAfterSeconds));
+        return sendProblem(res, 429, 'Request was throttled', `Request was throttled. Your rate limit resets in ~${throttled.retryAfterSeconds}s.`);
+      }
+      deliverDueWebhooks();
       const prediction = predictions.get(get[1]);
       return prediction ? sendJson(res, 200, view(prediction)) : sendProblem(res, 404, 'Not found', 'Not found.');
     }
@@ -164,7 +243,8 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
       const prediction = predictions.get(cancel[1]);
       if (!prediction) return sendProblem(res, 404, 'Not found', 'Not found.');
       canceled.push(prediction.id);
-      if (!isTerminal(statusOf(prediction))) prediction.canceledAt = Date.now();
+      if (!isTerminal(statusOf(prediction))) prediction.canceledAt = now();
+      deliverDueWebhooks();
       return sendJson(res, 200, view(prediction));
     }
     sendProblem(res, 404, 'Not found', 'The requested resource could not be found.');
@@ -176,9 +256,13 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     model: string,
     version: string,
     kind: ModelKind,
-    input: unknown,
+    body: Json,
     modelScenario?: Scenario,
   ): Promise<void> {
+    const { input, webhook, webhook_events_filter: webhookEvents } = body;
+    if (webhook !== undefined && (typeof webhook !== 'string' || !/^https?:\/\//.test(webhook))) {
+      return sendInvalid(res, [{ type: 'format', field: 'webhook', description: 'Does not match format "uri"' }]);
+    }
     if (input === null || typeof input !== 'object') {
       return sendInvalid(res, [{ type: 'required', field: 'input', description: 'input is required' }]);
     }
@@ -204,19 +288,31 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     const n = ++counter;
     const format = typeof fields.output_format === 'string' ? fields.output_format : 'webp';
     const prediction: FakePrediction = {
-      id: `fk${String(n).padStart(6, '0')}q7rxdmrj0cmk8vt0tcw4`,
+      id: `fk${String(n).padStart(6, '0')}${instance}`,
       model,
       version,
       input: fields,
-      createdAt: Date.now(),
+      createdAt: now(),
       ...sizeOf(fields, kind),
       count: kind === 'multi' ? ((fields.num_outputs as number | undefined) ?? 1) : 1,
       kind,
       format,
       seed: typeof fields.seed === 'number' ? fields.seed : 4000 + n,
       scenario,
+      failure: nextFailure,
+      webhook: webhook as string | undefined,
+      webhookEvents,
     };
+    nextFailure = undefined;
     predictions.set(prediction.id, prediction);
+    if (prediction.webhook) {
+      // In real time the prediction ends on its own: look for due webhooks then.
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        deliverDueWebhooks();
+      }, processingMs + 5);
+      timers.add(timer);
+    }
 
     const waitMs = preferWaitMs(req.headers.prefer);
     if (waitMs > 0) {
@@ -234,10 +330,56 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
 
   function statusOf(prediction: FakePrediction): string {
     if (prediction.canceledAt !== undefined) return 'canceled';
-    const age = Date.now() - prediction.createdAt;
+    const age = now() - prediction.createdAt;
     if (prediction.scenario === 'slow' || age < processingMs) return age < processingMs / 3 ? 'starting' : 'processing';
-    if (prediction.scenario === 'nsfw' || prediction.scenario === 'fail-model') return 'failed';
+    if (prediction.scenario === 'nsfw' || prediction.scenario === 'fail-model' || prediction.failure !== undefined) return 'failed';
     return 'succeeded';
+  }
+
+  function completedAt(prediction: FakePrediction): number {
+    return prediction.canceledAt ?? prediction.createdAt + processingMs;
+  }
+
+  /** Flux on Replicate prints its seed, then a tqdm bar over the inference steps. */
+  function logsOf(prediction: FakePrediction, status: string): string {
+    if (status === 'starting') return '';
+    const running = Math.min(1, (now() - prediction.createdAt - processingMs / 3) / ((processingMs * 2) / 3));
+    const steps = status === 'succeeded' ? STEPS : Math.max(0, Math.min(STEPS - 1, Math.floor(running * STEPS)));
+    const percent = Math.floor((steps / STEPS) * 100);
+    const bar = '█'.repeat(Math.floor(percent / 10)).padEnd(10, ' ');
+    return `Using seed: ${prediction.seed}\nRunning inference\n${String(percent).padStart(3, ' ')}%|${bar}| ${steps}/${STEPS} [00:01<00:01, 4.20it/s]\n`;
+  }
+
+  function outputAvailable(prediction: FakePrediction): boolean {
+    return statusOf(prediction) === 'succeeded' && !prediction.outputsExpired && now() <= completedAt(prediction) + outputTtlMs;
+  }
+
+  /** Sends the `completed` webhook of every prediction that ended and asked for one. */
+  function deliverDueWebhooks(): void {
+    for (const prediction of predictions.values()) {
+      if (!prediction.webhook || prediction.webhookSent || !isTerminal(statusOf(prediction))) continue;
+      const events = prediction.webhookEvents;
+      if (Array.isArray(events) && !events.includes('completed')) continue;
+      prediction.webhookSent = true;
+      const delivery = deliver(prediction);
+      pendingDeliveries.add(delivery);
+      void delivery.finally(() => pendingDeliveries.delete(delivery));
+    }
+  }
+
+  async function deliver(prediction: FakePrediction): Promise<void> {
+    const body = JSON.stringify(view(prediction));
+    const secret = badSignature ? newWebhookSecret() : webhookSecret;
+    const headers = { 'content-type': 'application/json', ...signStandardWebhook(secret, body, Math.floor(now() / 1000)) };
+    const record: WebhookDelivery = { url: prediction.webhook!, predictionId: prediction.id, headers, body };
+    webhooks.push(record);
+    try {
+      const response = await fetch(record.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      record.status = response.status;
+    } catch (error) {
+      record.error = String(error);
+    }
   }
 
   function view(prediction: FakePrediction): Json {
@@ -251,22 +393,23 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     };
     const outputs = Array.from({ length: prediction.count }, (_, i) => `${base}/files/${prediction.id}/out-${i}.${prediction.format}`);
     const failure =
-      prediction.scenario === 'nsfw'
+      prediction.failure ??
+      (prediction.scenario === 'nsfw'
         ? 'NSFW content detected. Try running it again, or try a different prompt.'
-        : 'Prediction failed: CUDA error: out of memory (the model crashed)';
+        : 'Prediction failed: CUDA error: out of memory (the model crashed)');
     return {
       id: prediction.id,
       model: prediction.model,
       version: prediction.version,
       input: prediction.input,
-      logs: status === 'starting' ? '' : `Using seed: ${prediction.seed}\nRunning inference\n`,
+      logs: logsOf(prediction, status),
       output: status === 'succeeded' ? (prediction.kind === 'multi' ? outputs : outputs[0]) : null,
       data_removed: false,
       error: status === 'failed' ? failure : null,
       status,
       created_at: iso(prediction.createdAt),
       ...(status !== 'starting' ? { started_at: iso(prediction.createdAt + processingMs / 3) } : {}),
-      ...(isTerminal(status) ? { completed_at: iso(prediction.canceledAt ?? prediction.createdAt + processingMs) } : {}),
+      ...(isTerminal(status) ? { completed_at: iso(completedAt(prediction)) } : {}),
       ...(status === 'succeeded' ? { metrics: { predict_time: processingMs / 1500, image_count: prediction.count } } : {}),
       urls,
     };
@@ -280,6 +423,31 @@ export async function startFakeReplicateUpstream(options: FakeReplicateUpstreamO
     requests,
     predictions,
     canceled,
+    webhooks,
+    webhookSecret,
+    now,
+    advance(ms) {
+      offsetMs += ms;
+      deliverDueWebhooks();
+    },
+    expireOutputs() {
+      for (const prediction of predictions.values()) prediction.outputsExpired = true;
+    },
+    failNextPrediction(message) {
+      nextFailure = message;
+    },
+    throttleGets(count, retryAfterSeconds) {
+      throttled = { count, retryAfterSeconds };
+    },
+    failCreates(count, status = 500) {
+      failingCreates = { count, status };
+    },
+    setBadWebhookSignature(bad) {
+      badSignature = bad;
+    },
+    async flushWebhooks() {
+      while (pendingDeliveries.size > 0) await Promise.all([...pendingDeliveries]);
+    },
     close: () => {
       for (const timer of timers) clearTimeout(timer);
       return closeServer(server);

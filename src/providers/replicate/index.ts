@@ -1,10 +1,13 @@
 import type { Provider, ProviderDescriptor } from '../types.js';
 import { createReplicateImageProvider } from './replicate-image-provider.js';
+import { createReplicateTaskProvider } from './replicate-tasks.js';
 
 /**
  * Replicate: Bearer token, upstream model `owner/name` (official models) or
  * `owner/name:version`; predictions created with `Prefer: wait` and polled within the
- * channel's `timeoutMs` (channel option `pollIntervalMs`, default 500).
+ * channel's `timeoutMs` (channel option `pollIntervalMs`, default 500). As a task provider
+ * (imagegen1) the prediction is created at submit and polled by the task engine; channel option
+ * `webhookSecret` (the account's `whsec_…` signing secret) lets the engine accept its webhooks.
  */
 export const replicateDescriptor: ProviderDescriptor = {
   name: 'replicate',
@@ -31,5 +34,6 @@ export function createReplicateProvider(): Provider {
     name: 'replicate',
     operations: new Set(replicateDescriptor.operations),
     images: createReplicateImageProvider(),
+    tasks: createReplicateTaskProvider(),
   };
 }

@@ -9,7 +9,8 @@ import { readErrorText, readJson, sendUpstream } from '../shared/upstream-http.j
 import type { Attempt, ChannelConfig } from '../types.js';
 import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { mapReplicateError, predictionError } from './map-replicate-error.js';
-import { apiBase, pollIntervalMs, predictionTarget, replicateHeaders } from './replicate-request.js';
+import { pollIntervalMs, predictionTarget, replicateHeaders } from './replicate-request.js';
+import { predictionUrl } from './prediction-urls.js';
 
 export interface Prediction {
   id: string;
@@ -69,7 +70,7 @@ async function fetchPrediction(prediction: Prediction, attempt: Attempt, signal:
   const { channel } = attempt;
   const response = await withDeadline(deadline, () =>
     sendUpstream({
-      url: predictionUrl(channel, prediction, 'get'),
+      url: predictionUrl(channel, prediction.id, prediction.urls, 'get'),
       method: 'GET',
       headers: replicateHeaders(channel),
       signal,
@@ -91,7 +92,7 @@ export async function cancelPrediction(prediction: Prediction, channel: ChannelC
   if (TERMINAL.has(prediction.status)) return;
   try {
     const response = await sendUpstream({
-      url: predictionUrl(channel, prediction, 'cancel'),
+      url: predictionUrl(channel, prediction.id, prediction.urls, 'cancel'),
       headers: replicateHeaders(channel),
       signal: new AbortController().signal,
       timeoutMs: Math.min(CANCEL_TIMEOUT_MS, channel.timeoutMs),
@@ -99,27 +100,6 @@ export async function cancelPrediction(prediction: Prediction, channel: ChannelC
     await response.body.text();
   } catch {
     // Nothing more to do: the prediction ends on its own.
-  }
-}
-
-/**
- * The prediction's own `urls.get` / `urls.cancel` when they point at the channel's upstream;
- * otherwise (a proxy in front of Replicate, or a URL elsewhere, which must not receive the
- * channel's token) the same path under the channel's base URL.
- */
-function predictionUrl(channel: ChannelConfig, prediction: Prediction, which: 'get' | 'cancel'): string {
-  const base = apiBase(channel);
-  const given = prediction.urls?.[which];
-  if (typeof given === 'string' && sameOrigin(given, base)) return given;
-  const path = `${base}/v1/predictions/${encodeURIComponent(prediction.id)}`;
-  return which === 'get' ? path : `${path}/cancel`;
-}
-
-function sameOrigin(url: string, base: string): boolean {
-  try {
-    return new URL(url).origin === new URL(base).origin;
-  } catch {
-    return false;
   }
 }
 
