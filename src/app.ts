@@ -42,6 +42,10 @@ import { LiveChannels } from './gateway/live-channels.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
 import { renderOpenAIError } from './surfaces/openai/render-error.js';
+import { imgtaskSurface, imgtaskTaskNotifier, renderImgtaskError } from './surfaces/imgtask/index.js';
+import { registerTaskCallbackRoute } from './http/task-callback-route.js';
+import { TaskEngine } from './tasks/task-engine.js';
+import { once } from './core/once.js';
 
 export interface GatewayApp {
   config: GatewayConfig;
@@ -52,6 +56,8 @@ export interface GatewayApp {
   usage: UsageRepository;
   recorder: UsageRecorder;
   registry: ChannelRegistry;
+  /** The durable task engine (image tasks, imagegen1, video). */
+  tasks: TaskEngine;
   /** Channels stored in the database; publish `channels` on `invalidation` after changing them. */
   channels: ChannelsRepository;
   invalidation: InvalidationBus;
@@ -95,6 +101,17 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   configureImageDecoding({ maxPixels: config.media.maxImagePixels });
+  const secretKey = once(() => loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
+  const engine = new TaskEngine({
+    config,
+    store,
+    registry,
+    catalog,
+    media,
+    logger,
+    secretKey,
+    notifiers: { imgtask: imgtaskTaskNotifier },
+  });
   const services = new Gateway({
     config,
     authenticate: (presented) => directory.authenticate(presented),
@@ -102,13 +119,16 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     catalog,
     recorder,
     media,
+    tasks: (lifecycle) => engine.services(lifecycle),
   });
+  engine.start();
 
   const errorRenderers: ErrorRenderers = {
     openai: renderOpenAIError,
     anthropic: renderAnthropicError,
     gemini: renderGeminiError,
     imagegen2: renderImagegen2Error,
+    imgtask: renderImgtaskError,
   };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
@@ -140,11 +160,12 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
-  for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface]) {
+  for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface, imgtaskSurface]) {
     await http.register(async (scope) => surface.register(scope, services));
   }
   await http.register(async (scope) => registerSharedModelRoutes(scope, services));
   registerMediaRoutes(http, media, errorRenderers);
+  registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorRenderers);
 
   let closing: Promise<void> | undefined;
@@ -174,6 +195,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     usage,
     recorder,
     registry,
+    tasks: engine,
     channels,
     invalidation,
     logger,
@@ -182,6 +204,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         directory.stop();
         liveChannels.stop();
+        await engine.stop();
         await media.close();
         await recorder.close();
         await store.close();

@@ -40,6 +40,7 @@ export interface StartOptions {
   router?: Partial<GatewayConfig['router']>;
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
+  tasks?: Partial<GatewayConfig['tasks']>;
   key?: CreateKeyOptions;
 }
 
@@ -66,6 +67,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
     limits: { ...base.limits, ...options.limits },
+    tasks: { ...base.tasks, ...options.tasks },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`)),
   };
   const gateway = await buildApp(config, { logger: pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });

@@ -1,0 +1,25 @@
+/**
+ * `POST /tasks/callback/:token`: where upstreams (Replicate webhooks and the like) report on a
+ * task. The token is the task's unguessable callback capability; the vendor's signature is
+ * checked where it signs; the body is never trusted for state or billing — a good callback
+ * only makes the engine poll the task at once.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export type TaskWaker = (token: string, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<boolean>;
+
+const MAX_CALLBACK_BYTES = 1024 * 1024;
+const TOKEN = /^[A-Za-z0-9]{16,64}$/;
+
+export function registerTaskCallbackRoute(app: FastifyInstance, wake: TaskWaker): void {
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_CALLBACK_BYTES }, (_request, body, done) => done(null, body));
+    scope.post<{ Params: { token: string } }>('/tasks/callback/:token', async (request, reply) => {
+      const { token } = request.params;
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const accepted = TOKEN.test(token) && (await wake(token, request.headers, body));
+      return accepted ? reply.code(204).send() : reply.code(404).send({ error: { message: 'No such task callback, or its signature does not verify.' } });
+    });
+  });
+}
