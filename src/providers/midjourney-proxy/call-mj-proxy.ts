@@ -20,10 +20,11 @@ export interface MjCall {
   timeoutMs: number;
   maxBytes: number;
   /**
-   * Whether running out of time may be retried on another channel. Not for a submit: the proxy
-   * may have accepted the task before its answer was lost.
+   * Whether a call whose answer was lost once the request was sent (out of time, an unreadable
+   * 2xx body) may be retried on another channel. Not for a submit: the proxy may have accepted
+   * the task.
    */
-  timeoutRetryable: boolean;
+  retryableOnceSent: boolean;
   /** Error statuses the caller reads itself (their body is parsed best effort) instead of throwing. */
   readStatuses?: readonly number[];
 }
@@ -38,7 +39,7 @@ export interface MjAnswer {
 export async function callMjProxy(call: MjCall): Promise<MjAnswer> {
   const timer = new AbortController();
   const timeout = setTimeout(() => {
-    timer.abort(new GatewayError('timeout', `the MJ proxy did not answer within ${call.timeoutMs} ms`, { retryable: call.timeoutRetryable }));
+    timer.abort(new GatewayError('timeout', `the MJ proxy did not answer within ${call.timeoutMs} ms`, { retryable: call.retryableOnceSent }));
   }, call.timeoutMs);
   const signal = AbortSignal.any([call.signal, timer.signal]);
   try {
@@ -55,12 +56,21 @@ export async function callMjProxy(call: MjCall): Promise<MjAnswer> {
     if (!ok && !call.readStatuses?.includes(response.status)) {
       throw mapMjHttpError(response.status, response.headers, await readMjErrorJson(response.body));
     }
-    const json = ok ? await readMjJson(response.body, call.maxBytes) : await readMjErrorJson(response.body);
+    const json = ok ? await readAnswer(response.body, call) : await readMjErrorJson(response.body);
     return { status: response.status, headers: response.headers, json };
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     throw error;
   } finally {
     clearTimeout(timeout);
+  }
+}
+
+async function readAnswer(body: UpstreamResponse['body'], call: MjCall): Promise<unknown> {
+  try {
+    return await readMjJson(body, call.maxBytes);
+  } catch (error) {
+    if (call.retryableOnceSent || !(error instanceof GatewayError) || error.kind !== 'upstream') throw error;
+    throw new GatewayError(error.kind, `${error.message}; the task may have been accepted upstream`, { retryable: false, cause: error });
   }
 }

@@ -19,7 +19,7 @@ export async function fetchMjSeed(channel: ChannelConfig, upstreamId: string, si
       signal,
       timeoutMs: Math.min(channel.timeoutMs, SEED_TIMEOUT_MS),
       maxBytes: MJ_SMALL_ANSWER_BYTES,
-      timeoutRetryable: true,
+      retryableOnceSent: true,
     });
     return seedOf(answer.json);
   } catch {

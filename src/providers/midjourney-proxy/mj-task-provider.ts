@@ -46,7 +46,7 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
     signal: attempt.signal,
     timeoutMs: attempt.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    timeoutRetryable: false,
+    retryableOnceSent: false,
   });
   return { upstreamId: acceptedUpstreamId(answer.json) };
 }
@@ -59,7 +59,7 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
     signal: context.signal,
     timeoutMs: context.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    timeoutRetryable: true,
+    retryableOnceSent: true,
     readStatuses: [404],
   });
   if (answer.status === 404 || answer.json === undefined || answer.json === null) return { ...LOST, error: { ...LOST.error! } };
@@ -91,7 +91,7 @@ async function listByCondition(ids: string[], channel: ChannelConfig, signal: Ab
     signal,
     timeoutMs: channel.timeoutMs,
     maxBytes: MJ_LIST_ANSWER_BYTES,
-    timeoutRetryable: true,
+    retryableOnceSent: true,
   });
   if (!Array.isArray(answer.json)) throw new GatewayError('upstream', 'the MJ proxy answered list-by-condition without a list', { retryable: true });
   const wanted = new Set(ids);
