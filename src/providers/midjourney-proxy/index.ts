@@ -1,0 +1,33 @@
+import type { Provider, ProviderDescriptor } from '../types.js';
+import { createMjTaskProvider, MJ_TASK_OPERATIONS } from './mj-task-provider.js';
+
+/**
+ * An MJ-proxy server (midjourney-proxy and its forks): header `mj-api-secret`, routes under
+ * `/mj` (the base URL is the proxy's host; a base URL ending in `/mj` is taken as is), image
+ * tasks only. No default base URL: every proxy is someone's own server, so `MJ_PROXY_BASE_URL`
+ * must be set with `MJ_PROXY_API_SECRET`. Serves the public `imgtask-*` ids (the proxy has no
+ * model names; the operation decides the route). Polled first after 2 s, then ×1.5 up to 15 s,
+ * failed 2 h after creation, 50 tasks per `list-by-condition`; channel options
+ * `pollIntervalMs` (a fixed interval instead) and `deadlineMs` override that.
+ */
+export const midjourneyProxyDescriptor: ProviderDescriptor = {
+  name: 'midjourney-proxy',
+  operations: MJ_TASK_OPERATIONS,
+  envPreset: {
+    keyVar: 'MJ_PROXY_API_SECRET',
+    baseVar: 'MJ_PROXY_BASE_URL',
+    rewriteVar: 'MJ_PROXY_MODEL_REWRITE',
+    rewrite: [],
+    modelMap: {},
+    extraModels: ['imgtask-*'],
+  },
+  factory: () => createMidjourneyProxyProvider(),
+};
+
+export function createMidjourneyProxyProvider(): Provider {
+  return {
+    name: 'midjourney-proxy',
+    operations: new Set(midjourneyProxyDescriptor.operations),
+    tasks: createMjTaskProvider(),
+  };
+}
