@@ -30,7 +30,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     fetchTimeoutMs: 15_000,
   },
   limits: { maxDocumentBytes: 32 * 1024 * 1024 },
-  tasks: { webhookRetryHours: 24, maxResultBytes: 512 * 1024 * 1024, pollConcurrency: 8, claimBatch: 64 },
+  tasks: { webhookRetryHours: 24, maxResultBytes: 512 * 1024 * 1024, pollConcurrency: 8, claimBatch: 64, leaseMs: 120_000, submitLeaseMs: 600_000 },
 };
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

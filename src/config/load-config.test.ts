@@ -154,7 +154,12 @@ describe('environment presets', () => {
 
   it('every registered preset makes its channel, named after the provider', () => {
     const env: Record<string, string> = {};
-    for (const d of PROVIDER_DESCRIPTORS) if (d.envPreset) env[d.envPreset.keyVar] = `key-of-${d.name}`;
+    for (const d of PROVIDER_DESCRIPTORS) {
+      if (!d.envPreset) continue;
+      env[d.envPreset.keyVar] = `key-of-${d.name}`;
+      // A provider without a default host (an MJ proxy is self-hosted) needs its base URL too.
+      if (!d.defaultBaseUrl && !d.simulated) env[d.envPreset.baseVar] = `http://upstream-of-${d.name}.test`;
+    }
     const config = loadConfig({ env });
     expect(config.channels.map((c) => [c.name, c.provider, c.apiKey])).toEqual(
       PROVIDER_DESCRIPTORS.filter((d) => d.envPreset).map((d) => [`${d.name}-env`, d.name, `key-of-${d.name}`]),

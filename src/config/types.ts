@@ -46,6 +46,10 @@ export interface TaskSettings {
   pollConcurrency: number;
   /** Tasks claimed per scheduler pass. */
   claimBatch: number;
+  /** How long a poller owns a task it claimed; another process takes the task over after it. */
+  leaseMs: number;
+  /** How long a submitting request owns its queued task; past it a restarted or other process fails and refunds the task. */
+  submitLeaseMs: number;
 }
 
 export interface MediaSettings {

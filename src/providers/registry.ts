@@ -7,6 +7,7 @@ import { anthropicDescriptor } from './anthropic/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
+import { midjourneyProxyDescriptor } from './midjourney-proxy/index.js';
 import { openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
 import { replicateDescriptor } from './replicate/index.js';
 import { sandboxDescriptor } from './sandbox/index.js';
@@ -20,6 +21,7 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   bflDescriptor,
   replicateDescriptor,
   ideogramDescriptor,
+  midjourneyProxyDescriptor,
   sandboxDescriptor,
 ];
 

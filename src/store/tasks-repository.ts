@@ -112,7 +112,13 @@ export class TasksRepository {
    * and queues its webhook in the same transaction. Resolves the task, or undefined when the
    * lease or the status had moved on.
    */
-  async update(id: string, leaseOwner: string | null, patch: TaskPatch, visible: boolean, delivery?: (task: StoredTask) => NewDelivery | undefined): Promise<StoredTask | undefined> {
+  async update(
+    id: string,
+    leaseOwner: string | null,
+    patch: TaskPatch,
+    visible: boolean,
+    delivery?: (task: StoredTask) => NewDelivery | undefined,
+  ): Promise<StoredTask | undefined> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx
         .updateTable('tasks')
@@ -190,12 +196,7 @@ export class TasksRepository {
 
   /** Queued tasks whose submitting process is gone (its lease ran out before the upstream answered). */
   async claimStaleQueued(now: number, limit: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
-    return this.claim(
-      (ids) => ids.where('status', '=', 'queued').where('lease_until', '<=', now).orderBy('created_at').limit(limit),
-      now,
-      leaseOwner,
-      leaseMs,
-    );
+    return this.claim((ids) => ids.where('status', '=', 'queued').where('lease_until', '<=', now).orderBy('created_at').limit(limit), now, leaseOwner, leaseMs);
   }
 
   private async claim(filter: (ids: IdQuery) => IdQuery, now: number, leaseOwner: string, leaseMs: number): Promise<StoredTask[]> {
@@ -265,7 +266,12 @@ export class TasksRepository {
   }
 
   async ledger(taskId: string): Promise<LedgerEntry[]> {
-    return this.db.selectFrom('task_ledger').select(['task_id', 'owner', 'kind', 'amount_usd', 'created_at']).where('task_id', '=', taskId).orderBy('id').execute();
+    return this.db
+      .selectFrom('task_ledger')
+      .select(['task_id', 'owner', 'kind', 'amount_usd', 'created_at'])
+      .where('task_id', '=', taskId)
+      .orderBy('id')
+      .execute();
   }
 
   async countByStatus(): Promise<Record<string, number>> {
@@ -288,5 +294,12 @@ async function insertLedger(db: Db, entry: LedgerEntry): Promise<void> {
 
 async function enqueue(db: Db, task: StoredTask, delivery: NewDelivery | undefined): Promise<void> {
   if (!delivery) return;
-  await insertDelivery(db, { id: `${task.id}.${task.version}`, taskId: task.id, owner: task.owner, url: delivery.url, body: delivery.body, now: task.updatedAt });
+  await insertDelivery(db, {
+    id: `${task.id}.${task.version}`,
+    taskId: task.id,
+    owner: task.owner,
+    url: delivery.url,
+    body: delivery.body,
+    now: task.updatedAt,
+  });
 }

@@ -70,6 +70,7 @@ export class TaskEngine {
       concurrency: config.tasks.pollConcurrency,
       claimBatch: config.tasks.claimBatch,
       tickMs: deps.tickMs,
+      leaseMs: config.tasks.leaseMs,
       notify,
     });
     this.dispatcher = new WebhookDispatcher({
@@ -94,6 +95,7 @@ export class TaskEngine {
       poller: this.poller,
       logger: this.deps.logger,
       publicBaseUrl: config.media.publicBaseUrl,
+      submitLeaseMs: config.tasks.submitLeaseMs,
       checkCallbackUrl: (url, param) => void checkCallbackUrl(url, { allowPrivateUrls: config.media.allowPrivateUrls, param }),
       notify: (task) => this.notify(task),
     });

@@ -69,7 +69,13 @@ export class TaskFinisher {
   }
 
   /** Fails (or cancels) a task and refunds it, once. `leaseOwner` null: without holding the lease (client cancel, submit failure). */
-  async fail(task: StoredTask, error: TaskError, status: Extract<TaskStatus, 'failed' | 'canceled'>, leaseOwner: string | null, vendorStatus?: string): Promise<StoredTask | undefined> {
+  async fail(
+    task: StoredTask,
+    error: TaskError,
+    status: Extract<TaskStatus, 'failed' | 'canceled'>,
+    leaseOwner: string | null,
+    vendorStatus?: string,
+  ): Promise<StoredTask | undefined> {
     const now = Date.now();
     const done = await this.options.repository.finish(
       task.id,

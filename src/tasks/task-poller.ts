@@ -91,7 +91,13 @@ export class TaskPoller {
         const tasks = channel?.provider.tasks;
         const policy = tasks && channel ? tasks.pollPolicy(channel.config) : ORPHAN_POLICY;
         const batchSize = tasks?.pollMany ? Math.max(1, policy.maxBatch) : 1;
-        const claimed = await this.options.repository.claimDue(channelName, now, Math.min(this.options.claimBatch, free * batchSize), this.instance, this.leaseMs);
+        const claimed = await this.options.repository.claimDue(
+          channelName,
+          now,
+          Math.min(this.options.claimBatch, free * batchSize),
+          this.instance,
+          this.leaseMs,
+        );
         for (let i = 0; i < claimed.length; i += batchSize) {
           this.track(channelName, this.pollBatch(channel, policy, claimed.slice(i, i + batchSize)));
         }
@@ -186,7 +192,10 @@ export class TaskPoller {
       case 'canceled':
         await finisher.fail(
           task,
-          observation.error ?? { code: observation.status === 'canceled' ? 'canceled_upstream' : 'upstream_failed', message: `The upstream reports the task ${observation.status}.` },
+          observation.error ?? {
+            code: observation.status === 'canceled' ? 'canceled_upstream' : 'upstream_failed',
+            message: `The upstream reports the task ${observation.status}.`,
+          },
           observation.status,
           this.instance,
           observation.vendorStatus,
@@ -195,7 +204,10 @@ export class TaskPoller {
       default:
         if (observation.status === 'unknown') {
           this.unknownStates++;
-          logger.warn({ task: task.id, channel: channel.name, vendorStatus: observation.vendorStatus }, 'task in a state the provider does not know; polling on until its deadline');
+          logger.warn(
+            { task: task.id, channel: channel.name, vendorStatus: observation.vendorStatus },
+            'task in a state the provider does not know; polling on until its deadline',
+          );
         }
         await this.progress(task, observation, policy);
     }

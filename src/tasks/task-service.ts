@@ -20,8 +20,6 @@ import type { TaskFinisher } from './task-finisher.js';
 import { newTaskId } from './task-ids.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
 
-/** How long the submitting request holds a queued row before the sweeper may fail it. */
-const SUBMIT_LEASE_MS = 10 * 60_000;
 /** A task's deadline until its channel's policy sets the real one at submit. */
 const PROVISIONAL_DEADLINE_MS = 24 * 3_600_000;
 
@@ -36,6 +34,8 @@ export interface TaskServiceOptions {
   logger: Logger;
   /** The gateway's public base URL, when configured (links and upstream callbacks use it). */
   publicBaseUrl?: string;
+  /** How long the submitting request holds its queued row before a sweeper may fail it. */
+  submitLeaseMs: number;
   checkCallbackUrl(url: string, param: string): void;
   notify(task: StoredTask): NewDelivery | undefined;
 }
@@ -67,28 +67,31 @@ export class TaskService implements TaskServices {
       createdAt: now,
       deadlineAt: now + PROVISIONAL_DEADLINE_MS,
       leaseOwner: poller.instance,
-      leaseUntil: now + SUBMIT_LEASE_MS,
+      leaseUntil: now + this.options.submitLeaseMs,
     });
     const queued = (await repository.get(id)) as StoredTask;
     let accepted: { submission: TaskSubmission; channel: RuntimeChannel };
     try {
-      accepted = await admitted.attempt(async (channel, attempt) => {
-        const provider = channel.provider.tasks;
-        if (!provider) throw new GatewayError('internal', 'channel without tasks chosen for a task');
-        try {
-          const submission = await provider.submit(call.operation, call.request, {
-            ...attempt,
-            taskId: id,
-            callbackUrl: this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/tasks/callback/${queued.callbackToken}` : undefined,
-            parent: parent ? { ...targetOf(parent), result: parent.result } : undefined,
-            loadMedia: (ref) => this.loadMedia(ref),
-            storeMedia: (data, mime, kind) => this.storeMedia(data, mime, kind),
-          });
-          return { submission, channel };
-        } catch (error) {
-          throw noFailoverOnTimeout(error);
-        }
-      }, { accepts });
+      accepted = await admitted.attempt(
+        async (channel, attempt) => {
+          const provider = channel.provider.tasks;
+          if (!provider) throw new GatewayError('internal', 'channel without tasks chosen for a task');
+          try {
+            const submission = await provider.submit(call.operation, call.request, {
+              ...attempt,
+              taskId: id,
+              callbackUrl: this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/tasks/callback/${queued.callbackToken}` : undefined,
+              parent: parent ? { ...targetOf(parent), result: parent.result } : undefined,
+              loadMedia: (ref) => this.loadMedia(ref),
+              storeMedia: (data, mime, kind) => this.storeMedia(data, mime, kind),
+            });
+            return { submission, channel };
+          } catch (error) {
+            throw noFailoverOnTimeout(error);
+          }
+        },
+        { accepts },
+      );
     } catch (error) {
       const failure = toGatewayError(error);
       await finisher.fail(queued, { code: 'submit_failed', message: failure.message }, 'failed', poller.instance);
@@ -126,7 +129,7 @@ export class TaskService implements TaskServices {
     );
     await admitted.settle(undefined, 0);
     if (!task) {
-      // Only a lease that ran out while the upstream took longer than SUBMIT_LEASE_MS gets here: the sweeper failed and refunded it.
+      // Only a lease that ran out while the upstream took longer than the submit lease gets here: the sweeper failed and refunded it.
       this.options.logger.error({ task: id, channel: channel.name }, 'task accepted upstream after its submit lease ran out; it was failed and refunded');
       return (await repository.get(id)) as StoredTask;
     }
@@ -183,7 +186,8 @@ export class TaskService implements TaskServices {
   private async parentFor(call: TaskCall): Promise<StoredTask> {
     const parent = await this.options.repository.findForOwner(call.parentId as string, call.key.id);
     if (!parent) throw new GatewayError('not_found', `No task ${call.parentId} to act on.`, { code: 'task_not_found', param: 'taskId' });
-    if (parent.status !== 'succeeded') throw new GatewayError('invalid_request', `Task ${parent.id} has not finished; act on it once it succeeded.`, { param: 'taskId' });
+    if (parent.status !== 'succeeded')
+      throw new GatewayError('invalid_request', `Task ${parent.id} has not finished; act on it once it succeeded.`, { param: 'taskId' });
     const customId = call.request.action?.customId;
     if (!customId || !parent.result?.buttons?.some((button) => button.customId === customId)) {
       throw new GatewayError('invalid_request', `customId is not one of task ${parent.id}'s buttons.`, { code: 'unknown_custom_id', param: 'customId' });

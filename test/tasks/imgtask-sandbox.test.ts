@@ -9,7 +9,15 @@ import { type RunningGateway, startGateway } from '../helpers/start-gateway.js';
 
 let gw: RunningGateway;
 
-async function call(path: string, body?: unknown, key = gw.key, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+interface Button {
+  customId: string;
+  label: string;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field, as a client would
+type Answer = any;
+
+async function call(path: string, body?: unknown, key = gw.key, headers: Record<string, string> = {}): Promise<{ status: number; json: Answer }> {
   const response = await fetch(`${gw.url}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
@@ -18,7 +26,7 @@ async function call(path: string, body?: unknown, key = gw.key, headers: Record<
   return { status: response.status, json: await response.json() };
 }
 
-async function untilDone(id: string, prefix = '/imgtask'): Promise<any> {
+async function untilDone(id: string, prefix = '/imgtask'): Promise<Answer> {
   for (let i = 0; i < 200; i++) {
     const { json } = await call(`${prefix}/task/${id}/fetch`);
     if (json.status === 'SUCCESS' || json.status === 'FAILURE') return json;
@@ -28,7 +36,9 @@ async function untilDone(id: string, prefix = '/imgtask'): Promise<any> {
 }
 
 async function solid(r: number, g: number, b: number): Promise<string> {
-  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g, b } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r, g, b } } })
+    .png()
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
@@ -48,12 +58,12 @@ describe('imgtask on the sandbox', () => {
     expect(record).toMatchObject({ id: submitted.json.result, action: 'IMAGINE', status: 'SUCCESS', progress: '100%', prompt: 'a lighthouse at dawn' });
     expect(record.finishTime).toBeGreaterThanOrEqual(record.submitTime);
     expect(record.submitTime).toBeGreaterThan(1_600_000_000_000);
-    expect(record.buttons.map((b: any) => b.label)).toEqual(expect.arrayContaining(['U1', 'U2', 'U3', 'U4', 'V1', 'V2', 'V3', 'V4']));
+    expect(record.buttons.map((b: Button) => b.label)).toEqual(expect.arrayContaining(['U1', 'U2', 'U3', 'U4', 'V1', 'V2', 'V3', 'V4']));
     expect(record.imageUrl.startsWith(gw.url)).toBe(true);
     const grid = Buffer.from(await (await fetch(record.imageUrl)).arrayBuffer());
     const gridMeta = await sharp(grid).metadata();
 
-    const u1 = record.buttons.find((b: any) => b.label === 'U1');
+    const u1 = record.buttons.find((b: Button) => b.label === 'U1');
     const action = await call('/imgtask/submit/action', { taskId: record.id, customId: u1.customId });
     expect(action.json.code).toBe(1);
     const upscaled = await untilDone(action.json.result);
@@ -69,7 +79,10 @@ describe('imgtask on the sandbox', () => {
   it('blends two images into the asked shape, and takes the MJ-proxy prefix and header', async () => {
     const red = await solid(255, 0, 0);
     const blue = await solid(0, 0, 255);
-    const submitted = await call('/mj/submit/blend', { base64Array: [red, blue], dimensions: 'LANDSCAPE' }, 'unused', { authorization: '', 'mj-api-secret': gw.key });
+    const submitted = await call('/mj/submit/blend', { base64Array: [red, blue], dimensions: 'LANDSCAPE' }, 'unused', {
+      authorization: '',
+      'mj-api-secret': gw.key,
+    });
     expect(submitted.json.code).toBe(1);
     const record = await untilDone(submitted.json.result, '/mj');
     expect(record).toMatchObject({ action: 'BLEND', status: 'SUCCESS' });
