@@ -174,7 +174,7 @@ export class TaskService implements TaskServices {
    */
   async wake(token: string, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<boolean> {
     const task = await this.options.repository.findByToken(token);
-    if (!task || !task.channel) return false;
+    if (!task?.channel) return false;
     const channel = this.options.registry.current().channels.find((c) => c.name === task.channel);
     const verify = channel?.provider.tasks?.verifyCallback;
     if (verify && channel && !verify.call(channel.provider.tasks, channel.config, headers, body)) return false;
