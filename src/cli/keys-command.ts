@@ -3,6 +3,8 @@ import { createApiKey } from '../auth/key-admin.js';
 import type { GatewayConfig } from '../config/types.js';
 import { ApiKeysRepository } from '../store/api-keys-repository.js';
 import { openStore } from '../store/open-store.js';
+import { loadSecretKey } from '../store/credential-cipher.js';
+import { webhookSecretFor } from '../tasks/webhook-secret.js';
 import { parseExpiry, parseKeyName, parseModelPatterns } from './key-options.js';
 import { formatKeysTable, keysAsJson } from './keys-table.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
@@ -59,5 +61,20 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
     }
     return;
   }
-  throw new UsageError(action ? `unknown keys action "${action}": use create, list or revoke` : '"gengate keys" needs an action: create, list or revoke');
+  if (action === 'webhook-secret') {
+    const { values, positionals } = parseCommandLine('keys webhook-secret', rest, CONFIG_OPTION, { min: 1, max: 1, names: 'a KEY_ID (see `gengate keys list`)' });
+    const config = loadConfig(values.config);
+    const id = positionals[0];
+    const known = await withKeys(config, async (keys) => (await keys.list()).some((key) => key.id === id));
+    if (!known) {
+      console.error(`gengate: no key ${id} (see \`gengate keys list\`)`);
+      process.exitCode = 1;
+      return;
+    }
+    console.log(webhookSecretFor(loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir }), id));
+    return;
+  }
+  throw new UsageError(
+    action ? `unknown keys action "${action}": use create, list, revoke or webhook-secret` : '"gengate keys" needs an action: create, list, revoke or webhook-secret',
+  );
 }

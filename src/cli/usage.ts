@@ -11,6 +11,10 @@ export const USAGE = `usage:
                    (without --expires the key never expires)
   gengate keys list [--json]
   gengate keys revoke KEY_ID
+  gengate keys webhook-secret KEY_ID
+      print the secret that signs the task webhooks of this key (x-gengate-signature)
+  gengate tasks ledger TASK_ID [--json]
+      a task's status and ledger entries (reserve, then one settle or refund)
   gengate migrate [--config FILE]
       apply pending database migrations and say which
   gengate help
