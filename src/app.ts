@@ -33,6 +33,7 @@ import { geminiSurface } from './surfaces/gemini/index.js';
 import { renderGeminiError } from './surfaces/gemini/render-error.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
+import { renderImagegen1Error } from './surfaces/imagegen1/render-error.js';
 import { openaiSurface } from './surfaces/openai/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -109,6 +110,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     anthropic: renderAnthropicError,
     gemini: renderGeminiError,
     imagegen2: renderImagegen2Error,
+    imagegen1: renderImagegen1Error,
   };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
