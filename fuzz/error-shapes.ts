@@ -46,6 +46,14 @@ function imagegen2Problem(body: Json): string | undefined {
   return undefined;
 }
 
+/** imagegen1 answers as Replicate does: `{title, detail, status}`, status equal to the HTTP status (src/surfaces/imagegen1/render-error.ts). */
+function imagegen1Problem(body: Json, status: number): string | undefined {
+  if (typeof body.title !== 'string' || body.title === '') return '"title" is not a non-empty string';
+  if (typeof body.detail !== 'string' || body.detail === '') return '"detail" is not a non-empty string';
+  if (body.status !== status) return `"status" ${JSON.stringify(body.status)} is not the HTTP status ${status}`;
+  return undefined;
+}
+
 /** What is wrong with an error answer of `family`, or undefined when it has the family's shape. */
 export function errorShapeProblem(family: Family, status: number, contentType: string | undefined, text: string): string | undefined {
   if (family === 'none') return undefined;
@@ -64,6 +72,8 @@ export function errorShapeProblem(family: Family, status: number, contentType: s
       return anthropicProblem(body);
     case 'gemini':
       return geminiProblem(body, status);
+    case 'imagegen1':
+      return imagegen1Problem(body, status);
     default:
       return imagegen2Problem(body);
   }

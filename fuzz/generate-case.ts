@@ -138,6 +138,8 @@ function keyHeaders(place: KeyPlace, key: string): { headers: Record<string, str
       return { headers: {}, query: `key=${encodeURIComponent(key)}` };
     case 'api-key':
       return { headers: { 'api-key': key } };
+    case 'token':
+      return { headers: { authorization: `Token ${key}` } };
     default:
       return { headers: {} };
   }
@@ -152,7 +154,8 @@ function withQuery(path: string, query: string | undefined): string {
  * The error shape an answer must have: the family of the route the path and method match (as
  * Fastify matches them: case-sensitive, no trailing slash, no dot segments), and for paths that
  * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
- * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, OpenAI elsewhere.
+ * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, imagegen1 under
+ * `/imagegen1`, OpenAI elsewhere.
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
 export function familyOf(method: string, path: string, headers: Record<string, string>): Family {
@@ -164,17 +167,20 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     // `/v1/models/{id}` without an action is the shared model route: the caller's dialect.
     if (/^\/v1\/models\/[^/]+$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
     if (/^\/imagegen2\/(remix|edit|remix-image)$/.test(pathOnly)) return 'imagegen2';
+    if (/^\/imagegen1\/(create|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imagegen1';
   }
   if (method === 'GET' || method === 'HEAD') {
     if (pathOnly === '/healthz') return 'none';
     if (/^\/v1\/models(\/[^/]+)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
+    if (/^\/imagegen1\/task\/[^/]+$/.test(pathOnly)) return 'imagegen1';
   }
   const under = (prefix: string) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`);
   if (under('/v1beta')) return 'gemini';
   if (pathOnly.startsWith('/v1/models/') && hasAction(pathOnly)) return 'gemini';
   if (under('/v1/messages')) return 'anthropic';
   if (under('/imagegen2')) return 'imagegen2';
+  if (under('/imagegen1')) return 'imagegen1';
   return 'openai';
 }
 
@@ -291,7 +297,7 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
       const choice = random.int(0, 9);
       headers = {};
       path = route.path;
-      const others = (['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'api-key'] as KeyPlace[]).filter((p) => !route.keyPlaces.includes(p));
+      const others = (['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'api-key', 'token'] as KeyPlace[]).filter((p) => !route.keyPlaces.includes(p));
       const wrong = `gg-${'x'.repeat(random.int(1, 60))}`;
       const variants: Array<[string, () => void]> = [
         ['no key', () => {}],
@@ -360,7 +366,23 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
               '/v1beta/models/textmodel-c-2.0-flash:streamGenerateContent?alt=',
             ]),
         ],
-        ['unknown route', () => random.pick(['/', '/v1', '/v1/', '/v1/completions', '/v1/responses', '/admin', '/imagegen2/', '/imagegen2/generate', '/.env'])],
+        [
+          'unknown route',
+          () =>
+            random.pick([
+              '/',
+              '/v1',
+              '/v1/',
+              '/v1/completions',
+              '/v1/responses',
+              '/admin',
+              '/imagegen2/',
+              '/imagegen2/generate',
+              '/imagegen1/',
+              '/imagegen1/task/',
+              '/.env',
+            ]),
+        ],
       ];
       const [name, make] = random.pick(tricks);
       const keyed = keyHeaders(keyPlace, context.key);

@@ -5,8 +5,8 @@
  */
 import type { HostileImage } from './hostile-images.js';
 
-export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'none';
-export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'none';
+export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'none';
+export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'token' | 'none';
 
 /** Puts an image into a body, the way the route's dialect carries one. */
 export type ImageSlot = (body: Record<string, unknown>, image: HostileImage, encoding: ImageEncoding) => void;
@@ -104,6 +104,9 @@ const openaiEditJsonImage: ImageSlot = (body, image, encoding) => {
 };
 
 const GEMINI_CHAT = 'textmodel-c-2.0-flash';
+const IMAGEGEN1_MODEL = 'black-forest-labs/flux-schnell';
+/** A well-formed imagegen1 task id no task has (lookups and cancels answer 404). */
+const IMAGEGEN1_UNKNOWN_ID = 'fuzzfuzzfuzzfuzzfuzzfuzz22';
 const GEMINI_EMBED = 'text-embedding-004';
 
 export const ROUTES: readonly Route[] = [
@@ -306,6 +309,31 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer', 'api-key'],
     body: () => ({ prompt: 'together' }),
     imageSlots: [blendImages],
+  },
+  {
+    name: 'imagegen1 create',
+    method: 'POST',
+    path: '/imagegen1/create',
+    family: 'imagegen1',
+    keyPlaces: ['bearer', 'token'],
+    body: () => ({ model: IMAGEGEN1_MODEL, prompt: 'a red square', width: 256, height: 256, num_outputs: 1, seed: 3, output_format: 'png' }),
+  },
+  {
+    name: 'imagegen1 create (Replicate input shape)',
+    method: 'POST',
+    path: '/imagegen1/create',
+    family: 'imagegen1',
+    keyPlaces: ['token', 'bearer'],
+    body: () => ({ model: IMAGEGEN1_MODEL, input: { prompt: 'a blue circle', aspect_ratio: '1:1', num_outputs: 2 }, webhook_events_filter: ['completed'] }),
+  },
+  { name: 'imagegen1 task', method: 'GET', path: `/imagegen1/task/${IMAGEGEN1_UNKNOWN_ID}`, family: 'imagegen1', keyPlaces: ['bearer', 'token'] },
+  {
+    name: 'imagegen1 cancel',
+    method: 'POST',
+    path: `/imagegen1/task/${IMAGEGEN1_UNKNOWN_ID}/cancel`,
+    family: 'imagegen1',
+    keyPlaces: ['bearer', 'token'],
+    body: () => ({}),
   },
   { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
   { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },

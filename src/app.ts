@@ -33,6 +33,7 @@ import { geminiSurface } from './surfaces/gemini/index.js';
 import { renderGeminiError } from './surfaces/gemini/render-error.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
+import { imagegen1Surface, imagegen1TaskNotifier, renderImagegen1Error } from './surfaces/imagegen1/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -110,7 +111,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     logger,
     secretKey,
-    notifiers: { imgtask: imgtaskTaskNotifier },
+    notifiers: { imgtask: imgtaskTaskNotifier, imagegen1: imagegen1TaskNotifier },
   });
   const services = new Gateway({
     config,
@@ -129,6 +130,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     gemini: renderGeminiError,
     imagegen2: renderImagegen2Error,
     imgtask: renderImgtaskError,
+    imagegen1: renderImagegen1Error,
   };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
@@ -160,7 +162,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
-  for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface, imgtaskSurface]) {
+  for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface, imgtaskSurface, imagegen1Surface]) {
     await http.register(async (scope) => surface.register(scope, services));
   }
   await http.register(async (scope) => registerSharedModelRoutes(scope, services));

@@ -62,7 +62,11 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
     return;
   }
   if (action === 'webhook-secret') {
-    const { values, positionals } = parseCommandLine('keys webhook-secret', rest, CONFIG_OPTION, { min: 1, max: 1, names: 'a KEY_ID (see `gengate keys list`)' });
+    const { values, positionals } = parseCommandLine('keys webhook-secret', rest, CONFIG_OPTION, {
+      min: 1,
+      max: 1,
+      names: 'a KEY_ID (see `gengate keys list`)',
+    });
     const config = loadConfig(values.config);
     const id = positionals[0];
     const known = await withKeys(config, async (keys) => (await keys.list()).some((key) => key.id === id));
@@ -75,6 +79,8 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
     return;
   }
   throw new UsageError(
-    action ? `unknown keys action "${action}": use create, list, revoke or webhook-secret` : '"gengate keys" needs an action: create, list, revoke or webhook-secret',
+    action
+      ? `unknown keys action "${action}": use create, list, revoke or webhook-secret`
+      : '"gengate keys" needs an action: create, list, revoke or webhook-secret',
   );
 }

@@ -12,7 +12,12 @@ export async function tasksCommand(args: string[], loadConfig: LoadConfig): Prom
   if (action !== 'ledger') {
     throw new UsageError(action ? `unknown tasks action "${action}": use ledger` : '"gengate tasks" needs an action: ledger');
   }
-  const { values, positionals } = parseCommandLine('tasks ledger', rest, { ...CONFIG_OPTION, json: { type: 'boolean' } }, { min: 1, max: 1, names: 'a TASK_ID' });
+  const { values, positionals } = parseCommandLine(
+    'tasks ledger',
+    rest,
+    { ...CONFIG_OPTION, json: { type: 'boolean' } },
+    { min: 1, max: 1, names: 'a TASK_ID' },
+  );
   const id = positionals[0];
   const store = await openStore(loadConfig(values.config).databaseUrl);
   try {

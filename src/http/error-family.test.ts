@@ -10,6 +10,9 @@ describe('errorFamilyOf', () => {
     expect(errorFamilyOf('/v1/messages')).toBe('anthropic');
     expect(errorFamilyOf('/v1/messages/count_tokens')).toBe('anthropic');
     expect(errorFamilyOf('/imagegen2/remix')).toBe('imagegen2');
+    expect(errorFamilyOf('/imagegen1/task/abc/cancel?x=1')).toBe('imagegen1');
+    expect(errorFamilyOf('/imagegen1')).toBe('imagegen1');
+    expect(errorFamilyOf('/imagegen10/create')).toBe('openai');
     expect(errorFamilyOf('/v1/chat/completions')).toBe('openai');
     expect(errorFamilyOf('/v1/messagesx')).toBe('openai');
     expect(errorFamilyOf('/v1beta2/x')).toBe('openai');

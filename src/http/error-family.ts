@@ -2,13 +2,13 @@
  * Which surface's error shape a request gets when no surface route handled it (unknown routes,
  * unparsable requests, framing errors): decided by its path alone — `/v1beta/…` and
  * `/v1/models/{model}:{action}` are Gemini's, `/v1/messages…` Anthropic's, `/imagegen2/…`
- * imagegen2's, `/imgtask/…` and `/mj/…` imgtask's, everything else OpenAI's. The shared `/v1/models` routes go by the caller's
+ * imagegen2's, `/imagegen1/…` imagegen1's, `/imgtask/…` and `/mj/…` imgtask's, everything else OpenAI's. The shared `/v1/models` routes go by the caller's
  * headers, as `model-routes.ts` does for its answers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorRenderer } from './error-renderer.js';
 
-export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imgtask';
+export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask';
 
 /** The error renderer of each surface; app.ts hands it to the http/ installers. */
 export type ErrorRenderers = Record<ErrorFamily, ErrorRenderer>;
@@ -46,6 +46,7 @@ export function errorFamilyOf(url: string, headers?: IncomingHttpHeaders): Error
   if (under(path, '/v1/messages')) return 'anthropic';
   if (under(path, '/imagegen2')) return 'imagegen2';
   if (under(path, '/imgtask') || under(path, '/mj')) return 'imgtask';
+  if (under(path, '/imagegen1')) return 'imagegen1';
   if (path.startsWith('/v1/models/')) {
     if (hasActionColon(path.slice('/v1/models/'.length))) return 'gemini';
   }
