@@ -12,6 +12,8 @@ export interface ImageInput {
   /** As the header declares them, when the gateway checked the image (client images always are). */
   width?: number;
   height?: number;
+  /** The URL the client gave it by, after the gateway fetched it (for upstreams that only take URLs). */
+  sourceUrl?: string;
 }
 
 export interface ImageSize {

@@ -17,7 +17,10 @@ export function isTerminalTaskStatus(status: TaskStatus): boolean {
 export type TaskOperation = 'image.imagine' | 'image.blend' | 'image.describe' | 'image.action' | 'image.generate' | 'video.generate';
 
 /** The surface a task was created through: it decides the id's look and the answers' shapes. */
-export type TaskSurface = 'imgtask' | 'imagegen1';
+export type TaskSurface = 'imgtask' | 'imagegen1' | 'videogen1' | 'videogen2' | 'video-generations' | 'videogen3' | 'openai-videos';
+
+/** What a reference image is for, in a video request (Ark's roles; other vendors take a first frame). */
+export type VideoImageRole = 'first_frame' | 'last_frame' | 'reference_image';
 
 export type BlendDimensions = 'PORTRAIT' | 'SQUARE' | 'LANDSCAPE';
 
@@ -49,6 +52,8 @@ export interface TaskRequest {
   /** Images wanted (imagegen1 `num_outputs`). */
   count?: number;
   seed?: number;
+  /** Video: what each of `images` is for (same order); absent means a first frame. */
+  imageRoles?: VideoImageRole[];
   /** Video: seconds, aspect ratio such as `16:9`, resolution such as `720p`. */
   seconds?: number;
   aspectRatio?: string;
@@ -136,6 +141,8 @@ export interface TaskObservation {
   text?: string;
   buttons?: TaskButton[];
   error?: TaskError;
+  /** What the vendor reports it used, where it does (video seconds, Ark's tokens). */
+  usage?: { seconds?: number; totalTokens?: number };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { PeekedDocument } from '../core/peeked-chat-request.js';
 import type { RouteInfo } from '../core/route.js';
 import type { Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 
-export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imgtask' | 'imagegen1';
+export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | TaskSurface;
 
 /** Who asks, through which surface, for which request; common to every call. */
 export interface CallOrigin {

@@ -13,6 +13,7 @@ import { guardedFetch } from '../media/guarded-fetch.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import type { UsageRow } from '../store/usage-repository.js';
+import { taskUnits } from './task-units.js';
 
 /** Most result files one task keeps. */
 const MAX_OUTPUTS = 16;
@@ -45,9 +46,7 @@ export class TaskFinisher {
       ...(observation.buttons ? { buttons: observation.buttons } : {}),
     };
     const now = Date.now();
-    const units = task.operation === 'image.generate' ? media.length : 1;
-    const perUnit = task.priceUsd / Math.max(1, task.request.count ?? 1);
-    const amount = task.operation === 'image.generate' ? Math.min(task.priceUsd, perUnit * units) : task.priceUsd;
+    const { units, amount } = settlementOf(task, media.length, observation);
     return this.options.repository.finish(
       task.id,
       leaseOwner,
@@ -62,7 +61,7 @@ export class TaskFinisher {
       },
       {
         ledger: { kind: 'settle', amountUsd: amount },
-        usage: (done) => usageRow(done, 'ok', units, amount),
+        usage: (done) => usageRow(done, 'ok', units, amount, observation.usage?.totalTokens ?? 0),
         delivery: (done) => this.options.notify(done),
       },
     );
@@ -90,7 +89,7 @@ export class TaskFinisher {
       },
       {
         ledger: { kind: 'refund', amountUsd: task.priceUsd },
-        usage: (finished) => usageRow(finished, status, 0, 0),
+        usage: (finished) => usageRow(finished, status, 0, 0, 0),
         delivery: (finished) => this.options.notify(finished),
       },
     );
@@ -115,12 +114,25 @@ export class TaskFinisher {
   }
 }
 
+/**
+ * What a finished task is charged: per image produced (imagegen1), per second the vendor reports
+ * (video; the asked length otherwise), else the task; never more than was reserved.
+ */
+function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
+  const asked = taskUnits(task.operation, task.request);
+  const perUnit = task.priceUsd / Math.max(1, asked);
+  let units = asked;
+  if (task.operation === 'image.generate') units = produced;
+  if (task.operation === 'video.generate' && observation.usage?.seconds !== undefined) units = observation.usage.seconds;
+  return { units, amount: Math.min(task.priceUsd, perUnit * units) };
+}
+
 /** MP4 files carry `ftyp` at offset 4. */
 function sniffVideoType(data: Uint8Array): string | undefined {
   return data.length > 12 && data[4] === 0x66 && data[5] === 0x74 && data[6] === 0x79 && data[7] === 0x70 ? 'video/mp4' : undefined;
 }
 
-function usageRow(task: StoredTask, outcome: string, units: number, costUsd: number): UsageRow {
+function usageRow(task: StoredTask, outcome: string, units: number, costUsd: number, outputTokens: number): UsageRow {
   return {
     request_id: `task:${task.id}`,
     key_id: task.owner,
@@ -133,7 +145,7 @@ function usageRow(task: StoredTask, outcome: string, units: number, costUsd: num
     outcome: outcome === 'succeeded' ? 'ok' : outcome,
     stream: 0,
     input_tokens: 0,
-    output_tokens: 0,
+    output_tokens: outputTokens,
     cache_read_tokens: 0,
     cache_write_tokens: 0,
     reasoning_tokens: 0,

@@ -20,6 +20,10 @@ export function base32Id(length = 26): string {
   return id;
 }
 
+/** imgtask: 19 digits; imagegen1: Replicate-like; OpenAI videos: `video_…`; the other video families: `task_…`. */
 export function newTaskId(surface: TaskSurface): string {
-  return surface === 'imgtask' ? digitsId() : base32Id();
+  if (surface === 'imgtask') return digitsId();
+  if (surface === 'imagegen1') return base32Id();
+  if (surface === 'openai-videos') return `video_${base32Id()}`;
+  return `task_${base32Id()}`;
 }

@@ -19,6 +19,7 @@ import { pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { newTaskId } from './task-ids.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
+import { taskUnits } from './task-units.js';
 
 /** A task's deadline until its channel's policy sets the real one at submit. */
 const PROVISIONAL_DEADLINE_MS = 24 * 3_600_000;
@@ -195,13 +196,12 @@ export class TaskService implements TaskServices {
     return parent;
   }
 
-  /** Reserved at submit: the catalog's price per task (per image for imagegen1); nothing when only simulated channels could run it. */
+  /** Reserved at submit: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */
   private priceOf(call: TaskCall, accepts: (channel: RuntimeChannel) => boolean): number {
     const candidates = this.options.registry.current().candidates(call.request.model, call.operation).filter(accepts);
     if (candidates.every((channel) => channel.provider.simulated === true)) return 0;
     const perUnit = this.options.catalog.get(call.request.model)?.price?.perUnit ?? 0;
-    const units = call.operation === 'image.generate' ? (call.request.count ?? 1) : 1;
-    return perUnit * units;
+    return perUnit * taskUnits(call.operation, call.request);
   }
 
   private async loadMedia(ref: MediaRef): Promise<Uint8Array> {
