@@ -76,6 +76,8 @@ export interface MediaRef {
   kind: 'image' | 'video';
   mime: string;
   bytes: number;
+  /** Hex SHA-256 of the file, where the gateway hashed it (downloads; the ETag of the download route). */
+  sha256?: string;
   width?: number;
   height?: number;
   seconds?: number;

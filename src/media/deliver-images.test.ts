@@ -6,6 +6,7 @@ import type { MediaStore } from './media-store.js';
 import { deliverImages, type DeliveryContext } from './deliver-images.js';
 
 const unusedStore: MediaStore = {
+  putStream: () => Promise.reject(new Error('unused')),
   put: () => Promise.reject(new Error('not used')),
   open: () => Promise.reject(new Error('not used')),
   sweep: () => Promise.reject(new Error('not used')),

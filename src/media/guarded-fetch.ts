@@ -6,6 +6,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { type Readable, Transform } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import { GatewayError } from '../core/errors.js';
 import { isPrivateAddress } from './private-addresses.js';
@@ -54,19 +55,82 @@ const guardedAgent = new Agent({ connect: { lookup: guardedLookup }, keepAliveTi
 const openAgent = new Agent({ keepAliveTimeout: 5_000 });
 
 export async function guardedFetch(rawUrl: string, options: GuardOptions): Promise<FetchedBody> {
+  return withinDeadline(options, async (signal) => {
+    const { response, url } = await openGuarded(rawUrl, options, signal);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > options.maxBytes) {
+          discard(response.body);
+          throw tooLarge(options);
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      throw readFailure(error, options, signal);
+    }
+    return { data: Buffer.concat(chunks), contentType: contentTypeOf(response), finalUrl: url.toString() };
+  });
+}
+
+/**
+ * Like `guardedFetch`, but hands the body to `consume` as a stream (a video goes to disk, not
+ * into memory); the size cap and the deadline still hold while it is read.
+ */
+export async function guardedDownload<T>(rawUrl: string, options: GuardOptions, consume: (body: Readable, contentType: string | undefined) => Promise<T>): Promise<T> {
+  return withinDeadline(options, async (signal) => {
+    const { response } = await openGuarded(rawUrl, options, signal);
+    let size = 0;
+    const capped = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (size > options.maxBytes) done(tooLarge(options));
+        else done(null, chunk);
+      },
+    });
+    response.body.on('error', (error) => capped.destroy(error));
+    response.body.pipe(capped);
+    try {
+      return await consume(capped, contentTypeOf(response));
+    } catch (error) {
+      discard(response.body);
+      throw readFailure(error, options, signal);
+    }
+  });
+}
+
+async function withinDeadline<T>(options: GuardOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const onClientAbort = (): void => controller.abort();
   options.signal?.addEventListener('abort', onClientAbort, { once: true });
   try {
-    return await fetchWithin(rawUrl, options, controller.signal);
+    return await work(controller.signal);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onClientAbort);
   }
 }
 
-async function fetchWithin(rawUrl: string, options: GuardOptions, signal: AbortSignal): Promise<FetchedBody> {
+function tooLarge(options: GuardOptions): GatewayError {
+  return refuse(options.param, `the resource is larger than the limit of ${options.maxBytes} bytes`);
+}
+
+function readFailure(error: unknown, options: GuardOptions, signal: AbortSignal): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (signal.aborted) return refuse(options.param, `fetching the URL took longer than ${options.timeoutMs} ms or was cancelled`);
+  return refuse(options.param, `reading the URL failed (${(error as Error).message})`);
+}
+
+function contentTypeOf(response: Dispatcher.ResponseData): string | undefined {
+  const type = response.headers['content-type'];
+  return Array.isArray(type) ? type[0] : type;
+}
+
+/** Follows redirects by hand, checking each hop; resolves the 200 answer whose body is still unread. */
+async function openGuarded(rawUrl: string, options: GuardOptions, signal: AbortSignal): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
   const { param } = options;
   let url: URL;
   try {
@@ -109,26 +173,9 @@ async function fetchWithin(rawUrl: string, options: GuardOptions, signal: AbortS
     const declared = Number(response.headers['content-length']);
     if (Number.isFinite(declared) && declared > options.maxBytes) {
       discard(response.body);
-      throw refuse(param, `the resource is larger than the limit of ${options.maxBytes} bytes`);
+      throw tooLarge(options);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > options.maxBytes) {
-          discard(response.body);
-          throw refuse(param, `the resource is larger than the limit of ${options.maxBytes} bytes`);
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (error) {
-      if (error instanceof GatewayError) throw error;
-      if (signal.aborted) throw refuse(param, `fetching the URL took longer than ${options.timeoutMs} ms or was cancelled`);
-      throw refuse(param, `reading the URL failed (${(error as Error).message})`);
-    }
-    const type = response.headers['content-type'];
-    return { data: Buffer.concat(chunks), contentType: Array.isArray(type) ? type[0] : type, finalUrl: url.toString() };
+    return { response, url };
   }
   throw refuse(param, 'too many redirects');
 }

@@ -8,18 +8,40 @@
 import type { Readable } from 'node:stream';
 
 export interface StoredMedia {
+  /** The whole file, or the asked byte range of it. */
   body: Readable;
   mediaType: string;
+  /** Size of the whole file. */
   size: number;
   /** When the link stops working (Unix ms). */
   expiresAt: number;
 }
 
+/** Inclusive byte range, already checked against the file's size. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface StreamedMedia {
+  name: string;
+  mediaType: string;
+  bytes: number;
+  /** Hex SHA-256 of the content (an ETag that survives restarts and replicas). */
+  sha256: string;
+}
+
 export interface MediaStore {
   /** Stores bytes; resolves the public file name (`<id>.<ext>`). */
   put(data: Uint8Array, mediaType: string): Promise<string>;
-  /** Opens a stored file by name; undefined when unknown, malformed or expired. */
-  open(name: string): Promise<StoredMedia | undefined>;
+  /**
+   * Stores a stream without holding it in memory (videos): written to a temporary file while
+   * hashed, then renamed into place. `sniff` names the media type from the first bytes; a
+   * stream it does not recognise is refused before anything is kept.
+   */
+  putStream(body: Readable, sniff: (head: Uint8Array) => string | undefined): Promise<StreamedMedia>;
+  /** Opens a stored file by name (a byte range of it when asked); undefined when unknown, malformed or expired. */
+  open(name: string, range?: ByteRange): Promise<StoredMedia | undefined>;
   /** Deletes expired files; resolves how many went. */
   sweep(): Promise<number>;
   close(): Promise<void>;

@@ -4,12 +4,13 @@
  * settlement or refund, the usage row and the client webhook. Losing the compare-and-set means
  * another process finished the task first, and nothing more happens here.
  */
+import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { GatewayError } from '../core/errors.js';
 import { readImageHeader } from '../core/image-header.js';
 import { sniffImageType } from '../core/image-type.js';
 import type { MediaRef, TaskError, TaskObservation, TaskOutput, TaskResult, TaskStatus } from '../core/task.js';
-import { guardedFetch } from '../media/guarded-fetch.js';
+import { guardedDownload, guardedFetch } from '../media/guarded-fetch.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import type { UsageRow } from '../store/usage-repository.js';
@@ -99,18 +100,21 @@ export class TaskFinisher {
 
   private async keep(output: TaskOutput): Promise<MediaRef> {
     if ('stored' in output) return output.stored;
-    const fetched = await guardedFetch(output.url, {
-      allowPrivate: this.options.allowPrivateUrls,
-      maxBytes: this.options.maxResultBytes,
-      timeoutMs: this.options.downloadTimeoutMs,
-      param: 'result',
-    });
-    const data = fetched.data;
-    const mime = output.kind === 'image' ? sniffImageType(data) : sniffVideoType(data);
-    if (!mime) throw new GatewayError('upstream', `the upstream's result is not a supported ${output.kind} file`, { retryable: false });
+    if (output.kind === 'video') {
+      const stored = await guardedDownload(output.url, this.guard(), (body) => this.options.media.putStream(body, sniffVideoType));
+      return { mediaId: stored.name, kind: 'video', mime: stored.mediaType, bytes: stored.bytes, sha256: stored.sha256 };
+    }
+    const { data } = await guardedFetch(output.url, this.guard());
+    const mime = sniffImageType(data);
+    if (!mime) throw new GatewayError('upstream', "the upstream's result is not a supported image file", { retryable: false });
     const mediaId = await this.options.media.put(data, mime);
-    const header = output.kind === 'image' ? readImageHeader(data) : undefined;
-    return { mediaId, kind: output.kind, mime, bytes: data.byteLength, ...(header ? { width: header.width, height: header.height } : {}) };
+    const header = readImageHeader(data);
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    return { mediaId, kind: 'image', mime, bytes: data.byteLength, sha256, ...(header ? { width: header.width, height: header.height } : {}) };
+  }
+
+  private guard() {
+    return { allowPrivate: this.options.allowPrivateUrls, maxBytes: this.options.maxResultBytes, timeoutMs: this.options.downloadTimeoutMs, param: 'result' };
   }
 }
 
@@ -128,7 +132,7 @@ function settlementOf(task: StoredTask, produced: number, observation: TaskObser
 }
 
 /** MP4 files carry `ftyp` at offset 4. */
-function sniffVideoType(data: Uint8Array): string | undefined {
+export function sniffVideoType(data: Uint8Array): string | undefined {
   return data.length > 12 && data[4] === 0x66 && data[5] === 0x74 && data[6] === 0x79 && data[7] === 0x70 ? 'video/mp4' : undefined;
 }
 
