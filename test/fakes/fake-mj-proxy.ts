@@ -24,7 +24,9 @@
  *
  * Faults: `nextSubmitCode(code)` (one answer each), `rateLimitPolls(n, retryAfter)` (the next n
  * `/mj/task/…` requests answer 429), `failNextTask(reason)`, `forceStatus(id, status)`,
- * `setDelay(ms)` (every `/mj` answer waits that long, real time).
+ * `setDelay(ms)` (every `/mj` answer waits that long, real time), `setAttachmentDelay(ms)` (result
+ * images likewise). Each recorded request carries when it arrived and when its answer was sent or
+ * its connection dropped (real time), and `onAnswer` tells a test the moment an answer went out.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -66,6 +68,11 @@ export interface FakeMjRecordedRequest {
   status?: number;
   /** What a submit answered. */
   answer?: Record<string, unknown>;
+  /** Real time (ms) the request arrived, and the answer was sent or the client went away. */
+  receivedAt: number;
+  endedAt?: number;
+  /** The client's connection closed before the answer was sent (e.g. the client was killed). */
+  aborted?: boolean;
 }
 
 export interface FakeMjProxyOptions {
@@ -95,6 +102,10 @@ export interface FakeMjProxy {
   failNextTask(reason: string): void;
   forceStatus(id: string, status: string): void;
   setDelay(ms: number): void;
+  /** Result images (`/attachments/…`) answer after this long, real time. */
+  setAttachmentDelay(ms: number): void;
+  /** Called the moment an answer has been handed to the network; returns the unsubscribe. */
+  onAnswer(listener: (request: FakeMjRecordedRequest) => void): () => void;
   setSeedFault(status: 400 | 404 | 500 | undefined): void;
   /** Every result image so far answers 404 from now on. */
   expireResults(): void;
@@ -127,6 +138,8 @@ export async function startFakeMjProxy(options: FakeMjProxyOptions = {}): Promis
   let clock = options.now ?? Date.now;
   let offset = 0;
   let delayMs = 0;
+  let attachmentDelayMs = 0;
+  const answerListeners = new Set<(request: FakeMjRecordedRequest) => void>();
   let rateLimited = { count: 0, retryAfter: '1' };
   let nextFailure: string | undefined;
   let seedFault: 400 | 404 | 500 | undefined;
@@ -165,14 +178,24 @@ export async function startFakeMjProxy(options: FakeMjProxyOptions = {}): Promis
     } catch {
       malformed = true;
     }
-    const recorded: FakeMjRecordedRequest = { method, path, headers: req.headers, body: summarize(body, 0) };
+    const recorded: FakeMjRecordedRequest = { method, path, headers: req.headers, body: summarize(body, 0), receivedAt: Date.now() };
     requests.push(recorded);
     res.on('finish', () => {
       recorded.status = res.statusCode;
+      recorded.endedAt ??= Date.now();
+      for (const listener of answerListeners) listener(recorded);
+    });
+    res.on('close', () => {
+      if (recorded.endedAt !== undefined) return;
+      recorded.endedAt = Date.now();
+      recorded.aborted = true;
     });
 
     const attachment = /^\/attachments\/([^/]+)\.png$/.exec(path);
-    if (method === 'GET' && attachment) return serveAttachment(res, attachment[1]);
+    if (method === 'GET' && attachment) {
+      if (attachmentDelayMs > 0) await sleep(attachmentDelayMs);
+      return serveAttachment(res, attachment[1]);
+    }
     if (!path.startsWith('/mj/')) return notFound(res, path);
 
     if (delayMs > 0) await sleep(delayMs);
@@ -434,6 +457,13 @@ export async function startFakeMjProxy(options: FakeMjProxyOptions = {}): Promis
     },
     setDelay: (ms) => {
       delayMs = ms;
+    },
+    setAttachmentDelay: (ms) => {
+      attachmentDelayMs = ms;
+    },
+    onAnswer: (listener) => {
+      answerListeners.add(listener);
+      return () => answerListeners.delete(listener);
     },
     setSeedFault: (status) => {
       seedFault = status;

@@ -24,6 +24,12 @@ export interface GatewaySetup {
   databaseUrl: string;
   tokensPerSecond: number;
   drainTimeoutMs?: number;
+  /** More top-level YAML for gengate.yaml (channels, tasks, media…; not `sandbox`, written here). */
+  extraYaml?: string;
+  /** The config file's name in `dataDir` (processes sharing a data folder may each want their own). */
+  configName?: string;
+  /** Listen here (a restart on its predecessor's address) instead of on a fresh free port. */
+  port?: number;
 }
 
 export interface GatewayProcess {
@@ -34,9 +40,9 @@ export interface GatewayProcess {
 }
 
 export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayProcess> {
-  const port = await freePort();
-  const configPath = join(setup.dataDir, 'gengate.yaml');
-  writeFileSync(configPath, `sandbox:\n  tokensPerSecond: ${setup.tokensPerSecond}\n  firstTokenDelayMs: 20\n`);
+  const port = setup.port ?? (await freePort());
+  const configPath = join(setup.dataDir, setup.configName ?? 'gengate.yaml');
+  writeFileSync(configPath, `sandbox:\n  tokensPerSecond: ${setup.tokensPerSecond}\n  firstTokenDelayMs: 20\n${setup.extraYaml ?? ''}`);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'start'], {
     cwd: process.cwd(),
     env: {
