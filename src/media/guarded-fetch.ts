@@ -79,7 +79,11 @@ export async function guardedFetch(rawUrl: string, options: GuardOptions): Promi
  * Like `guardedFetch`, but hands the body to `consume` as a stream (a video goes to disk, not
  * into memory); the size cap and the deadline still hold while it is read.
  */
-export async function guardedDownload<T>(rawUrl: string, options: GuardOptions, consume: (body: Readable, contentType: string | undefined) => Promise<T>): Promise<T> {
+export async function guardedDownload<T>(
+  rawUrl: string,
+  options: GuardOptions,
+  consume: (body: Readable, contentType: string | undefined) => Promise<T>,
+): Promise<T> {
   return withinDeadline(options, async (signal) => {
     const { response } = await openGuarded(rawUrl, options, signal);
     let size = 0;

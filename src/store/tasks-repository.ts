@@ -225,6 +225,18 @@ export class TasksRepository {
     return row ? taskFromRow(row) : undefined;
   }
 
+  /** Extends a lease this process still holds (before a long step such as a download); false when it was lost. */
+  async renewLease(id: string, leaseOwner: string, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tasks')
+      .set({ lease_until: until })
+      .where('id', '=', id)
+      .where('lease_owner', '=', leaseOwner)
+      .where('status', 'in', NOT_TERMINAL)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** Gives a task back after a poll that did not finish it, with its next poll time. */
   async release(id: string, leaseOwner: string, patch: TaskPatch): Promise<void> {
     await this.db

@@ -31,6 +31,8 @@ export interface PollerOptions {
   notify(task: StoredTask): NewDelivery | undefined;
 }
 
+const APPLY_PARALLEL = 4;
+
 interface Polled {
   task: StoredTask;
   observation?: TaskObservation;
@@ -146,7 +148,10 @@ export class TaskPoller {
       return;
     }
     const results = await this.observe(provider, channel, live);
-    for (const polled of results) await this.apply(polled, channel, policy);
+    // A few at a time: results are downloaded here, and one slow download must not hold the batch.
+    for (let i = 0; i < results.length; i += APPLY_PARALLEL) {
+      await Promise.all(results.slice(i, i + APPLY_PARALLEL).map((polled) => this.apply(polled, channel, policy)));
+    }
   }
 
   private async observe(provider: TaskProvider, channel: RuntimeChannel, tasks: StoredTask[]): Promise<Polled[]> {
@@ -181,6 +186,8 @@ export class TaskPoller {
     }
     switch (observation.status) {
       case 'succeeded':
+        // A batch may have taken a while: the download gets a fresh lease, or is left to whoever took the task over.
+        if (!(await this.options.repository.renewLease(task.id, this.instance, Date.now() + this.leaseMs))) return;
         try {
           await finisher.succeed(task, observation, this.instance);
         } catch (downloadError) {

@@ -67,5 +67,5 @@ describe('imagegen1 on the sandbox, and the tasks CLI', () => {
     const secret = await gengate(['keys', 'webhook-secret', stored!.owner]);
     expect(secret.stdout.trim()).toBe(gw.gateway.tasks.webhookSecret(stored!.owner));
     expect((await gengate(['tasks', 'ledger', 'no-such-task'])).code).toBe(1);
-  });
+  }, 90_000);
 });
