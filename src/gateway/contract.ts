@@ -13,7 +13,8 @@ import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { PeekedDocument } from '../core/peeked-chat-request.js';
 import type { RouteInfo } from '../core/route.js';
-import type { Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
+import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
+import type { ByteRange, StoredMedia } from '../media/media-store.js';
 
 export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | TaskSurface;
 
@@ -100,6 +101,18 @@ export interface TaskServices {
   checkCallbackUrl(url: string, param: string): void;
   /** The gateway URL of a stored result file. */
   mediaUrl(task: Task, mediaId: string): string;
+  /**
+   * Opens result file `index` of a finished task (a byte range of it when asked): `expired`
+   * once the retention passed, `missing` when the task has no such file.
+   */
+  openResult(task: Task, index: number, range?: ByteRange): Promise<{ kind: 'found'; media: StoredMedia; ref: MediaRef } | { kind: 'expired' | 'missing' }>;
+  /** The key's tasks of one operation, newest first (or oldest with `order: 'asc'`), after the task `after`. */
+  page(
+    key: AuthenticatedKey,
+    query: { operation: TaskOperation; limit: number; after?: string; order: 'asc' | 'desc' },
+  ): Promise<{ tasks: Task[]; hasMore: boolean }>;
+  /** Deletes a task for its owner (cancelling it first when it still runs) and its result files; false when unknown. */
+  remove(key: AuthenticatedKey, id: string): Promise<boolean>;
 }
 
 export interface GatewayServices {

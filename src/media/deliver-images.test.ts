@@ -7,6 +7,7 @@ import { deliverImages, type DeliveryContext } from './deliver-images.js';
 
 const unusedStore: MediaStore = {
   putStream: () => Promise.reject(new Error('unused')),
+  remove: () => Promise.resolve(),
   put: () => Promise.reject(new Error('not used')),
   open: () => Promise.reject(new Error('not used')),
   sweep: () => Promise.reject(new Error('not used')),

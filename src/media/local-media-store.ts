@@ -76,6 +76,10 @@ export class LocalMediaStore implements MediaStore {
     return { body, mediaType: MEDIA_TYPES[extension], size: info.size, expiresAt };
   }
 
+  async remove(name: string): Promise<void> {
+    if (MEDIA_NAME.test(name)) await rm(join(this.dir, name), { force: true });
+  }
+
   async sweep(): Promise<number> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
     const cutoff = Date.now() - this.retentionMs;

@@ -42,6 +42,8 @@ export interface MediaStore {
   putStream(body: Readable, sniff: (head: Uint8Array) => string | undefined): Promise<StreamedMedia>;
   /** Opens a stored file by name (a byte range of it when asked); undefined when unknown, malformed or expired. */
   open(name: string, range?: ByteRange): Promise<StoredMedia | undefined>;
+  /** Deletes one file now (a client deleted what it belonged to). */
+  remove(name: string): Promise<void>;
   /** Deletes expired files; resolves how many went. */
   sweep(): Promise<number>;
   close(): Promise<void>;

@@ -16,6 +16,7 @@ import { usageUnitsMigration } from './migrations/002-usage-units.js';
 import { channelsMigration } from './migrations/003-channels.js';
 import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js';
 import { tasksMigration } from './migrations/005-tasks.js';
+import { taskDeletionMigration } from './migrations/006-task-deletion.js';
 
 export type { StoreDialect };
 
@@ -36,6 +37,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '003-channels': channelsMigration,
         '004-unique-request-id': uniqueRequestIdMigration,
         '005-tasks': tasksMigration(dialect),
+        '006-task-deletion': taskDeletionMigration,
       };
     },
   };

@@ -92,6 +92,8 @@ export interface TasksTable {
   lease_until: number;
   /** Bumped on every change a client can see; a webhook delivery is keyed by it. */
   version: number;
+  /** Set when the owner deleted the task: it stays for the ledger, hidden from lookups. */
+  deleted_at: number | null;
 }
 
 /** `reserve` at submit, then exactly one of `settle` or `refund`. */

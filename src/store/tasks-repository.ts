@@ -100,6 +100,7 @@ export class TasksRepository {
           lease_owner: task.leaseOwner,
           lease_until: task.leaseUntil,
           version: 1,
+          deleted_at: null,
         })
         .execute();
       await insertLedger(trx, { task_id: task.id, owner: task.owner, kind: 'reserve', amount_usd: task.priceUsd, created_at: task.createdAt });
@@ -266,13 +267,54 @@ export class TasksRepository {
 
   /** The task if `owner` created it; another owner's id answers like an unknown one. */
   async findForOwner(id: string, owner: string): Promise<StoredTask | undefined> {
-    const row = await this.db.selectFrom('tasks').selectAll().where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row ? taskFromRow(row) : undefined;
+  }
+
+  /** One page of an owner's tasks of one operation, by creation time, after the task `after`. */
+  async pageForOwner(
+    owner: string,
+    query: { operation: string; limit: number; after?: string; order: 'asc' | 'desc' },
+  ): Promise<{ tasks: StoredTask[]; hasMore: boolean }> {
+    let select = this.db.selectFrom('tasks').selectAll().where('owner', '=', owner).where('operation', '=', query.operation).where('deleted_at', 'is', null);
+    if (query.after !== undefined) {
+      const anchor = await this.findForOwner(query.after, owner);
+      if (!anchor) return { tasks: [], hasMore: false };
+      const op = query.order === 'desc' ? '<' : '>';
+      select = select.where((eb) =>
+        eb.or([eb('created_at', op, anchor.createdAt), eb.and([eb('created_at', '=', anchor.createdAt), eb('id', op, anchor.id)])]),
+      );
+    }
+    const rows = await select
+      .orderBy('created_at', query.order)
+      .orderBy('id', query.order)
+      .limit(query.limit + 1)
+      .execute();
+    return { tasks: rows.slice(0, query.limit).map(taskFromRow), hasMore: rows.length > query.limit };
+  }
+
+  /** Hides a finished task from its owner's lookups (the row stays for the ledger). */
+  async markDeleted(id: string, owner: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tasks')
+      .set({ deleted_at: now })
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .where('deleted_at', 'is', null)
+      .where('status', 'in', ['succeeded', 'failed', 'canceled'])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async listForOwner(owner: string, ids: readonly string[]): Promise<StoredTask[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('tasks').selectAll().where('owner', '=', owner).where('id', 'in', ids).execute();
+    const rows = await this.db.selectFrom('tasks').selectAll().where('owner', '=', owner).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
     const byId = new Map(rows.map((row) => [row.id, taskFromRow(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }

@@ -7,10 +7,10 @@ import type { Logger } from 'pino';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
 import type { AuthenticatedKey } from '../core/key.js';
-import type { MediaRef, StoredTaskRequest, Task } from '../core/task.js';
+import type { MediaRef, StoredTaskRequest, Task, TaskOperation } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import type { TaskCall, TaskServices } from '../gateway/contract.js';
-import type { MediaStore } from '../media/media-store.js';
+import type { ByteRange, MediaStore, StoredMedia } from '../media/media-store.js';
 import type { TaskSubmission } from '../providers/types.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
@@ -158,6 +158,32 @@ export class TaskService implements TaskServices {
     }
     const canceled = await this.options.finisher.fail(task, { code: 'canceled', message: 'Canceled by the client.' }, 'canceled', null);
     return canceled ?? (await this.options.repository.findForOwner(id, key.id));
+  }
+
+  async openResult(
+    task: Task,
+    index: number,
+    range?: ByteRange,
+  ): Promise<{ kind: 'found'; media: StoredMedia; ref: MediaRef } | { kind: 'expired' | 'missing' }> {
+    const ref = task.status === 'succeeded' ? task.result?.media[index] : undefined;
+    if (!ref) return { kind: 'missing' };
+    const media = await this.options.media.open(ref.mediaId, range);
+    return media ? { kind: 'found', media, ref } : { kind: 'expired' };
+  }
+
+  page(
+    key: AuthenticatedKey,
+    query: { operation: TaskOperation; limit: number; after?: string; order: 'asc' | 'desc' },
+  ): Promise<{ tasks: Task[]; hasMore: boolean }> {
+    return this.options.repository.pageForOwner(key.id, query);
+  }
+
+  async remove(key: AuthenticatedKey, id: string): Promise<boolean> {
+    const task = await this.cancel(key, id);
+    if (!task) return false;
+    if (!(await this.options.repository.markDeleted(id, key.id, Date.now()))) return false;
+    for (const ref of task.result?.media ?? []) await this.options.media.remove(ref.mediaId);
+    return true;
   }
 
   checkCallbackUrl(url: string, param: string): void {
