@@ -14,7 +14,7 @@ import { readPrediction } from './read-prediction.js';
 import { replicatePollPolicy } from './replicate-poll-policy.js';
 import { apiBase, predictionTarget, replicateHeaders } from './replicate-request.js';
 import { toReplicateTaskInput } from './replicate-task-input.js';
-import { submitFailure } from './uncertain-submit.js';
+import { submitFailure } from '../shared/uncertain-submit.js';
 import { verifyReplicateWebhook, type WebhookHeaders } from './verify-replicate-webhook.js';
 
 const OPERATIONS: ReadonlySet<TaskOperation> = new Set<TaskOperation>(['image.generate']);

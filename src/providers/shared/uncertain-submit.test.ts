@@ -18,7 +18,7 @@ describe('submitFailure', () => {
     expect(submitFailure(throttled)).toBe(throttled);
   });
 
-  it('makes a lost answer non-retryable: the prediction may exist', () => {
+  it('makes a lost answer non-retryable: the task may exist upstream', () => {
     for (const error of [networkError('timeout', 'UND_ERR_HEADERS_TIMEOUT'), networkError('upstream', 'UND_ERR_SOCKET')]) {
       expect(submitFailure(error)).toMatchObject({ kind: error.kind, retryable: false, code: 'submit_uncertain' });
     }
