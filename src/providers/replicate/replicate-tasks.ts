@@ -5,6 +5,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
+import { submitFailure } from '../shared/uncertain-submit.js';
 import { readErrorText, sendUpstream } from '../shared/upstream-http.js';
 import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { mapReplicateError } from './map-replicate-error.js';
@@ -14,7 +15,6 @@ import { readPrediction } from './read-prediction.js';
 import { replicatePollPolicy } from './replicate-poll-policy.js';
 import { apiBase, predictionTarget, replicateHeaders } from './replicate-request.js';
 import { toReplicateTaskInput } from './replicate-task-input.js';
-import { submitFailure } from '../shared/uncertain-submit.js';
 import { verifyReplicateWebhook, type WebhookHeaders } from './verify-replicate-webhook.js';
 
 const OPERATIONS: ReadonlySet<TaskOperation> = new Set<TaskOperation>(['image.generate']);
@@ -57,7 +57,7 @@ export function createReplicateTaskProvider(options: ReplicateTaskOptions = {}):
           observation: observePrediction(prediction, [channel.apiKey]),
         };
       } catch (error) {
-        throw submitFailure(error);
+        throw submitFailure(error, 'prediction');
       }
     },
 

@@ -20,7 +20,12 @@ describe('submitFailure', () => {
 
   it('makes a lost answer non-retryable: the task may exist upstream', () => {
     for (const error of [networkError('timeout', 'UND_ERR_HEADERS_TIMEOUT'), networkError('upstream', 'UND_ERR_SOCKET')]) {
-      expect(submitFailure(error)).toMatchObject({ kind: error.kind, retryable: false, code: 'submit_uncertain' });
+      expect(submitFailure(error, 'prediction')).toMatchObject({
+        kind: error.kind,
+        retryable: false,
+        code: 'submit_uncertain',
+        message: 'upstream unreachable (the prediction may have been created upstream)',
+      });
     }
   });
 
