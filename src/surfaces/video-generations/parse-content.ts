@@ -62,7 +62,7 @@ export function parseContent(value: unknown): ParsedContent {
 
 function checkRoles(images: ContentImage[], given: Array<VideoImageRole | undefined>): void {
   if (images.length > 1) {
-    const unnamed = given.findIndex((role) => role === undefined);
+    const unnamed = given.indexOf(undefined);
     if (unnamed !== -1) {
       const param = `content[${images[unnamed].index}].role`;
       throw invalidRequest(`${param}: is required when the request has more than one image (first_frame, last_frame or reference_image)`, param);
