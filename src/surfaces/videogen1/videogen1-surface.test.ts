@@ -92,7 +92,11 @@ describe('videogen1Surface', () => {
     const missing = await post('/videogen1/video', { prompt: 'p' }, {});
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ code: 1002, message: 'missing API key', data: null });
-    const malformed = await post('/videogen1/video', '{"prompt":', { authorization: 'Bearer nope' });
+    const malformed = await fetch(`${server.base}/videogen1/video`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope', 'content-type': 'application/json' },
+      body: '{"prompt":',
+    });
     expect(malformed.status).toBe(401);
     expect(stub.submits).toHaveLength(0);
   });
