@@ -54,6 +54,14 @@ function imagegen1Problem(body: Json, status: number): string | undefined {
   return undefined;
 }
 
+/** videogen1 answers in its envelope: `{code, message, data: null}`, code a non-zero integer (src/surfaces/videogen1/render-error.ts). */
+function videogen1Problem(body: Json): string | undefined {
+  if (!Number.isInteger(body.code) || body.code === 0) return '"code" is not a non-zero integer';
+  if (typeof body.message !== 'string' || body.message === '') return '"message" is not a non-empty string';
+  if (body.data !== null) return '"data" is not null';
+  return undefined;
+}
+
 /** What is wrong with an error answer of `family`, or undefined when it has the family's shape. */
 export function errorShapeProblem(family: Family, status: number, contentType: string | undefined, text: string): string | undefined {
   if (family === 'none') return undefined;
@@ -74,6 +82,9 @@ export function errorShapeProblem(family: Family, status: number, contentType: s
       return geminiProblem(body, status);
     case 'imagegen1':
       return imagegen1Problem(body, status);
+    case 'videogen1':
+      return videogen1Problem(body);
+    // imagegen2 and videogen3 both answer `{detail}` (Ideogram's and Luma's shape).
     default:
       return imagegen2Problem(body);
   }

@@ -155,7 +155,8 @@ function withQuery(path: string, query: string | undefined): string {
  * Fastify matches them: case-sensitive, no trailing slash, no dot segments), and for paths that
  * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
  * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, imagegen1 under
- * `/imagegen1`, OpenAI elsewhere.
+ * `/imagegen1`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, OpenAI elsewhere
+ * (`/videogen2` and `/v1/video/generations` answer in OpenAI's shape).
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
 export function familyOf(method: string, path: string, headers: Record<string, string>): Family {
@@ -168,12 +169,16 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (/^\/v1\/models\/[^/]+$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
     if (/^\/imagegen2\/(remix|edit|remix-image)$/.test(pathOnly)) return 'imagegen2';
     if (/^\/imagegen1\/(create|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imagegen1';
+    if (pathOnly === '/videogen1/video') return 'videogen1';
+    if (pathOnly === '/videogen3/generate') return 'videogen3';
   }
   if (method === 'GET' || method === 'HEAD') {
     if (pathOnly === '/healthz') return 'none';
     if (/^\/v1\/models(\/[^/]+)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
     if (/^\/imagegen1\/task\/[^/]+$/.test(pathOnly)) return 'imagegen1';
+    if (/^\/videogen1\/video\/[^/]+$/.test(pathOnly)) return 'videogen1';
+    if (/^\/videogen3\/task\/[^/]+$/.test(pathOnly)) return 'videogen3';
   }
   const under = (prefix: string) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`);
   if (under('/v1beta')) return 'gemini';
@@ -181,6 +186,8 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   if (under('/v1/messages')) return 'anthropic';
   if (under('/imagegen2')) return 'imagegen2';
   if (under('/imagegen1')) return 'imagegen1';
+  if (under('/videogen1')) return 'videogen1';
+  if (under('/videogen3')) return 'videogen3';
   return 'openai';
 }
 
@@ -380,6 +387,10 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
               '/imagegen2/generate',
               '/imagegen1/',
               '/imagegen1/task/',
+              '/videogen1/',
+              '/videogen1/video/',
+              '/videogen3/task/',
+              '/v1/video/generations/',
               '/.env',
             ]),
         ],

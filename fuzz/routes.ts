@@ -5,7 +5,7 @@
  */
 import type { HostileImage } from './hostile-images.js';
 
-export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'none';
+export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'videogen1' | 'videogen3' | 'none';
 export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'token' | 'none';
 
 /** Puts an image into a body, the way the route's dialect carries one. */
@@ -108,6 +108,24 @@ const IMAGEGEN1_MODEL = 'black-forest-labs/flux-schnell';
 /** A well-formed imagegen1 task id no task has (lookups and cancels answer 404). */
 const IMAGEGEN1_UNKNOWN_ID = 'fuzzfuzzfuzzfuzzfuzzfuzz22';
 const GEMINI_EMBED = 'text-embedding-004';
+/** A well-formed video task id no task has (lookups and cancels answer 404). */
+const VIDEO_UNKNOWN_ID = 'task_fuzzfuzzfuzzfuzzfuzzfuzz22';
+
+/** Video routes take image URLs or `data:` URLs, not bare base64. */
+const videogen2Image: ImageSlot = (body, image, encoding) => {
+  body.image_url = encodeImage(image, encoding === 'base64' ? 'data-url' : encoding);
+};
+
+const videoContentImage: ImageSlot = (body, image, encoding) => {
+  body.content = [
+    { type: 'text', text: '[Image1] comes alive --duration 5' },
+    { type: 'image_url', image_url: { url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) }, role: 'first_frame' },
+  ];
+};
+
+const videoKeyframe: ImageSlot = (body, image, encoding) => {
+  body.keyframes = { frame0: { type: 'image', url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) } };
+};
 
 export const ROUTES: readonly Route[] = [
   {
@@ -335,6 +353,45 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer', 'token'],
     body: () => ({}),
   },
+  {
+    name: 'videogen1 video',
+    method: 'POST',
+    path: '/videogen1/video',
+    family: 'videogen1',
+    keyPlaces: ['bearer'],
+    body: () => ({ prompt: 'waves at dusk', model: 'videogen1-video-01', duration: 5, aspect_ratio: '16:9' }),
+  },
+  { name: 'videogen1 lookup', method: 'GET', path: `/videogen1/video/${VIDEO_UNKNOWN_ID}`, family: 'videogen1', keyPlaces: ['bearer'] },
+  {
+    name: 'videogen2 video',
+    method: 'POST',
+    path: '/videogen2/video',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'videogen2-1-0-lite', prompt: 'a kite over hills', duration: 5, resolution: '720p' }),
+    imageSlots: [videogen2Image],
+  },
+  { name: 'videogen2 lookup', method: 'GET', path: `/videogen2/video/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
+  {
+    name: 'video generations',
+    method: 'POST',
+    path: '/v1/video/generations',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'videogen2-1-0-lite-t2v-250428', content: [{ type: 'text', text: 'a quiet lake --ratio 16:9 --resolution 720p --seed 1' }] }),
+    imageSlots: [videoContentImage],
+  },
+  { name: 'video generations lookup', method: 'GET', path: `/v1/video/generations/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
+  {
+    name: 'videogen3 generate',
+    method: 'POST',
+    path: '/videogen3/generate',
+    family: 'videogen3',
+    keyPlaces: ['bearer'],
+    body: () => ({ prompt: 'a tiger in snow', aspect_ratio: '16:9', resolution: '720p', duration: '5s' }),
+    imageSlots: [videoKeyframe],
+  },
+  { name: 'videogen3 lookup', method: 'GET', path: `/videogen3/task/${VIDEO_UNKNOWN_ID}`, family: 'videogen3', keyPlaces: ['bearer'] },
   { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
   { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },
   { name: 'unknown path', method: 'GET', path: '/v2/unknown', family: 'openai', keyPlaces: ['bearer'] },

@@ -34,6 +34,8 @@ import { renderGeminiError } from './surfaces/gemini/render-error.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
 import { imagegen1Surface, imagegen1TaskNotifier, renderImagegen1Error } from './surfaces/imagegen1/index.js';
+import { renderVideogen1Error } from './surfaces/videogen1/index.js';
+import { renderVideogen3Error } from './surfaces/videogen3/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -131,6 +133,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     imagegen2: renderImagegen2Error,
     imgtask: renderImgtaskError,
     imagegen1: renderImagegen1Error,
+    videogen1: renderVideogen1Error,
+    videogen3: renderVideogen3Error,
   };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({

@@ -13,6 +13,13 @@ describe('errorFamilyOf', () => {
     expect(errorFamilyOf('/imagegen1/task/abc/cancel?x=1')).toBe('imagegen1');
     expect(errorFamilyOf('/imagegen1')).toBe('imagegen1');
     expect(errorFamilyOf('/imagegen10/create')).toBe('openai');
+    expect(errorFamilyOf('/videogen1/video/task_x?y=1')).toBe('videogen1');
+    expect(errorFamilyOf('/videogen1')).toBe('videogen1');
+    expect(errorFamilyOf('/videogen3/task/task_x')).toBe('videogen3');
+    expect(errorFamilyOf('/videogen3/nothing')).toBe('videogen3');
+    expect(errorFamilyOf('/videogen2/video')).toBe('openai');
+    expect(errorFamilyOf('/v1/video/generations/task_x')).toBe('openai');
+    expect(errorFamilyOf('/videogen10/video')).toBe('openai');
     expect(errorFamilyOf('/v1/chat/completions')).toBe('openai');
     expect(errorFamilyOf('/v1/messagesx')).toBe('openai');
     expect(errorFamilyOf('/v1beta2/x')).toBe('openai');

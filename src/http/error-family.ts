@@ -2,13 +2,15 @@
  * Which surface's error shape a request gets when no surface route handled it (unknown routes,
  * unparsable requests, framing errors): decided by its path alone — `/v1beta/…` and
  * `/v1/models/{model}:{action}` are Gemini's, `/v1/messages…` Anthropic's, `/imagegen2/…`
- * imagegen2's, `/imagegen1/…` imagegen1's, `/imgtask/…` and `/mj/…` imgtask's, everything else OpenAI's. The shared `/v1/models` routes go by the caller's
+ * imagegen2's, `/imagegen1/…` imagegen1's, `/imgtask/…` and `/mj/…` imgtask's, `/videogen1/…`
+ * videogen1's, `/videogen3/…` videogen3's, everything else OpenAI's (`/videogen2/…` and
+ * `/v1/video/generations` included: those families answer in OpenAI's shape, as Ark does). The shared `/v1/models` routes go by the caller's
  * headers, as `model-routes.ts` does for its answers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorRenderer } from './error-renderer.js';
 
-export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask';
+export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3';
 
 /** The error renderer of each surface; app.ts hands it to the http/ installers. */
 export type ErrorRenderers = Record<ErrorFamily, ErrorRenderer>;
@@ -47,6 +49,8 @@ export function errorFamilyOf(url: string, headers?: IncomingHttpHeaders): Error
   if (under(path, '/imagegen2')) return 'imagegen2';
   if (under(path, '/imgtask') || under(path, '/mj')) return 'imgtask';
   if (under(path, '/imagegen1')) return 'imagegen1';
+  if (under(path, '/videogen1')) return 'videogen1';
+  if (under(path, '/videogen3')) return 'videogen3';
   if (path.startsWith('/v1/models/')) {
     if (hasActionColon(path.slice('/v1/models/'.length))) return 'gemini';
   }

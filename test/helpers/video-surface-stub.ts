@@ -1,0 +1,163 @@
+/**
+ * Stub gateway services for the video surfaces' tests: two keys, an in-memory task table the
+ * surface submits into (the submitted task is already running, as an engine may hand it back),
+ * owner-only lookups and cancels, and a guarded-fetch stand-in that serves one tiny PNG.
+ */
+import Fastify from 'fastify';
+import { GatewayError } from '../../src/core/errors.js';
+import type { ImageInput } from '../../src/core/image.js';
+import type { AuthenticatedKey } from '../../src/core/key.js';
+import type { Task, TaskSurface } from '../../src/core/task.js';
+import type { GatewayServices, TaskCall } from '../../src/gateway/contract.js';
+import { installJsonBodyParser } from '../../src/http/json-body-parser.js';
+import type { Surface } from '../../src/surfaces/types.js';
+import { pngHeader } from './image-headers.js';
+import { unusedServices } from './unused-services.js';
+
+export const VIDEO_KEY = 'gg-video-test-key';
+export const OTHER_VIDEO_KEY = 'gg-video-other-key';
+export const T0 = Date.UTC(2026, 0, 2, 3, 4, 5);
+/** The one image URL the stub fetch serves; every other URL is refused naming the field. */
+export const IMAGE_URL = 'https://img.example/cat.png';
+export const PNG_DATA_URL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+export function videoTask(surface: TaskSurface, id: string, owner: string, overrides: Partial<Task> = {}): Task {
+  return {
+    id,
+    owner,
+    surface,
+    operation: 'video.generate',
+    model: 'videogen1-video-01',
+    request: { model: 'videogen1-video-01', prompt: 'waves at dusk', seconds: 5, aspectRatio: '16:9', publicBaseUrl: 'http://gw.example' },
+    status: 'submitted',
+    progress: 0,
+    priceUsd: 0.5,
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+export interface VideoSurfaceStub {
+  services: GatewayServices;
+  submits: TaskCall[];
+  cancels: string[];
+  fetched: string[];
+  tasks: Map<string, Task>;
+  /** Thrown by the next submits, when set (an engine or provider refusal). */
+  fail: { submit?: unknown };
+  reset(): void;
+}
+
+export function videoSurfaceStub(surface: TaskSurface, newId = 'task_abcdefghijklmnopqrstuvwxyz'): VideoSurfaceStub {
+  const submits: TaskCall[] = [];
+  const cancels: string[] = [];
+  const fetched: string[] = [];
+  const tasks = new Map<string, Task>();
+  const fail: { submit?: unknown } = {};
+  const services: GatewayServices = {
+    ...unusedServices,
+    async authenticate(presented) {
+      if (presented === VIDEO_KEY) return { id: 'key-1', name: 'test', models: null, isMaster: false };
+      if (presented === OTHER_VIDEO_KEY) return { id: 'key-2', name: 'other', models: null, isMaster: false };
+      throw new GatewayError('authentication', presented ? 'invalid API key' : 'missing API key');
+    },
+    chat: () => {
+      throw new Error('chat is not used by this test');
+    },
+    listModels: () => [],
+    async fetchImage(url: string, param: string): Promise<ImageInput> {
+      fetched.push(url);
+      if (url !== IMAGE_URL) throw new GatewayError('invalid_request', `${param}: the image could not be fetched`, { param, code: 'image_fetch_failed' });
+      return { data: pngHeader(4, 3), mediaType: 'image/png', width: 4, height: 3, filename: 'cat.png' };
+    },
+    tasks: {
+      async submit(call) {
+        submits.push(call);
+        if (fail.submit) throw fail.submit;
+        const { images, ...request } = call.request;
+        const task = videoTask(surface, newId, call.key.id, {
+          model: call.request.model,
+          request: { ...request, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl },
+          status: 'running',
+          startedAt: T0 + 500,
+          updatedAt: T0 + 500,
+          callback: call.callback,
+        });
+        tasks.set(task.id, task);
+        return task;
+      },
+      async get(key: AuthenticatedKey, id: string) {
+        const task = tasks.get(id);
+        return task && task.owner === key.id ? task : undefined;
+      },
+      list: unusedServices.tasks.list,
+      async cancel(key: AuthenticatedKey, id: string) {
+        cancels.push(id);
+        const task = tasks.get(id);
+        if (!task || task.owner !== key.id) return undefined;
+        const canceled: Task = {
+          ...task,
+          status: 'canceled',
+          finishedAt: T0 + 2_000,
+          updatedAt: T0 + 2_000,
+          error: { code: 'canceled', message: 'canceled by the client' },
+        };
+        tasks.set(id, canceled);
+        return canceled;
+      },
+      checkCallbackUrl(url, param) {
+        if (!url.startsWith('https://'))
+          throw new GatewayError('invalid_request', `${param} must be an http or https URL`, { param, code: 'invalid_callback_url' });
+      },
+      mediaUrl: (task, mediaId) => `${task.request.publicBaseUrl}/media/${mediaId}`,
+    },
+  };
+  return {
+    services,
+    submits,
+    cancels,
+    fetched,
+    tasks,
+    fail,
+    reset() {
+      submits.length = 0;
+      cancels.length = 0;
+      fetched.length = 0;
+      tasks.clear();
+      fail.submit = undefined;
+    },
+  };
+}
+
+/** A finished task's result: the video first, a thumbnail after it. */
+export const VIDEO_RESULT = {
+  media: [
+    { mediaId: 'v1.mp4', kind: 'video' as const, mime: 'video/mp4', bytes: 1000, seconds: 5 },
+    { mediaId: 't1.jpg', kind: 'image' as const, mime: 'image/jpeg', bytes: 100 },
+  ],
+};
+
+/** Serves one surface on 127.0.0.1 (port 0) with the gateway's JSON body parser; resolves its base URL and a closer. */
+export async function serveSurface(surface: Surface, services: GatewayServices): Promise<{ base: string; close: () => Promise<void> }> {
+  const app = Fastify();
+  installJsonBodyParser(app);
+  await surface.register(app, services);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { base, close: () => app.close() };
+}
+
+/** JSON request helpers against `base()` with the test key (or the headers given). */
+export function videoClient(base: () => string) {
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  return {
+    post: (path: string, body?: unknown, headers: Record<string, string> = auth(VIDEO_KEY)) =>
+      fetch(`${base()}${path}`, {
+        method: 'POST',
+        headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    get: (path: string, key = VIDEO_KEY) => fetch(`${base()}${path}`, { headers: auth(key) }),
+    del: (path: string, key = VIDEO_KEY) => fetch(`${base()}${path}`, { method: 'DELETE', headers: auth(key) }),
+  };
+}
