@@ -34,8 +34,10 @@ import { renderGeminiError } from './surfaces/gemini/render-error.js';
 import { imagegen2Surface } from './surfaces/imagegen2/index.js';
 import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
 import { imagegen1Surface, imagegen1TaskNotifier, renderImagegen1Error } from './surfaces/imagegen1/index.js';
-import { renderVideogen1Error } from './surfaces/videogen1/index.js';
-import { renderVideogen3Error } from './surfaces/videogen3/index.js';
+import { renderVideogen1Error, videogen1Surface, videogen1TaskNotifier } from './surfaces/videogen1/index.js';
+import { videogen2Surface, videogen2TaskNotifier } from './surfaces/videogen2/index.js';
+import { videoGenerationsSurface, videoGenerationsTaskNotifier } from './surfaces/video-generations/index.js';
+import { renderVideogen3Error, videogen3Surface, videogen3TaskNotifier } from './surfaces/videogen3/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -113,7 +115,14 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     logger,
     secretKey,
-    notifiers: { imgtask: imgtaskTaskNotifier, imagegen1: imagegen1TaskNotifier },
+    notifiers: {
+      imgtask: imgtaskTaskNotifier,
+      imagegen1: imagegen1TaskNotifier,
+      videogen1: videogen1TaskNotifier,
+      videogen2: videogen2TaskNotifier,
+      'video-generations': videoGenerationsTaskNotifier,
+      videogen3: videogen3TaskNotifier,
+    },
   });
   const services = new Gateway({
     config,
@@ -166,7 +175,18 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
-  for (const surface of [openaiSurface, anthropicSurface, geminiSurface, imagegen2Surface, imgtaskSurface, imagegen1Surface]) {
+  for (const surface of [
+    openaiSurface,
+    anthropicSurface,
+    geminiSurface,
+    imagegen2Surface,
+    imgtaskSurface,
+    imagegen1Surface,
+    videogen1Surface,
+    videogen2Surface,
+    videoGenerationsSurface,
+    videogen3Surface,
+  ]) {
     await http.register(async (scope) => surface.register(scope, services));
   }
   await http.register(async (scope) => registerSharedModelRoutes(scope, services));

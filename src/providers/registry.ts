@@ -4,10 +4,12 @@
  * environment presets and default base URLs follow from this list.
  */
 import { anthropicDescriptor } from './anthropic/index.js';
+import { arkDescriptor } from './ark/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
 import { midjourneyProxyDescriptor } from './midjourney-proxy/index.js';
+import { minimaxDescriptor } from './minimax/index.js';
 import { openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
 import { replicateDescriptor } from './replicate/index.js';
 import { sandboxDescriptor } from './sandbox/index.js';
@@ -22,6 +24,8 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   replicateDescriptor,
   ideogramDescriptor,
   midjourneyProxyDescriptor,
+  minimaxDescriptor,
+  arkDescriptor,
   sandboxDescriptor,
 ];
 

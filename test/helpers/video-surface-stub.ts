@@ -111,6 +111,9 @@ export function videoSurfaceStub(surface: TaskSurface, newId = 'task_abcdefghijk
           throw new GatewayError('invalid_request', `${param} must be an http or https URL`, { param, code: 'invalid_callback_url' });
       },
       mediaUrl: (task, mediaId) => `${task.request.publicBaseUrl}/media/${mediaId}`,
+      openResult: unusedServices.tasks.openResult,
+      page: unusedServices.tasks.page,
+      remove: unusedServices.tasks.remove,
     },
   };
   return {
