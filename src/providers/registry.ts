@@ -8,10 +8,12 @@ import { arkDescriptor } from './ark/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
+import { lumaDescriptor } from './luma/index.js';
 import { midjourneyProxyDescriptor } from './midjourney-proxy/index.js';
 import { minimaxDescriptor } from './minimax/index.js';
 import { openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
 import { replicateDescriptor } from './replicate/index.js';
+import { runwayDescriptor } from './runway/index.js';
 import { sandboxDescriptor } from './sandbox/index.js';
 import type { Provider, ProviderDescriptor, ProviderName, ProviderSettings } from './types.js';
 
@@ -26,6 +28,8 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   midjourneyProxyDescriptor,
   minimaxDescriptor,
   arkDescriptor,
+  lumaDescriptor,
+  runwayDescriptor,
   sandboxDescriptor,
 ];
 

@@ -5,7 +5,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
-import { submitFailure } from '../replicate/uncertain-submit.js';
+import { submitFailure } from '../shared/uncertain-submit.js';
 import { callJsonUpstream, type JsonCall } from '../shared/call-json-upstream.js';
 import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { lumaPollPolicy } from './luma-poll-policy.js';
