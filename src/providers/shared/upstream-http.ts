@@ -58,8 +58,9 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
       throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
     }
-    const message = error instanceof Error ? error.message : String(error);
-    throw new GatewayError('upstream', `upstream unreachable: ${message}`, { retryable: true, cause: error, code: 'upstream_unreachable' });
+    // The error code only: undici's message names the upstream's host and port, which clients must not learn.
+    const cause = code ?? (error as { cause?: { code?: string } }).cause?.code ?? 'connection failed';
+    throw new GatewayError('upstream', `upstream unreachable (${cause})`, { retryable: true, cause: error, code: 'upstream_unreachable' });
   }
 }
 
