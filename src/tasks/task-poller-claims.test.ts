@@ -27,11 +27,11 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
     pollPolicy: () => ({ firstDelayMs: 1_000, factor: 1, maxDelayMs: 1_000, deadlineMs: 3_600_000, maxBatch: 10 }),
     async poll(): Promise<TaskObservation> {
       batches.push(1);
-      return { status: 'running', progress: 0.5 };
+      return { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 };
     },
     async pollMany(targets: TaskTarget[]) {
       batches.push(targets.length);
-      return new Map(targets.map((target) => [target.upstreamId, { status: 'running', progress: 0.5 } as TaskObservation]));
+      return new Map(targets.map((target) => [target.upstreamId, { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 } as TaskObservation]));
     },
   } as unknown as TaskProvider;
   const channel = { name: 'sbx', provider: { tasks: provider }, config: { timeoutMs: 10_000 } };
