@@ -233,7 +233,8 @@ export class TaskPoller {
         lease_until: 0,
       },
       visible,
-      this.options.notify,
+      // Without a callback there is no webhook to queue with the change.
+      task.callback ? this.options.notify : undefined,
     );
   }
 
