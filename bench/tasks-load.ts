@@ -9,7 +9,8 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
 import { Pool } from 'undici';
 import { sandboxTaskPollPolicy } from '../src/providers/sandbox/tasks/task-poll-policy.js';
 import { createTempDatabase, type TempDatabase } from '../test/helpers/postgres.js';
@@ -27,6 +28,10 @@ interface Args {
   submitConcurrency: number;
   timeoutSec: number;
   tsx: boolean;
+  /** imagine (the sandbox draws and encodes a 1024² grid at submit: CPU-heavy) or describe (a 64² image: cheap). */
+  operation: 'imagine' | 'describe';
+  /** The gengate checkout to run (default: this one), e.g. the version before a change. */
+  root: string;
   /** `tasks.pollConcurrency` / `tasks.claimBatch` for the gateway, when set (else its defaults). */
   pollConcurrency?: number;
   claimBatch?: number;
@@ -40,10 +45,22 @@ const USAGE = `npm run bench:tasks -- [flags]
   --timeout-s S           the whole run's limit (default 600)
   --poll-concurrency N    the gateway's tasks.pollConcurrency (default: its own)
   --claim-batch N         the gateway's tasks.claimBatch (default: its own)
+  --operation OP          imagine (default) or describe: an imagine submit costs the sandbox ~0.2 s of CPU
+                          to draw its grid, a describe of a 64×64 image almost nothing
+  --gengate-root DIR      run another checkout of gengate (built there when stale), to compare versions
   --tsx                   run src/ through tsx instead of the built dist/`;
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { postgres: false, tasks: 1000, taskMs: 150_000, submitConcurrency: 16, timeoutSec: 600, tsx: false };
+  const args: Args = {
+    postgres: false,
+    tasks: 1000,
+    taskMs: 150_000,
+    submitConcurrency: 16,
+    timeoutSec: 600,
+    tsx: false,
+    operation: 'imagine',
+    root: REPO_ROOT,
+  };
   const bounded = (flag: string, value: string | undefined, min: number, max: number): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} takes an integer from ${min} to ${max}`);
@@ -54,6 +71,11 @@ function parseArgs(argv: string[]): Args {
     const value = (): string | undefined => argv[++i];
     if (flag === '--postgres') args.postgres = true;
     else if (flag === '--tsx') args.tsx = true;
+    else if (flag === '--operation') {
+      const op = value();
+      if (op !== 'imagine' && op !== 'describe') throw new Error('--operation takes imagine or describe');
+      args.operation = op;
+    } else if (flag === '--gengate-root') args.root = resolve(value() ?? '.');
     else if (flag === '--tasks') args.tasks = bounded(flag, value(), 1, 20_000);
     else if (flag === '--task-ms') args.taskMs = bounded(flag, value(), 100, 600_000);
     else if (flag === '--submit-concurrency') args.submitConcurrency = bounded(flag, value(), 1, 256);
@@ -91,7 +113,7 @@ async function startGateway(args: Args, workDir: string, databaseUrl: string): P
     GENGATE_SANDBOX: 'true',
     GENGATE_SANDBOX_TASK_MS: String(args.taskMs),
   });
-  const entry = args.tsx ? ['--import', TSX_LOADER, join(REPO_ROOT, 'src/cli.ts')] : [join(REPO_ROOT, 'dist/cli.js')];
+  const entry = args.tsx ? ['--import', TSX_LOADER, join(args.root, 'src/cli.ts')] : [join(args.root, 'dist/cli.js')];
   const server = spawnServer({ name: 'gengate', command: process.execPath, args: [...entry, 'start'], env, cwd: workDir, port });
   await waitForHttp(server, '/healthz', 60_000);
   return server;
@@ -106,21 +128,37 @@ interface SubmitResult {
   latencies: number[];
 }
 
-/** Submits `count` imagine tasks with at most `concurrency` in flight, stopping at `deadline`. */
-async function submitAll(baseUrl: string, count: number, concurrency: number, deadline: number): Promise<SubmitResult> {
+/** The request of task `i`: an imagine prompt, or a describe of one small image. */
+async function submitBodies(operation: Args['operation']): Promise<(i: number) => { path: string; body: string }> {
+  if (operation === 'imagine') return (i) => ({ path: '/imgtask/submit/imagine', body: JSON.stringify({ prompt: `load test task ${i}` }) });
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: { r: 40, g: 90, b: 200 } } })
+    .png()
+    .toBuffer();
+  const body = JSON.stringify({ base64: `data:image/png;base64,${png.toString('base64')}` });
+  return () => ({ path: '/imgtask/submit/describe', body });
+}
+
+/** Submits `count` tasks with at most `concurrency` in flight, stopping at `deadline`. */
+async function submitAll(
+  baseUrl: string,
+  bodyOf: (i: number) => { path: string; body: string },
+  count: number,
+  concurrency: number,
+  deadline: number,
+): Promise<SubmitResult> {
   const pool = new Pool(baseUrl, { connections: concurrency, headersTimeout: 60_000, bodyTimeout: 60_000 });
   const result: SubmitResult = { accepted: 0, errors: 0, startedAt: Date.now(), endedAt: 0, latencies: [] };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < count && Date.now() < deadline) {
-      const i = next++;
+      const { path, body } = bodyOf(next++);
       const sentAt = performance.now();
       try {
         const response = await pool.request({
-          path: '/imgtask/submit/imagine',
+          path,
           method: 'POST',
           headers: { authorization: `Bearer ${GENGATE_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ prompt: `load test task ${i}` }),
+          body,
         });
         const answer = (await response.body.json()) as { code?: number; result?: string; description?: string };
         if (response.statusCode === 200 && answer.code === 1 && typeof answer.result === 'string') {
@@ -181,7 +219,7 @@ async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   installSignalCleanup();
   const deadline = Date.now() + args.timeoutSec * 1000;
-  if (!args.tsx) ensureGengateBuilt(REPO_ROOT, log);
+  if (!args.tsx) ensureGengateBuilt(args.root, log);
   const workDir = mkdtempSync(join(tmpdir(), 'gengate-tasks-load-'));
   let temp: TempDatabase | undefined;
   let gateway: ChildServer | undefined;
@@ -202,7 +240,8 @@ async function main(): Promise<void> {
     let submitting = true;
     let submitted: SubmitResult | undefined;
     let cpuAtSubmitEnd = cpuAtStart;
-    const submits = submitAll(gateway.baseUrl, args.tasks, args.submitConcurrency, deadline).then((result) => {
+    const bodyOf = await submitBodies(args.operation);
+    const submits = submitAll(gateway.baseUrl, bodyOf, args.tasks, args.submitConcurrency, deadline).then((result) => {
       submitting = false;
       submitted = result;
       cpuAtSubmitEnd = cpuSeconds(gateway!.pid);
@@ -252,6 +291,8 @@ async function main(): Promise<void> {
     const report = {
       database: args.postgres ? 'postgres' : 'sqlite',
       settings: {
+        operation: args.operation,
+        gengate: args.root === REPO_ROOT ? 'this checkout' : args.root,
         tasks: args.tasks,
         taskMs: args.taskMs,
         submitConcurrency: args.submitConcurrency,
