@@ -87,21 +87,21 @@ export class TaskPoller {
       await this.sweepInterruptedSubmits(now);
       for (const channelName of await this.options.repository.dueChannels(now)) {
         if ((this.heldUntil.get(channelName) ?? 0) > now) continue;
-        const free = this.options.concurrency - (this.inFlight.get(channelName) ?? 0);
-        if (free <= 0) continue;
         const channel = this.options.registry.current().channels.find((c) => c.name === channelName);
         const tasks = channel?.provider.tasks;
         const policy = tasks && channel ? tasks.pollPolicy(channel.config) : ORPHAN_POLICY;
         const batchSize = tasks?.pollMany ? Math.max(1, policy.maxBatch) : 1;
-        const claimed = await this.options.repository.claimDue(
-          channelName,
-          now,
-          Math.min(this.options.claimBatch, free * batchSize),
-          this.instance,
-          this.leaseMs,
-        );
-        for (let i = 0; i < claimed.length; i += batchSize) {
-          this.track(channelName, this.pollBatch(channel, policy, claimed.slice(i, i + batchSize)));
+        // Claims again while a claim came back full and polls are free: one claim per tick
+        // would cap a channel at claimBatch tasks per tick, whatever its concurrency.
+        for (;;) {
+          const free = this.options.concurrency - (this.inFlight.get(channelName) ?? 0);
+          if (free <= 0) break;
+          const limit = Math.min(this.options.claimBatch, free * batchSize);
+          const claimed = await this.options.repository.claimDue(channelName, now, limit, this.instance, this.leaseMs);
+          for (let i = 0; i < claimed.length; i += batchSize) {
+            this.track(channelName, this.pollBatch(channel, policy, claimed.slice(i, i + batchSize)));
+          }
+          if (claimed.length < limit || this.stopped) break;
         }
       }
     } catch (error) {
@@ -240,7 +240,8 @@ export class TaskPoller {
         lease_until: 0,
       },
       visible,
-      this.options.notify,
+      // Without a callback there is no webhook to queue with the change.
+      task.callback ? this.options.notify : undefined,
     );
   }
 

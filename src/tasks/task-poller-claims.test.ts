@@ -1,0 +1,90 @@
+/**
+ * How many due tasks one scheduler pass takes: claims of `claimBatch` each, repeated while
+ * they come back full and the channel has polls free — not one claim per pass, which capped a
+ * channel at `claimBatch` tasks per tick whatever its concurrency.
+ */
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TaskObservation } from '../core/task.js';
+import type { TaskProvider, TaskTarget } from '../providers/types.js';
+import type { ChannelRegistry } from '../routing/channel-registry.js';
+import { type OpenedStore, openStore } from '../store/open-store.js';
+import { TasksRepository } from '../store/tasks-repository.js';
+import type { TaskFinisher } from './task-finisher.js';
+import { TaskPoller } from './task-poller.js';
+
+let store: OpenedStore | undefined;
+afterEach(async () => {
+  await store?.close();
+});
+
+async function setup(due: number, options: { concurrency: number; claimBatch: number }) {
+  store = await openStore('sqlite::memory:');
+  const repository = new TasksRepository(store.db, store.dialect);
+  const batches: number[] = [];
+  const provider = {
+    operations: new Set(['image.imagine']),
+    pollPolicy: () => ({ firstDelayMs: 1_000, factor: 1, maxDelayMs: 1_000, deadlineMs: 3_600_000, maxBatch: 10 }),
+    async poll(): Promise<TaskObservation> {
+      batches.push(1);
+      return { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 };
+    },
+    async pollMany(targets: TaskTarget[]) {
+      batches.push(targets.length);
+      return new Map(targets.map((target) => [target.upstreamId, { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 } as TaskObservation]));
+    },
+  } as unknown as TaskProvider;
+  const channel = { name: 'sbx', provider: { tasks: provider }, config: { timeoutMs: 10_000 } };
+  const registry = { current: () => ({ channels: [channel] }) } as unknown as ChannelRegistry;
+  const poller = new TaskPoller({
+    repository,
+    registry,
+    finisher: {} as TaskFinisher,
+    logger: pino({ level: 'silent' }),
+    notify: () => undefined,
+    ...options,
+  });
+  const now = Date.now();
+  for (let i = 0; i < due; i++) {
+    const id = `t${i}`;
+    await repository.insertQueued({
+      id,
+      owner: 'k',
+      surface: 'imgtask',
+      operation: 'image.imagine',
+      model: 'imgtask-imagine',
+      request: { model: 'imgtask-imagine', prompt: 'p' },
+      priceUsd: 0,
+      callbackToken: `tok${i}`,
+      createdAt: now,
+      deadlineAt: now + 3_600_000,
+      leaseOwner: poller.instance,
+      leaseUntil: now + 60_000,
+    });
+    await repository.update(
+      id,
+      poller.instance,
+      { channel: 'sbx', upstream_id: `u${i}`, status: 'submitted', next_poll_at: now - 1, lease_owner: null, lease_until: 0 },
+      false,
+    );
+  }
+  return { poller, repository, batches };
+}
+
+describe('task poller claims', () => {
+  it('takes several claims in one pass, up to the channel concurrency', async () => {
+    const { poller, batches } = await setup(50, { concurrency: 4, claimBatch: 10 });
+    await poller.tick();
+    await poller.stop();
+    // Four polls of a full claim each; the 10 tasks left wait for a free poll.
+    expect(batches).toEqual([10, 10, 10, 10]);
+  });
+
+  it('stops claiming when a claim comes back short', async () => {
+    const { poller, batches, repository } = await setup(15, { concurrency: 4, claimBatch: 10 });
+    await poller.tick();
+    await poller.stop();
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBe(15);
+    expect(await repository.countByStatus()).toEqual({ running: 15 });
+  });
+});
