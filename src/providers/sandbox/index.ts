@@ -22,6 +22,7 @@ const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
   'image.imagine',
   'image.describe',
   'image.action',
+  'video.generate',
 ]);
 
 /** `settings` are the gateway-wide defaults; a channel's `options` (same keys) override them. */

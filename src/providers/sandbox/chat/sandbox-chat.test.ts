@@ -61,7 +61,18 @@ describe('sandbox provider', () => {
     expect(fast.name).toBe('sandbox');
     expect(fast.simulated).toBe(true);
     expect(fast.dialect).toBeUndefined();
-    expect([...fast.operations]).toEqual(['chat', 'embed', 'image.generate', 'image.edit', 'image.remix', 'image.blend']);
+    expect([...fast.operations]).toEqual([
+      'chat',
+      'embed',
+      'image.generate',
+      'image.edit',
+      'image.remix',
+      'image.blend',
+      'image.imagine',
+      'image.describe',
+      'image.action',
+      'video.generate',
+    ]);
     expect(chat.passthrough).toBeUndefined();
   });
 });

@@ -12,14 +12,16 @@ export const SUBMITTED_SHARE = 0.1;
 
 type Phase = 'submitted' | 'running' | 'succeeded' | 'failed';
 
-/** The vendor's words: imgtask operations speak the MJ proxy's, imagegen1 Replicate's. */
-const WORDS: Record<'imgtask' | 'imagegen1', Record<Phase, string>> = {
+/** The vendor's words: imgtask operations speak the MJ proxy's, imagegen1 Replicate's, videos Ark's. */
+const WORDS: Record<'imgtask' | 'imagegen1' | 'video', Record<Phase, string>> = {
   imgtask: { submitted: 'SUBMITTED', running: 'IN_PROGRESS', succeeded: 'SUCCESS', failed: 'FAILURE' },
   imagegen1: { submitted: 'starting', running: 'processing', succeeded: 'succeeded', failed: 'failed' },
+  video: { submitted: 'queued', running: 'running', succeeded: 'succeeded', failed: 'failed' },
 };
 
 export function vendorWord(operation: TaskOperation, phase: Phase): string {
-  return WORDS[operation === 'image.generate' ? 'imagegen1' : 'imgtask'][phase];
+  const family = operation === 'image.generate' ? 'imagegen1' : operation === 'video.generate' ? 'video' : 'imgtask';
+  return WORDS[family][phase];
 }
 
 /** How far along the task is (0 at submit, 1 at its end); a task of no duration is done at once. */
@@ -48,6 +50,8 @@ export function observeSandboxTask(operation: TaskOperation, record: SandboxTask
     if (record.seed !== undefined) observation.seed = record.seed;
     if (record.text !== undefined) observation.text = record.text;
     if (record.buttons !== undefined) observation.buttons = record.buttons;
+    const seconds = record.outputs.find((ref) => ref.kind === 'video')?.seconds;
+    if (seconds !== undefined) observation.usage = { seconds };
     return observation;
   }
   if (share < SUBMITTED_SHARE) return { status: 'submitted', vendorStatus: vendorWord(operation, 'submitted'), progress: 0 };

@@ -1,6 +1,7 @@
 /**
- * What a sandbox task produces, made at submit: the PNGs to store, the seed, describe's text
- * and the grid's buttons. One branch per operation; each checks what it needs of the request.
+ * What a sandbox image task produces, made at submit: the PNGs to store, the seed, describe's
+ * text and the grid's buttons. One branch per operation; each checks what it needs of the
+ * request. (Videos are made by `produceVideoResult`, outside the image decode slots.)
  */
 import { invalidRequest } from '../../../core/errors.js';
 import type { TaskButton, TaskOperation, TaskRequest } from '../../../core/task.js';
@@ -18,17 +19,32 @@ import { readSandboxTaskRecord } from './sandbox-task-record.js';
 import { imageDigest, seedText, taskSeed } from './task-seeds.js';
 import { drawVariationGrid } from './variation-grid.js';
 
+/** A file to store as a task output, with what the task record keeps about it. */
+export interface ProducedFile {
+  data: Uint8Array;
+  mime: string;
+  kind: 'image' | 'video';
+  width?: number;
+  height?: number;
+  seconds?: number;
+}
+
 export interface ProducedTask {
-  pngs: Buffer[];
+  /** In output order. */
+  files: ProducedFile[];
   seed?: string;
   text?: string;
   buttons?: TaskButton[];
-  /** The first PNG is a 2×2 grid that actions can act on. */
+  /** The first file is a 2×2 grid PNG that actions can act on. */
   grid: boolean;
 }
 
+export function pngFile(png: Buffer): ProducedFile {
+  return { data: png, mime: 'image/png', kind: 'image' };
+}
+
 function asGrid(png: Buffer, seed: number): ProducedTask {
-  return { pngs: [png], seed: seedText(seed), buttons: gridButtons(gridHash(png)), grid: true };
+  return { files: [pngFile(png)], seed: seedText(seed), buttons: gridButtons(gridHash(png)), grid: true };
 }
 
 async function imagine(request: TaskRequest): Promise<ProducedTask> {
@@ -45,7 +61,7 @@ async function blend(request: TaskRequest): Promise<ProducedTask> {
 async function describe(request: TaskRequest): Promise<ProducedTask> {
   const [image] = request.images ?? [];
   if (!image) throw invalidRequest('image: describe takes one image', 'image');
-  return { pngs: [], text: await describeImage(image), grid: false };
+  return { files: [], text: await describeImage(image), grid: false };
 }
 
 async function act(request: TaskRequest, attempt: TaskSubmitAttempt): Promise<ProducedTask> {
@@ -59,7 +75,7 @@ async function act(request: TaskRequest, attempt: TaskSubmitAttempt): Promise<Pr
   if (action.kind === 'upsample') {
     // An upscale keeps the grid's seed, as MJ's does.
     const seed = parent.result?.seed ?? seedText(taskSeed(undefined, ['upsample', parent.upstreamId, action.index]));
-    return { pngs: [await upscaleQuadrant(grid, action.index)], seed, grid: false };
+    return { files: [pngFile(await upscaleQuadrant(grid, action.index))], seed, grid: false };
   }
   if (action.kind === 'variation') {
     const seed = taskSeed(undefined, ['variation', parent.upstreamId, action.index, attempt.taskId]);
@@ -72,10 +88,10 @@ async function act(request: TaskRequest, attempt: TaskSubmitAttempt): Promise<Pr
 async function generate(request: TaskRequest, attempt: TaskSubmitAttempt): Promise<ProducedTask> {
   const { count, size } = chooseGenerateShape(request, attempt.warn?.bind(attempt));
   const seed = taskSeed(request.seed, ['generate', request.model, request.prompt ?? '', size, count]);
-  const pngs: Buffer[] = [];
+  const files: ProducedFile[] = [];
   // One picture at a time: up to 4 megapixels each.
-  for (let i = 0; i < count; i++) pngs.push(await renderLabelledPattern(size, i === 0 ? seed : quadrantSeed(seed, i)));
-  return { pngs, seed: seedText(seed), grid: false };
+  for (let i = 0; i < count; i++) files.push(pngFile(await renderLabelledPattern(size, i === 0 ? seed : quadrantSeed(seed, i))));
+  return { files, seed: seedText(seed), grid: false };
 }
 
 export function produceTaskResult(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<ProducedTask> {

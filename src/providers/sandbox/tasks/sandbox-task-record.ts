@@ -5,7 +5,7 @@
  */
 import type { MediaRef, TaskButton } from '../../../core/task.js';
 
-/** Results a sandbox task holds at most (a grid, or imagegen1's four pictures). */
+/** Results a sandbox task holds at most (a grid, imagegen1's four pictures, or a video and its thumbnail). */
 export const MAX_RECORD_OUTPUTS = 4;
 const MAX_TEXT_CHARS = 8_000;
 const MAX_BUTTONS = 12;
@@ -40,6 +40,7 @@ function readMediaRef(value: unknown): MediaRef | undefined {
   const ref: MediaRef = { mediaId, kind, mime, bytes };
   if (finiteAtLeastZero(value.width)) ref.width = value.width;
   if (finiteAtLeastZero(value.height)) ref.height = value.height;
+  if (finiteAtLeastZero(value.seconds)) ref.seconds = value.seconds;
   return ref;
 }
 
