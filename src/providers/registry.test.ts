@@ -6,7 +6,21 @@ import type { ProviderDescriptor } from './types.js';
 describe('provider descriptors', () => {
   it('lists each provider kind once', () => {
     const names = PROVIDER_DESCRIPTORS.map((d) => d.name);
-    expect(names.sort()).toEqual(['anthropic', 'bfl', 'gemini', 'ideogram', 'openai', 'openai-compatible', 'replicate', 'sandbox']);
+    expect(names.sort()).toEqual([
+      'anthropic',
+      'ark',
+      'bfl',
+      'gemini',
+      'ideogram',
+      'luma',
+      'midjourney-proxy',
+      'minimax',
+      'openai',
+      'openai-compatible',
+      'replicate',
+      'runway',
+      'sandbox',
+    ]);
   });
 
   it('each factory makes a provider of its name with the operations and dialect the descriptor declares', () => {
@@ -18,12 +32,13 @@ describe('provider descriptors', () => {
       expect(provider.simulated === true).toBe(descriptor.simulated === true);
       if (provider.operations.has('chat')) expect(provider.chat).toBeDefined();
       if (provider.operations.has('embed')) expect(provider.embed).toBeDefined();
+      if (provider.operations.has('video.generate') || provider.operations.has('image.imagine')) expect(provider.tasks).toBeDefined();
     }
   });
 
-  it("every upstream provider has an http(s) default base URL except openai-compatible, which needs the channel's", () => {
+  it("every upstream provider has an http(s) default base URL except self-hosted ones (openai-compatible, midjourney-proxy), which need the channel's", () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      if (descriptor.simulated || descriptor.name === 'openai-compatible') {
+      if (descriptor.simulated || descriptor.name === 'openai-compatible' || descriptor.name === 'midjourney-proxy') {
         expect(descriptor.defaultBaseUrl).toBeUndefined();
       } else {
         expect(descriptor.defaultBaseUrl).toMatch(/^https:\/\//);
