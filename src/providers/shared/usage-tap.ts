@@ -39,6 +39,30 @@ export interface TapFindings {
 export type SseEventReader = (event: SseEvent, findings: TapFindings) => string | null;
 
 /**
+ * One complete event as received, of the common shape `[event: NAME\n]data: DATA\n\n`:
+ * offsets into `bytes` (the event is `[start, end)`, its data `[dataStart, dataEnd)`, its
+ * name `[nameStart, nameEnd)`, both -1 when it has none).
+ */
+export interface EventBytes {
+  bytes: Buffer;
+  start: number;
+  end: number;
+  nameStart: number;
+  nameEnd: number;
+  dataStart: number;
+  dataEnd: number;
+}
+
+/**
+ * Looks at one event in the received bytes, before (and usually instead of) decoding it:
+ * true relays it as received and reads nothing from it, a Buffer relays those bytes in its
+ * place (nothing to read either), false decodes it and hands it to the `SseEventReader`.
+ * Must answer false for any event the reader would read something from, and for the
+ * `lastRewrite` event.
+ */
+export type InPlaceReader = (event: EventBytes) => Buffer | boolean;
+
+/**
  * Taps an SSE body. With `rewrites: false` the reader's answer is ignored and chunks pass as
  * they came; otherwise each complete event is re-emitted as it was received (or as rewritten),
  * so bytes the reader keeps are relayed exactly.
@@ -48,7 +72,7 @@ export interface SseTapOptions {
   rewrites: boolean;
   /**
    * The assistant text an event carried. Used only when the stream is cut short (to bill what
-   * was produced), so the events are kept (bounded) instead of read as they pass.
+   * was produced): the received chunks are kept (bounded) and decoded again then.
    */
   producedTextOf?: (event: SseEvent, emit: (text: string) => void) => void;
   /**
@@ -56,13 +80,20 @@ export interface SseTapOptions {
    * one naming the model): from the next clean chunk boundary on, chunks are relayed as they came.
    */
   lastRewrite?: (event: SseEvent) => boolean;
+  /**
+   * Handles the common events on their bytes, without decoding and re-encoding them. Used while
+   * the stream has no `\r` (from the first chunk that has one on, every event is decoded).
+   */
+  inPlace?: InPlaceReader;
 }
 
-/** Event data kept for reading the produced text of a cut stream, in UTF-16 code units. */
-const KEPT_EVENTS_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
+/** Received bytes kept for reading the produced text of a cut stream. */
+const KEPT_BYTES_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
+const BLANK_LINE = Buffer.from('\n\n');
 
 export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
+  const { producedTextOf, inPlace } = options;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
   let produced = '';
@@ -75,8 +106,8 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
     },
   };
-  // Only the name and data of each event (not its raw text): read again only if the stream is cut.
-  const kept: SseEvent[] = [];
+  // The chunks as received (references, no copies): decoded again only if the stream is cut.
+  const kept: Buffer[] = [];
   let keptSize = 0;
   let settled = false;
   let settle!: (completed: boolean) => void;
@@ -84,43 +115,93 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
     settle = (completed) => {
       if (settled) return;
       settled = true;
-      if (!completed && options.producedTextOf) for (const event of kept) options.producedTextOf(event, findings.text);
+      if (!completed && producedTextOf) producedTextOfChunks(kept, producedTextOf, findings.text);
       kept.length = 0;
       resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
     };
   });
   let rewriting = options.rewrites;
   let rewritesDone = false;
+  /** Reads decoded events; while rewriting, returns what to relay for them. */
   const relay = (events: SseEvent[]): string => {
     let out = '';
     for (const event of events) {
       if (rewriting && options.lastRewrite?.(event)) rewritesDone = true;
-      if (options.producedTextOf && keptSize < KEPT_EVENTS_LIMIT) {
-        kept.push({ event: event.event, data: event.data });
-        keptSize += event.data.length;
-      }
       const data = read(event, findings);
       if (rewriting && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
     }
     return out;
   };
+
+  let inPlaceOn = inPlace !== undefined;
+  /** With `inPlace`: received bytes after the last complete event (held back while rewriting). */
+  let carry: Buffer | undefined;
+  const view: EventBytes = { bytes: BLANK_LINE, start: 0, end: 0, nameStart: -1, nameEnd: -1, dataStart: 0, dataEnd: 0 };
+  const pieces: Buffer[] = [];
+  /** Reads the complete events of `bytes` (while rewriting, collects what to relay in `pieces`); returns where the rest begins. */
+  const scan = (bytes: Buffer): number => {
+    let pos = 0;
+    let asReceived = 0;
+    for (;;) {
+      const blank = bytes.indexOf(BLANK_LINE, pos);
+      if (blank === -1) break;
+      const end = blank + 2;
+      const verdict = decoder.isIdle() && eventAt(bytes, pos, blank, view) ? inPlace!(view) : false;
+      if (verdict !== true) {
+        if (rewriting && pos > asReceived) pieces.push(bytes.subarray(asReceived, pos));
+        if (verdict === false) {
+          const out = relay(decoder.push(bytes.subarray(pos, end)));
+          if (rewriting && out.length > 0) pieces.push(Buffer.from(out, 'utf8'));
+        } else if (rewriting) pieces.push(verdict);
+        asReceived = end;
+      }
+      pos = end;
+    }
+    if (rewriting && pos > asReceived) pieces.push(asReceived === 0 && pos === bytes.length ? bytes : bytes.subarray(asReceived, pos));
+    return pos;
+  };
+  const takePieces = (): Buffer | undefined => {
+    const out = pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    pieces.length = 0;
+    return out;
+  };
+
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
+      if (producedTextOf && keptSize < KEPT_BYTES_LIMIT) {
+        kept.push(chunk);
+        keptSize += chunk.length;
+      }
+      if (inPlaceOn && chunk.indexOf(13 /* \r */) !== -1) inPlaceOn = false;
+      if (inPlaceOn) {
+        const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
+        const wasRewriting = rewriting;
+        const rest = scan(bytes);
+        carry = rest < bytes.length ? bytes.subarray(rest) : undefined;
+        if (!wasRewriting) return callback(null, chunk);
+        if (rewritesDone && carry === undefined && decoder.stopKeepingRaw()) rewriting = false;
+        return callback(null, takePieces());
+      }
+      // Held back before this chunk showed a \r: decoded first (and relayed, while rewriting).
+      let out = carry === undefined ? '' : relay(decoder.push(carry));
+      carry = undefined;
       if (!rewriting) {
         relay(decoder.push(chunk));
         return callback(null, chunk);
       }
-      const out = relay(decoder.push(chunk));
+      out += relay(decoder.push(chunk));
       if (rewritesDone && decoder.stopKeepingRaw()) rewriting = false;
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
+      let out = carry === undefined ? '' : relay(decoder.push(carry));
+      carry = undefined;
       if (!rewriting) {
         relay(decoder.end());
         settle(true);
         return callback();
       }
-      const out = relay(decoder.end()) + decoder.takeRaw();
+      out += relay(decoder.end()) + decoder.takeRaw();
       settle(true);
       callback(null, out.length > 0 ? out : undefined);
     },
@@ -129,6 +210,50 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   source.on('error', (error) => tap.destroy(error));
   source.pipe(tap);
   return { body: tap, result };
+}
+
+/**
+ * Fills `view` with the event `bytes[start, blank + 2)` when it has the common shape (an
+ * optional `event:` line and one `data:` line, nothing else); false otherwise.
+ */
+function eventAt(bytes: Buffer, start: number, blank: number, view: EventBytes): boolean {
+  let line = start;
+  view.nameStart = -1;
+  view.nameEnd = -1;
+  // "event:"
+  if (
+    bytes[line] === 101 &&
+    bytes[line + 1] === 118 &&
+    bytes[line + 2] === 101 &&
+    bytes[line + 3] === 110 &&
+    bytes[line + 4] === 116 &&
+    bytes[line + 5] === 58
+  ) {
+    let at = line + 6;
+    if (bytes[at] === 32) at++;
+    const lineEnd = bytes.indexOf(10, at);
+    if (lineEnd >= blank) return false;
+    view.nameStart = at;
+    view.nameEnd = lineEnd;
+    line = lineEnd + 1;
+  }
+  // "data:"
+  if (!(bytes[line] === 100 && bytes[line + 1] === 97 && bytes[line + 2] === 116 && bytes[line + 3] === 97 && bytes[line + 4] === 58)) return false;
+  let at = line + 5;
+  if (bytes[at] === 32) at++;
+  if (at > blank || bytes.indexOf(10, at) !== blank) return false;
+  view.bytes = bytes;
+  view.start = start;
+  view.end = blank + 2;
+  view.dataStart = at;
+  view.dataEnd = blank;
+  return true;
+}
+
+/** The produced text of the complete events in the kept chunks. */
+function producedTextOfChunks(chunks: Buffer[], producedTextOf: NonNullable<SseTapOptions['producedTextOf']>, emit: (text: string) => void): void {
+  const decoder = new SseDecoder();
+  for (const chunk of chunks) for (const event of decoder.push(chunk)) producedTextOf(event, emit);
 }
 
 /** The event as received with only its data replaced; rebuilt from its fields when its data spans several lines. */
