@@ -8,7 +8,7 @@ import type { Usage } from '../../core/usage.js';
 import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
 import { forEachStringValue } from '../shared/json-members.js';
-import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
 import { type EventBytes, tapJson, tapSse, type SseEventReader } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
@@ -102,6 +102,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
     extract: jsonUsage,
     usageKey: 'usage',
     rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+    rewriteBytes: model === undefined ? undefined : (bytes) => renameModelBytes(bytes, 'model', model),
   });
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);

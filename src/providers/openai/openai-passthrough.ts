@@ -9,7 +9,7 @@ import type { SseEvent } from '../../core/sse.js';
 import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
 import { findMembers, forEachStringValue, removeMember, replaceValue, valueIs, type MemberSpan } from '../shared/json-members.js';
-import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue } from '../shared/upstream-http.js';
 import { type EventBytes, type InPlaceReader, tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
@@ -47,6 +47,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
     extract: usageOfDocument,
     usageKey: 'usage',
     rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+    rewriteBytes: model === undefined ? undefined : (bytes) => renameModelBytes(bytes, 'model', model),
   });
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { bodyText } from '../../../test/helpers/body-text.js';
 import { anthropicInPlace, anthropicProducedText, anthropicStreamReader } from '../anthropic/anthropic-passthrough.js';
 import { openAIInPlace, openAIProducedText, openAIStreamReader } from '../openai/openai-passthrough.js';
-import { type SseTapOptions, type SseEventReader, tapSse } from './usage-tap.js';
+import { renameModel, renameModelBytes } from './public-model.js';
+import { lastObjectAt, lastObjectInBytes, type SseTapOptions, type SseEventReader, tapJson, tapSse } from './usage-tap.js';
 
 function chunked(bytes: Buffer, size: number): Readable {
   const parts: Buffer[] = [];
@@ -126,4 +127,39 @@ describe('Anthropic streams relayed in place', () => {
       });
     }
   }
+});
+
+describe('JSON answers edited on their bytes', () => {
+  const documents = [
+    '{"id":"c","object":"chat.completion","created":1,"model":"up","choices":[{"message":{"content":"Hé"}}],"usage":{"prompt_tokens":1}}',
+    '{\n  "id": "c",\n  "model" : "up",\n  "usage": {"prompt_tokens": 2, "note": "a}b"}\n}',
+    '{"id":"c","model":"public/model","usage":{}}',
+    '{"x":"model","model":"up"}',
+    '{"choices":[{"model":"inner"}],"model":"up"}',
+    '{"id":"a\\"b","model":"up"}',
+    '{"id":"c","model":"esc\\"aped"}',
+    '{"id":"c","model":5}',
+    '{"id":"c"}',
+    '  {"model":"up","usage":{"prompt_tokens":3}} ',
+    '{"content":"the \\"usage\\": {fake}","usage":{"prompt_tokens":4}}',
+  ];
+  for (const document of documents) {
+    it(`renames and reads usage as the text path does: ${document.slice(0, 40)}`, () => {
+      const bytes = Buffer.from(document, 'utf8');
+      const edited = renameModelBytes(bytes, 'model', 'public/model');
+      if (edited) expect(edited.toString('utf8')).toBe(renameModel(document, 'model', 1, 'public/model'));
+      expect(lastObjectInBytes(bytes, 'usage')).toEqual(lastObjectAt(document, 'usage'));
+    });
+  }
+
+  it('relays JSON that is not UTF-8 as it always did, decoded and encoded again', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"model":"up","x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]);
+    const options = {
+      extract: () => undefined,
+      rewrite: (text: string) => renameModel(text, 'model', 1, 'p'),
+      rewriteBytes: (b: Buffer) => renameModelBytes(b, 'model', 'p'),
+    };
+    const tapped = await tapJson(Readable.from([bytes]), options);
+    expect(tapped.body).toEqual(Buffer.from(renameModel(bytes.toString('utf8'), 'model', 1, 'p'), 'utf8'));
+  });
 });

@@ -5,6 +5,7 @@
  * also rewrite or drop it; JSON answers are read whole (bounded) before they are relayed, so
  * they can be rewritten and sized.
  */
+import { isUtf8 } from 'node:buffer';
 import { Readable, Transform } from 'node:stream';
 import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
@@ -273,6 +274,11 @@ export interface JsonTapOptions {
   usageKey?: string;
   /** Rewrites the whole answer's text before it is relayed (e.g. to name the public model). */
   rewrite?: (text: string) => string;
+  /**
+   * The same rewrite done on the answer's bytes (the same bytes when nothing changes), or
+   * undefined when it cannot be: then `rewrite` runs on the decoded text.
+   */
+  rewriteBytes?: (bytes: Buffer) => Buffer | undefined;
 }
 
 export interface TappedJson extends TappedJsonBody {
@@ -285,26 +291,55 @@ export interface TappedJson extends TappedJsonBody {
  * result with its length. A larger answer is relayed unchanged as it comes, without usage.
  * Throws a retryable upstream GatewayError when the body breaks off while being read.
  */
-export async function tapJson(source: Readable, options: JsonTapOptions, limit = JSON_TAP_LIMIT): Promise<TappedJson> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limit) return relayRest(chunks, iterator);
-    }
-  } catch (error) {
-    throw new GatewayError('upstream', 'the upstream answer broke off before it was complete', { retryable: true, cause: error });
+export function tapJson(source: Readable, options: JsonTapOptions, limit = JSON_TAP_LIMIT): Promise<TappedJson> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onBreak);
+      source.off('close', onBreak);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size <= limit) return;
+      stop();
+      source.pause();
+      resolve(relayRest(chunks, source[Symbol.asyncIterator]() as AsyncIterator<Buffer>));
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(wholeJson(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), options));
+    };
+    const onBreak = (error?: unknown): void => {
+      stop();
+      reject(
+        new GatewayError('upstream', 'the upstream answer broke off before it was complete', { retryable: true, cause: error ?? new Error('premature close') }),
+      );
+    };
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', onBreak);
+    source.on('close', onBreak);
+  });
+}
+
+function wholeJson(received: Buffer, options: JsonTapOptions): TappedJson {
+  let bytes = received;
+  let text: string | undefined;
+  // Relayed as decoded text (so bytes that are not UTF-8 go out as U+FFFD, as they always did) unless the bytes can be kept.
+  let rewritten: Buffer | undefined;
+  if (isUtf8(received)) rewritten = options.rewrite ? options.rewriteBytes?.(received) : received;
+  if (rewritten) bytes = rewritten;
+  else {
+    text = received.toString('utf8');
+    if (options.rewrite) text = options.rewrite(text);
+    bytes = Buffer.from(text, 'utf8');
   }
-  let text = Buffer.concat(chunks).toString('utf8');
-  if (options.rewrite) text = options.rewrite(text);
-  const bytes = Buffer.from(text, 'utf8');
-  const usage = readJsonUsage(text, options);
+  const usage = readJsonUsage(bytes, text, options);
   return {
     body: bytes,
     length: bytes.length,
@@ -332,14 +367,59 @@ function relayRest(head: Buffer[], iterator: AsyncIterator<Buffer>): TappedJson 
   return { body, result };
 }
 
-function readJsonUsage(text: string, options: JsonTapOptions): Usage | undefined {
+/** Usage of the answer: `text` when it was decoded (and rewritten) already, else read from the bytes. */
+function readJsonUsage(bytes: Buffer, text: string | undefined, options: JsonTapOptions): Usage | undefined {
   try {
-    const usage = options.usageKey === undefined ? undefined : lastObjectAt(text, options.usageKey);
-    const found = options.extract(usage === undefined ? JSON.parse(text) : { [options.usageKey!]: usage });
+    const { usageKey } = options;
+    let document: unknown;
+    if (usageKey === undefined) document = JSON.parse(text ?? bytes.toString('utf8'));
+    else {
+      const usage = text === undefined ? lastObjectInBytes(bytes, usageKey) : lastObjectAt(text, usageKey);
+      document = usage === undefined ? JSON.parse(text ?? bytes.toString('utf8')) : { [usageKey]: usage };
+    }
+    const found = options.extract(document);
     return found ? { inputTokens: 0, outputTokens: 0, ...found } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `lastObjectAt` on the UTF-8 bytes of the text: the structure it looks at is ASCII, which
+ * UTF-8 never uses inside a multi-byte character, so both find the same object.
+ */
+export function lastObjectInBytes(bytes: Buffer, key: string): unknown {
+  const at = bytes.lastIndexOf(`"${key}"`);
+  if (at === -1) return undefined;
+  let i = skipSpace(bytes, at + Buffer.byteLength(key) + 2);
+  if (bytes[i] !== 58 /* : */) return undefined;
+  i = skipSpace(bytes, i + 1);
+  if (bytes[i] !== 123 /* { */) return undefined;
+  const start = i;
+  let depth = 0;
+  let inString = false;
+  for (; i < bytes.length; i++) {
+    const ch = bytes[i];
+    if (inString) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 /* { */) depth++;
+    else if (ch === 125 /* } */ && --depth === 0) {
+      try {
+        return JSON.parse(bytes.toString('utf8', start, i + 1));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function skipSpace(bytes: Buffer, from: number): number {
+  let i = from;
+  for (let c = bytes[i]; c === 32 || c === 10 || c === 13 || c === 9; c = bytes[++i]);
+  return i;
 }
 
 /** The JSON object that follows the last `"key":` in the text, parsed; undefined when there is none. */
