@@ -88,6 +88,11 @@ export class SseDecoder {
     return true;
   }
 
+  /** True when nothing received is held back: no partial line, no event under way, no kept raw text. */
+  isIdle(): boolean {
+    return this.buffer.length === 0 && this.raw.length === 0 && this.data.length === 0 && this.event === undefined;
+  }
+
   /** With `keepRaw`, after `end()`: text received after the last event (comments, blank lines), to relay too. */
   takeRaw(): string {
     const rest = this.raw;

@@ -109,7 +109,7 @@ export class CallLifecycle {
   /** Admits a call, or throws the reason it may not run. */
   async admit(subject: CallSubject): Promise<Call> {
     this.checkAccess(subject);
-    const call = new Call(subject, this.deps, this.hooks, (c) => this.inFlight.delete(c));
+    const call = new Call(subject, this.deps, this.hooks, this.inFlight);
     for (const hook of this.hooks) {
       if (!hook.admit) continue;
       try {
@@ -139,7 +139,7 @@ export class Call {
     readonly subject: CallSubject,
     private readonly deps: LifecycleDeps,
     private readonly hooks: readonly LifecycleHooks[],
-    private readonly onEnd: (call: Call) => void,
+    private readonly inFlight: Set<Call>,
   ) {}
 
   get isEnded(): boolean {
@@ -217,12 +217,11 @@ export class Call {
   finish(outcome: string, usage: Usage | undefined, units = 0, error?: GatewayError): Promise<void> {
     if (this.ended) return this.ended;
     this.ended = Promise.resolve();
-    this.onEnd(this);
+    this.inFlight.delete(this);
     const { subject, deps, route } = this;
     const price = deps.catalog.get(subject.model)?.price;
     const costUsd = route === undefined || route.simulated ? 0 : (usage ? costOf(price, usage) : 0) + units * (price?.perUnit ?? 0);
     const latencyMs = Math.round(performance.now() - this.startedAt);
-    const ending: CallEnding = { outcome, usage, units, error, route, costUsd, latencyMs };
     if (route) {
       this.ended = deps.recorder.record({
         request_id: subject.requestId,
@@ -246,7 +245,12 @@ export class Call {
         created_at: Date.now(),
       });
     }
-    for (const hook of this.hooks) hook.end?.(this, ending);
+    let ending: CallEnding | undefined;
+    for (const hook of this.hooks) {
+      if (!hook.end) continue;
+      ending ??= { outcome, usage, units, error, route, costUsd, latencyMs };
+      hook.end(this, ending);
+    }
     return this.ended;
   }
 }

@@ -48,15 +48,38 @@ export function sendPassthrough(
 export function clientSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
   const shutdown = request.server.shutdownSignal;
-  const onShutdown = (): void => controller.abort(shutdown?.reason);
-  const onClose = (): void => {
-    shutdown?.removeEventListener('abort', onShutdown);
+  if (shutdown?.aborted) {
+    controller.abort(shutdown.reason);
+    return controller.signal;
+  }
+  const live = shutdown === undefined ? undefined : liveCalls(shutdown);
+  live?.add(controller);
+  reply.raw.once('close', () => {
+    live?.delete(controller);
     if (!reply.raw.writableFinished) controller.abort();
-  };
-  if (shutdown?.aborted) controller.abort(shutdown.reason);
-  else shutdown?.addEventListener('abort', onShutdown, { once: true });
-  reply.raw.once('close', onClose);
+  });
   return controller.signal;
+}
+
+/** Per shutdown signal, the calls in flight: one listener aborts them all (not one listener per call). */
+const liveByShutdown = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function liveCalls(shutdown: AbortSignal): Set<AbortController> {
+  let live = liveByShutdown.get(shutdown);
+  if (!live) {
+    const calls = new Set<AbortController>();
+    live = calls;
+    liveByShutdown.set(shutdown, calls);
+    shutdown.addEventListener(
+      'abort',
+      () => {
+        for (const controller of calls) controller.abort(shutdown.reason);
+        calls.clear();
+      },
+      { once: true },
+    );
+  }
+  return live;
 }
 
 /** Installs a surface's error rendering on its encapsulated plugin. */

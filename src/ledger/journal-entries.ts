@@ -20,11 +20,12 @@ export interface OpenCall {
 export type JournalEntry = { open: OpenCall } | { row: UsageRow };
 
 export function openLine(open: OpenCall): string {
-  return `${JSON.stringify({ o: open })}\n`;
+  // The same text as `JSON.stringify({ o: open })`, without the wrapping object.
+  return `{"o":${JSON.stringify(open)}}\n`;
 }
 
 export function rowLine(row: UsageRow): string {
-  return `${JSON.stringify({ r: row })}\n`;
+  return `{"r":${JSON.stringify(row)}}\n`;
 }
 
 const ROW_TEXT = USAGE_TEXT_COLUMNS;

@@ -50,12 +50,12 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
       upstreamModel: route.upstreamModel,
       signal: context.signal,
       requestId: context.requestId,
-      ...(context.maxOutputTokens !== undefined ? { maxOutputTokens: context.maxOutputTokens } : {}),
       warn: (message) => {
         route.warnings ??= [];
         if (route.warnings.length < MAX_WARNINGS && !route.warnings.includes(message)) route.warnings.push(message);
       },
     };
+    if (context.maxOutputTokens !== undefined) attempt.maxOutputTokens = context.maxOutputTokens;
     try {
       const value = await attemptFn(channel, attempt, route);
       breaker.success(channel.name);

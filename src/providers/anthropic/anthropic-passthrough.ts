@@ -8,9 +8,9 @@ import type { Usage } from '../../core/usage.js';
 import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
 import { forEachStringValue } from '../shared/json-members.js';
-import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
-import { tapJson, tapSse, type SseEventReader } from '../shared/usage-tap.js';
+import { type EventBytes, tapJson, tapSse, type SseEventReader } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
@@ -53,6 +53,14 @@ export function anthropicStreamReader(model: string | undefined): SseEventReader
   };
 }
 
+const CONTENT_BLOCK_DELTA = Buffer.from('content_block_delta');
+
+/** The deltas, which the reader relays as they are and reads nothing from, pass on their bytes. */
+export function anthropicInPlace(event: EventBytes): boolean {
+  const { nameStart, nameEnd } = event;
+  return nameEnd - nameStart === CONTENT_BLOCK_DELTA.length && CONTENT_BLOCK_DELTA.compare(event.bytes, nameStart, nameEnd) === 0;
+}
+
 /** The text, tool input JSON and thinking of a delta event, for billing a stream cut short. */
 export function anthropicProducedText(event: SseEvent, emit: (text: string) => void): void {
   if (event.event !== 'content_block_delta') return;
@@ -86,6 +94,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
       rewrites: model !== undefined,
       producedTextOf: anthropicProducedText,
       lastRewrite: (event) => event.event === 'message_start',
+      inPlace: anthropicInPlace,
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
@@ -93,6 +102,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
     extract: jsonUsage,
     usageKey: 'usage',
     rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+    rewriteBytes: model === undefined ? undefined : (bytes) => renameModelBytes(bytes, 'model', model),
   });
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);

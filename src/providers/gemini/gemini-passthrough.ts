@@ -8,7 +8,7 @@ import type { SseEvent } from '../../core/sse.js';
 import type { Usage } from '../../core/usage.js';
 import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
-import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
 import { tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
@@ -77,6 +77,7 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
     extract: jsonUsage,
     usageKey: 'usageMetadata',
     rewrite: model === undefined ? undefined : (text) => renameModel(text, 'modelVersion', 1, model),
+    rewriteBytes: model === undefined ? undefined : (bytes) => renameModelBytes(bytes, 'modelVersion', model),
   });
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);

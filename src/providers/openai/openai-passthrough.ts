@@ -9,9 +9,9 @@ import type { SseEvent } from '../../core/sse.js';
 import type { OpenAIUsage } from '../../core/wire/openai-chat-types.js';
 import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
 import { findMembers, forEachStringValue, removeMember, replaceValue, valueIs, type MemberSpan } from '../shared/json-members.js';
-import { publicModelOf, renameModel } from '../shared/public-model.js';
+import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue } from '../shared/upstream-http.js';
-import { tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
+import { type EventBytes, type InPlaceReader, tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
@@ -39,6 +39,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
     const tapped = tapSse(response.body, openAIStreamReader(model, injectedUsage), {
       rewrites: model !== undefined || injectedUsage,
       producedTextOf: openAIProducedText,
+      inPlace: openAIInPlace(model, injectedUsage),
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
@@ -46,6 +47,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
     extract: usageOfDocument,
     usageKey: 'usage',
     rewrite: model === undefined ? undefined : (text) => renameModel(text, 'model', 1, model),
+    rewriteBytes: model === undefined ? undefined : (bytes) => renameModelBytes(bytes, 'model', model),
   });
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);
@@ -79,6 +81,86 @@ export function openAIStreamReader(model: string | undefined, injectedUsage: boo
     for (const [span, value] of edits) out = value === null ? removeMember(out, span) : replaceValue(out, span, value);
     return out;
   };
+}
+
+const USAGE_KEY = Buffer.from('"usage"');
+const MODEL_KEY_BYTES = Buffer.from('"model":');
+const USAGE_NULL_TAIL_BYTES = Buffer.from(',"usage":null}');
+const DONE = Buffer.from('[DONE]');
+
+/**
+ * What `openAIStreamReader` does to the common chunk, done on its bytes: a chunk that may carry
+ * a usage object (and any chunk of another shape) is left to the reader; the others are relayed
+ * as received, or with the public model spliced in and `,"usage":null` cut off the end. The
+ * searches are cursors over the chunk, so a chunk of many events is scanned once per key.
+ */
+export function openAIInPlace(model: string | undefined, injectedUsage: boolean): InPlaceReader {
+  const modelJson = model === undefined ? undefined : Buffer.from(JSON.stringify(model), 'utf8');
+  let usageIn: Buffer | undefined;
+  let usageAt = -1;
+  let modelIn: Buffer | undefined;
+  let modelAt = -1;
+  return (event: EventBytes): Buffer | boolean => {
+    const { bytes, start, end, dataStart, dataEnd } = event;
+    if (event.nameStart !== -1) return false;
+    if (dataEnd - dataStart === DONE.length && DONE.compare(bytes, dataStart, dataEnd) === 0) return true;
+    // Every `"usage"` of the data must be followed by `:` and a value that is plainly not an object.
+    if (usageIn !== bytes || (usageAt !== -1 && usageAt < dataStart)) {
+      usageIn = bytes;
+      usageAt = bytes.indexOf(USAGE_KEY, dataStart);
+    }
+    while (usageAt !== -1 && usageAt < dataEnd) {
+      const colon = usageAt + USAGE_KEY.length;
+      const next = bytes[colon + 1];
+      if (bytes[colon] !== 58 /* : */ || next === undefined || next <= 32 || next >= 128 || next === 123 /* { */) return false;
+      usageAt = bytes.indexOf(USAGE_KEY, colon);
+    }
+    if (modelJson === undefined && !injectedUsage) return true;
+    let kept = dataEnd;
+    if (injectedUsage) {
+      kept = dataEnd - USAGE_NULL_TAIL_BYTES.length;
+      if (kept <= dataStart || USAGE_NULL_TAIL_BYTES.compare(bytes, kept, dataEnd) !== 0) return false;
+    }
+    if (modelJson === undefined) return spliced(bytes, start, end, kept, dataEnd, -1, -1, undefined);
+    if (modelIn !== bytes || (modelAt !== -1 && modelAt < dataStart)) {
+      modelIn = bytes;
+      modelAt = bytes.indexOf(MODEL_KEY_BYTES, dataStart);
+    }
+    const at = modelAt;
+    if (at <= dataStart || at >= kept || bytes[dataStart] !== 123 /* { */) return false;
+    for (let i = dataStart + 1; i < at; i++) {
+      const c = bytes[i];
+      if (c === 123 || c === 91 /* [ */ || c === 92 /* \ */) return false;
+    }
+    const valueStart = at + MODEL_KEY_BYTES.length;
+    if (bytes[valueStart] !== 34 /* " */) return false;
+    const valueEnd = bytes.indexOf(34, valueStart + 1);
+    if (valueEnd === -1 || valueEnd >= kept || bytes[valueEnd - 1] === 92) return false;
+    const sameModel = valueEnd + 1 - valueStart === modelJson.length && modelJson.compare(bytes, valueStart, valueEnd + 1) === 0;
+    if (sameModel) return injectedUsage ? spliced(bytes, start, end, kept, dataEnd, -1, -1, undefined) : true;
+    return spliced(bytes, start, end, kept, dataEnd, valueStart, valueEnd + 1, modelJson);
+  };
+}
+
+/**
+ * The event `bytes[start, end)` with `[from, to)` replaced by `insert` (when given), and its
+ * data's end `[kept, dataEnd)` replaced by `}` (when `kept < dataEnd`), in one new Buffer.
+ */
+function spliced(bytes: Buffer, start: number, end: number, kept: number, dataEnd: number, from: number, to: number, insert: Buffer | undefined): Buffer {
+  const cutTail = kept < dataEnd;
+  const length = end - start - (insert ? to - from - insert.length : 0) - (cutTail ? dataEnd - kept - 1 : 0);
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  let from0 = start;
+  if (insert) {
+    at += bytes.copy(out, at, start, from);
+    at += insert.copy(out, at);
+    from0 = to;
+  }
+  at += bytes.copy(out, at, from0, kept);
+  if (cutTail) out[at++] = 125; /* } */
+  bytes.copy(out, at, dataEnd, end);
+  return out;
 }
 
 /** The assistant text and tool arguments of a chunk, for billing a stream cut short. */

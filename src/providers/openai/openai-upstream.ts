@@ -5,8 +5,18 @@ import { mapOpenAIError } from './map-openai-error.js';
 import { refuseUnsupportedDocuments } from './refuse-unsupported-documents.js';
 
 export function chatCompletionsUrl(channel: ChannelConfig): string {
-  return `${channel.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const { baseUrl } = channel;
+  let url = COMPLETIONS_URLS.get(baseUrl);
+  if (url === undefined) {
+    url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    if (COMPLETIONS_URLS.size >= 256) COMPLETIONS_URLS.clear();
+    COMPLETIONS_URLS.set(baseUrl, url);
+  }
+  return url;
 }
+
+/** Base URL → its chat completions URL, so the URL is not rebuilt per request (bounded). */
+const COMPLETIONS_URLS = new Map<string, string>();
 
 /** Keyless local servers (Ollama, llama.cpp) get no Authorization header at all. */
 export function openAIHeaders(channel: ChannelConfig): Record<string, string> {

@@ -5,6 +5,7 @@
  * also rewrite or drop it; JSON answers are read whole (bounded) before they are relayed, so
  * they can be rewritten and sized.
  */
+import { isUtf8 } from 'node:buffer';
 import { Readable, Transform } from 'node:stream';
 import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
@@ -39,6 +40,30 @@ export interface TapFindings {
 export type SseEventReader = (event: SseEvent, findings: TapFindings) => string | null;
 
 /**
+ * One complete event as received, of the common shape `[event: NAME\n]data: DATA\n\n`:
+ * offsets into `bytes` (the event is `[start, end)`, its data `[dataStart, dataEnd)`, its
+ * name `[nameStart, nameEnd)`, both -1 when it has none).
+ */
+export interface EventBytes {
+  bytes: Buffer;
+  start: number;
+  end: number;
+  nameStart: number;
+  nameEnd: number;
+  dataStart: number;
+  dataEnd: number;
+}
+
+/**
+ * Looks at one event in the received bytes, before (and usually instead of) decoding it:
+ * true relays it as received and reads nothing from it, a Buffer relays those bytes in its
+ * place (nothing to read either), false decodes it and hands it to the `SseEventReader`.
+ * Must answer false for any event the reader would read something from, and for the
+ * `lastRewrite` event.
+ */
+export type InPlaceReader = (event: EventBytes) => Buffer | boolean;
+
+/**
  * Taps an SSE body. With `rewrites: false` the reader's answer is ignored and chunks pass as
  * they came; otherwise each complete event is re-emitted as it was received (or as rewritten),
  * so bytes the reader keeps are relayed exactly.
@@ -48,7 +73,7 @@ export interface SseTapOptions {
   rewrites: boolean;
   /**
    * The assistant text an event carried. Used only when the stream is cut short (to bill what
-   * was produced), so the events are kept (bounded) instead of read as they pass.
+   * was produced): the received chunks are kept (bounded) and decoded again then.
    */
   producedTextOf?: (event: SseEvent, emit: (text: string) => void) => void;
   /**
@@ -56,13 +81,20 @@ export interface SseTapOptions {
    * one naming the model): from the next clean chunk boundary on, chunks are relayed as they came.
    */
   lastRewrite?: (event: SseEvent) => boolean;
+  /**
+   * Handles the common events on their bytes, without decoding and re-encoding them. Used while
+   * the stream has no `\r` (from the first chunk that has one on, every event is decoded).
+   */
+  inPlace?: InPlaceReader;
 }
 
-/** Event data kept for reading the produced text of a cut stream, in UTF-16 code units. */
-const KEPT_EVENTS_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
+/** Received bytes kept for reading the produced text of a cut stream. */
+const KEPT_BYTES_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
+const BLANK_LINE = Buffer.from('\n\n');
 
 export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
+  const { producedTextOf, inPlace } = options;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
   let produced = '';
@@ -75,8 +107,8 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
     },
   };
-  // Only the name and data of each event (not its raw text): read again only if the stream is cut.
-  const kept: SseEvent[] = [];
+  // The chunks as received (references, no copies): decoded again only if the stream is cut.
+  const kept: Buffer[] = [];
   let keptSize = 0;
   let settled = false;
   let settle!: (completed: boolean) => void;
@@ -84,43 +116,93 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
     settle = (completed) => {
       if (settled) return;
       settled = true;
-      if (!completed && options.producedTextOf) for (const event of kept) options.producedTextOf(event, findings.text);
+      if (!completed && producedTextOf) producedTextOfChunks(kept, producedTextOf, findings.text);
       kept.length = 0;
       resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
     };
   });
   let rewriting = options.rewrites;
   let rewritesDone = false;
+  /** Reads decoded events; while rewriting, returns what to relay for them. */
   const relay = (events: SseEvent[]): string => {
     let out = '';
     for (const event of events) {
       if (rewriting && options.lastRewrite?.(event)) rewritesDone = true;
-      if (options.producedTextOf && keptSize < KEPT_EVENTS_LIMIT) {
-        kept.push({ event: event.event, data: event.data });
-        keptSize += event.data.length;
-      }
       const data = read(event, findings);
       if (rewriting && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
     }
     return out;
   };
+
+  let inPlaceOn = inPlace !== undefined;
+  /** With `inPlace`: received bytes after the last complete event (held back while rewriting). */
+  let carry: Buffer | undefined;
+  const view: EventBytes = { bytes: BLANK_LINE, start: 0, end: 0, nameStart: -1, nameEnd: -1, dataStart: 0, dataEnd: 0 };
+  const pieces: Buffer[] = [];
+  /** Reads the complete events of `bytes` (while rewriting, collects what to relay in `pieces`); returns where the rest begins. */
+  const scan = (bytes: Buffer): number => {
+    let pos = 0;
+    let asReceived = 0;
+    for (;;) {
+      const blank = bytes.indexOf(BLANK_LINE, pos);
+      if (blank === -1) break;
+      const end = blank + 2;
+      const verdict = decoder.isIdle() && eventAt(bytes, pos, blank, view) ? inPlace!(view) : false;
+      if (verdict !== true) {
+        if (rewriting && pos > asReceived) pieces.push(bytes.subarray(asReceived, pos));
+        if (verdict === false) {
+          const out = relay(decoder.push(bytes.subarray(pos, end)));
+          if (rewriting && out.length > 0) pieces.push(Buffer.from(out, 'utf8'));
+        } else if (rewriting) pieces.push(verdict);
+        asReceived = end;
+      }
+      pos = end;
+    }
+    if (rewriting && pos > asReceived) pieces.push(asReceived === 0 && pos === bytes.length ? bytes : bytes.subarray(asReceived, pos));
+    return pos;
+  };
+  const takePieces = (): Buffer | undefined => {
+    const out = pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    pieces.length = 0;
+    return out;
+  };
+
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
+      if (producedTextOf && keptSize < KEPT_BYTES_LIMIT) {
+        kept.push(chunk);
+        keptSize += chunk.length;
+      }
+      if (inPlaceOn && chunk.indexOf(13 /* \r */) !== -1) inPlaceOn = false;
+      if (inPlaceOn) {
+        const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
+        const wasRewriting = rewriting;
+        const rest = scan(bytes);
+        carry = rest < bytes.length ? bytes.subarray(rest) : undefined;
+        if (!wasRewriting) return callback(null, chunk);
+        if (rewritesDone && carry === undefined && decoder.stopKeepingRaw()) rewriting = false;
+        return callback(null, takePieces());
+      }
+      // Held back before this chunk showed a \r: decoded first (and relayed, while rewriting).
+      let out = carry === undefined ? '' : relay(decoder.push(carry));
+      carry = undefined;
       if (!rewriting) {
         relay(decoder.push(chunk));
         return callback(null, chunk);
       }
-      const out = relay(decoder.push(chunk));
+      out += relay(decoder.push(chunk));
       if (rewritesDone && decoder.stopKeepingRaw()) rewriting = false;
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
+      let out = carry === undefined ? '' : relay(decoder.push(carry));
+      carry = undefined;
       if (!rewriting) {
         relay(decoder.end());
         settle(true);
         return callback();
       }
-      const out = relay(decoder.end()) + decoder.takeRaw();
+      out += relay(decoder.end()) + decoder.takeRaw();
       settle(true);
       callback(null, out.length > 0 ? out : undefined);
     },
@@ -129,6 +211,50 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   source.on('error', (error) => tap.destroy(error));
   source.pipe(tap);
   return { body: tap, result };
+}
+
+/**
+ * Fills `view` with the event `bytes[start, blank + 2)` when it has the common shape (an
+ * optional `event:` line and one `data:` line, nothing else); false otherwise.
+ */
+function eventAt(bytes: Buffer, start: number, blank: number, view: EventBytes): boolean {
+  let line = start;
+  view.nameStart = -1;
+  view.nameEnd = -1;
+  // "event:"
+  if (
+    bytes[line] === 101 &&
+    bytes[line + 1] === 118 &&
+    bytes[line + 2] === 101 &&
+    bytes[line + 3] === 110 &&
+    bytes[line + 4] === 116 &&
+    bytes[line + 5] === 58
+  ) {
+    let at = line + 6;
+    if (bytes[at] === 32) at++;
+    const lineEnd = bytes.indexOf(10, at);
+    if (lineEnd >= blank) return false;
+    view.nameStart = at;
+    view.nameEnd = lineEnd;
+    line = lineEnd + 1;
+  }
+  // "data:"
+  if (!(bytes[line] === 100 && bytes[line + 1] === 97 && bytes[line + 2] === 116 && bytes[line + 3] === 97 && bytes[line + 4] === 58)) return false;
+  let at = line + 5;
+  if (bytes[at] === 32) at++;
+  if (at > blank || bytes.indexOf(10, at) !== blank) return false;
+  view.bytes = bytes;
+  view.start = start;
+  view.end = blank + 2;
+  view.dataStart = at;
+  view.dataEnd = blank;
+  return true;
+}
+
+/** The produced text of the complete events in the kept chunks. */
+function producedTextOfChunks(chunks: Buffer[], producedTextOf: NonNullable<SseTapOptions['producedTextOf']>, emit: (text: string) => void): void {
+  const decoder = new SseDecoder();
+  for (const chunk of chunks) for (const event of decoder.push(chunk)) producedTextOf(event, emit);
 }
 
 /** The event as received with only its data replaced; rebuilt from its fields when its data spans several lines. */
@@ -148,6 +274,11 @@ export interface JsonTapOptions {
   usageKey?: string;
   /** Rewrites the whole answer's text before it is relayed (e.g. to name the public model). */
   rewrite?: (text: string) => string;
+  /**
+   * The same rewrite done on the answer's bytes (the same bytes when nothing changes), or
+   * undefined when it cannot be: then `rewrite` runs on the decoded text.
+   */
+  rewriteBytes?: (bytes: Buffer) => Buffer | undefined;
 }
 
 export interface TappedJson extends TappedJsonBody {
@@ -160,26 +291,55 @@ export interface TappedJson extends TappedJsonBody {
  * result with its length. A larger answer is relayed unchanged as it comes, without usage.
  * Throws a retryable upstream GatewayError when the body breaks off while being read.
  */
-export async function tapJson(source: Readable, options: JsonTapOptions, limit = JSON_TAP_LIMIT): Promise<TappedJson> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > limit) return relayRest(chunks, iterator);
-    }
-  } catch (error) {
-    throw new GatewayError('upstream', 'the upstream answer broke off before it was complete', { retryable: true, cause: error });
+export function tapJson(source: Readable, options: JsonTapOptions, limit = JSON_TAP_LIMIT): Promise<TappedJson> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onBreak);
+      source.off('close', onBreak);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      chunks.push(bytes);
+      size += bytes.length;
+      if (size <= limit) return;
+      stop();
+      source.pause();
+      resolve(relayRest(chunks, source[Symbol.asyncIterator]() as AsyncIterator<Buffer>));
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(wholeJson(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), options));
+    };
+    const onBreak = (error?: unknown): void => {
+      stop();
+      reject(
+        new GatewayError('upstream', 'the upstream answer broke off before it was complete', { retryable: true, cause: error ?? new Error('premature close') }),
+      );
+    };
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', onBreak);
+    source.on('close', onBreak);
+  });
+}
+
+function wholeJson(received: Buffer, options: JsonTapOptions): TappedJson {
+  let bytes = received;
+  let text: string | undefined;
+  // Relayed as decoded text (so bytes that are not UTF-8 go out as U+FFFD, as they always did) unless the bytes can be kept.
+  let rewritten: Buffer | undefined;
+  if (isUtf8(received)) rewritten = options.rewrite ? options.rewriteBytes?.(received) : received;
+  if (rewritten) bytes = rewritten;
+  else {
+    text = received.toString('utf8');
+    if (options.rewrite) text = options.rewrite(text);
+    bytes = Buffer.from(text, 'utf8');
   }
-  let text = Buffer.concat(chunks).toString('utf8');
-  if (options.rewrite) text = options.rewrite(text);
-  const bytes = Buffer.from(text, 'utf8');
-  const usage = readJsonUsage(text, options);
+  const usage = readJsonUsage(bytes, text, options);
   return {
     body: bytes,
     length: bytes.length,
@@ -207,14 +367,59 @@ function relayRest(head: Buffer[], iterator: AsyncIterator<Buffer>): TappedJson 
   return { body, result };
 }
 
-function readJsonUsage(text: string, options: JsonTapOptions): Usage | undefined {
+/** Usage of the answer: `text` when it was decoded (and rewritten) already, else read from the bytes. */
+function readJsonUsage(bytes: Buffer, text: string | undefined, options: JsonTapOptions): Usage | undefined {
   try {
-    const usage = options.usageKey === undefined ? undefined : lastObjectAt(text, options.usageKey);
-    const found = options.extract(usage === undefined ? JSON.parse(text) : { [options.usageKey!]: usage });
+    const { usageKey } = options;
+    let document: unknown;
+    if (usageKey === undefined) document = JSON.parse(text ?? bytes.toString('utf8'));
+    else {
+      const usage = text === undefined ? lastObjectInBytes(bytes, usageKey) : lastObjectAt(text, usageKey);
+      document = usage === undefined ? JSON.parse(text ?? bytes.toString('utf8')) : { [usageKey]: usage };
+    }
+    const found = options.extract(document);
     return found ? { inputTokens: 0, outputTokens: 0, ...found } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `lastObjectAt` on the UTF-8 bytes of the text: the structure it looks at is ASCII, which
+ * UTF-8 never uses inside a multi-byte character, so both find the same object.
+ */
+export function lastObjectInBytes(bytes: Buffer, key: string): unknown {
+  const at = bytes.lastIndexOf(`"${key}"`);
+  if (at === -1) return undefined;
+  let i = skipSpace(bytes, at + Buffer.byteLength(key) + 2);
+  if (bytes[i] !== 58 /* : */) return undefined;
+  i = skipSpace(bytes, i + 1);
+  if (bytes[i] !== 123 /* { */) return undefined;
+  const start = i;
+  let depth = 0;
+  let inString = false;
+  for (; i < bytes.length; i++) {
+    const ch = bytes[i];
+    if (inString) {
+      if (ch === 92 /* \\ */) i++;
+      else if (ch === 34 /* " */) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 /* { */) depth++;
+    else if (ch === 125 /* } */ && --depth === 0) {
+      try {
+        return JSON.parse(bytes.toString('utf8', start, i + 1));
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function skipSpace(bytes: Buffer, from: number): number {
+  let i = from;
+  for (let c = bytes[i]; c === 32 || c === 10 || c === 13 || c === 9; c = bytes[++i]);
+  return i;
 }
 
 /** The JSON object that follows the last `"key":` in the text, parsed; undefined when there is none. */
