@@ -11,6 +11,17 @@ export type TaskWaker = (token: string, headers: Record<string, string | string[
 const MAX_CALLBACK_BYTES = 1024 * 1024;
 const TOKEN = /^[A-Za-z0-9]{16,64}$/;
 
+/** MiniMax first checks a callback URL by posting `{challenge}` and expecting it echoed within seconds. */
+function challengeOf(body: Buffer): string | undefined {
+  if (body.length === 0 || body.length > 4096) return undefined;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { challenge?: unknown };
+    return typeof parsed.challenge === 'string' && parsed.challenge.length <= 1024 ? parsed.challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function registerTaskCallbackRoute(app: FastifyInstance, wake: TaskWaker): void {
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -19,7 +30,9 @@ export function registerTaskCallbackRoute(app: FastifyInstance, wake: TaskWaker)
       const { token } = request.params;
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const accepted = TOKEN.test(token) && (await wake(token, request.headers, body));
-      return accepted ? reply.code(204).send() : reply.code(404).send({ error: { message: 'No such task callback, or its signature does not verify.' } });
+      if (!accepted) return reply.code(404).send({ error: { message: 'No such task callback, or its signature does not verify.' } });
+      const challenge = challengeOf(body);
+      return challenge === undefined ? reply.code(204).send() : reply.code(200).send({ challenge });
     });
   });
 }

@@ -137,4 +137,16 @@ describe('imgtask on the sandbox', () => {
     const listed = await call('/imgtask/task/list-by-condition', { ids: [submitted.json.result] }, other);
     expect(listed.json).toEqual([]);
   });
+
+  it("echoes a callback URL check ({challenge}) on a task's callback URL, and wakes the task", async () => {
+    const submitted = await call('/imgtask/submit/imagine', { prompt: 'callback check' });
+    const stored = await gw.gateway.tasks.repository.get(submitted.json.result);
+    const answer = await fetch(`${gw.url}/tasks/callback/${stored!.callbackToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ challenge: 'check-1234' }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ challenge: 'check-1234' });
+  });
 });
