@@ -3,7 +3,7 @@ import { createPrng } from '../shared/prng.js';
 import { escapeRbsp, NAL_SPS, nalUnit } from './nal-unit.js';
 
 /** What a decoder does: drops the 03 after two zero bytes. */
-function unescape(ebsp: Uint8Array): number[] {
+function removeEmulationPrevention(ebsp: Uint8Array): number[] {
   const out: number[] = [];
   let zeros = 0;
   for (const byte of ebsp) {
@@ -39,7 +39,7 @@ describe('emulation prevention', () => {
       const rbsp = Uint8Array.from({ length: rng.int(0, 64) }, () => (rng.chance(0.6) ? 0 : rng.int(1, 5)));
       const ebsp = escapeRbsp(rbsp);
       expect(hasStartCodeEmulation(ebsp)).toBe(false);
-      expect(unescape(ebsp)).toEqual(Array.from(rbsp));
+      expect(removeEmulationPrevention(ebsp)).toEqual(Array.from(rbsp));
     }
   });
 
