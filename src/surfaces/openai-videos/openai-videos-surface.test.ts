@@ -105,7 +105,7 @@ describe('openaiVideosSurface', () => {
       const video = await client.videos.create({ model: MODEL, prompt: 'p' });
       expect(video).toMatchObject({ size: null, seconds: null });
       expect(stub.submits[0].request).toEqual({ model: MODEL, prompt: 'p' });
-      await client.videos.create({ model: MODEL, prompt: 'p', seconds: '5' as '4', size: '720x1280' });
+      await client.videos.create({ model: MODEL, prompt: 'p', seconds: '5' as OpenAI.Videos.VideoSeconds, size: '720x1280' });
       expect(stub.submits[1].request).toMatchObject({ seconds: 5, aspectRatio: '9:16', resolution: '720p' });
     });
 
