@@ -391,6 +391,9 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
               '/videogen1/video/',
               '/videogen3/task/',
               '/v1/video/generations/',
+              '/v1/videos/',
+              '/v1/videos//download',
+              '/v1/videos/x/y/download',
               '/.env',
             ]),
         ],
@@ -417,6 +420,8 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
         ['x-forwarded headers', { 'x-forwarded-for': '1.2.3.4, 127.0.0.1', 'x-forwarded-host': 'evil.invalid', 'x-forwarded-proto': 'gopher' }],
         ['accept text/html', { accept: 'text/html' }],
         ['x-request-id junk', { 'x-request-id': `${'r'.repeat(2000)}` }],
+        ['range and condition junk', { range: `bytes=${'0-1,'.repeat(300)}`, 'if-none-match': '"'.repeat(101), 'if-range': 'W/"x"' }],
+        ['a range past any file', { range: `bytes=${'9'.repeat(40)}-`, 'if-none-match': '*' }],
       ];
       const [name, extra] = random.pick(tricks);
       Object.assign(headers, extra);

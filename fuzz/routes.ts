@@ -14,7 +14,7 @@ export type ImageEncoding = 'base64' | 'data-url' | 'private-url' | 'bad-url';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   family: Family;
   /** Where a client of this dialect sends its key (the first is the usual one). */
@@ -121,6 +121,11 @@ const videoContentImage: ImageSlot = (body, image, encoding) => {
     { type: 'text', text: '[Image1] comes alive --duration 5' },
     { type: 'image_url', image_url: { url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) }, role: 'first_frame' },
   ];
+};
+
+/** OpenAI's reference object in JSON (a multipart upload goes through `filePart('input_reference')`). */
+const openaiVideoReference: ImageSlot = (body, image, encoding) => {
+  body.input_reference = { image_url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) };
 };
 
 const videoKeyframe: ImageSlot = (body, image, encoding) => {
@@ -392,6 +397,30 @@ export const ROUTES: readonly Route[] = [
     imageSlots: [videoKeyframe],
   },
   { name: 'videogen3 lookup', method: 'GET', path: `/videogen3/task/${VIDEO_UNKNOWN_ID}`, family: 'videogen3', keyPlaces: ['bearer'] },
+  {
+    name: 'openai videos create',
+    method: 'POST',
+    path: '/v1/videos',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'videogen2-1-0-lite', prompt: 'a kite over hills', seconds: '4', size: '1280x720' }),
+    imageSlots: [openaiVideoReference],
+  },
+  {
+    name: 'openai videos create (multipart)',
+    method: 'POST',
+    path: '/v1/videos',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    multipart: true,
+    body: () => ({ model: 'videogen2-1-0-lite', prompt: 'the cat walks', seconds: '8', size: '720x1280' }),
+    imageSlots: [filePart('input_reference')],
+  },
+  { name: 'openai videos list', method: 'GET', path: '/v1/videos?limit=5&order=asc', family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'openai videos retrieve', method: 'GET', path: `/v1/videos/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'openai videos delete', method: 'DELETE', path: `/v1/videos/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'openai videos content', method: 'GET', path: `/v1/videos/${VIDEO_UNKNOWN_ID}/content?variant=thumbnail`, family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'video download', method: 'GET', path: `/v1/videos/${VIDEO_UNKNOWN_ID}/download`, family: 'openai', keyPlaces: ['bearer'] },
   { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
   { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },
   { name: 'unknown path', method: 'GET', path: '/v2/unknown', family: 'openai', keyPlaces: ['bearer'] },

@@ -39,6 +39,7 @@ import { videogen2Surface, videogen2TaskNotifier } from './surfaces/videogen2/in
 import { videoGenerationsSurface, videoGenerationsTaskNotifier } from './surfaces/video-generations/index.js';
 import { renderVideogen3Error, videogen3Surface, videogen3TaskNotifier } from './surfaces/videogen3/index.js';
 import { openaiSurface } from './surfaces/openai/index.js';
+import { openaiVideosSurface, openaiVideosTaskNotifier } from './surfaces/openai-videos/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
 import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
@@ -122,6 +123,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       videogen2: videogen2TaskNotifier,
       'video-generations': videoGenerationsTaskNotifier,
       videogen3: videogen3TaskNotifier,
+      'openai-videos': openaiVideosTaskNotifier,
     },
   });
   const services = new Gateway({
@@ -186,6 +188,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     videogen2Surface,
     videoGenerationsSurface,
     videogen3Surface,
+    openaiVideosSurface,
   ]) {
     await http.register(async (scope) => surface.register(scope, services));
   }

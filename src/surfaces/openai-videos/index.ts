@@ -1,0 +1,17 @@
+/**
+ * The OpenAI videos surface (beyond the spec: the `openai` SDK's `client.videos` unchanged) and
+ * the spec's download route `GET /v1/videos/:id/download`, for video tasks of every family.
+ */
+import type { Surface } from '../types.js';
+import { registerOpenAIVideosRoutes } from './routes.js';
+
+export const openaiVideosSurface: Surface = {
+  name: 'openai-videos',
+  register(app, services) {
+    // Its own encapsulated context: the OpenAI error shape and multipart parsing apply to these routes only.
+    app.register(async (scope) => registerOpenAIVideosRoutes(scope, services));
+  },
+};
+
+export { renderOpenAIVideo } from './render-video.js';
+export { openaiVideosTaskNotifier } from './task-notifier.js';

@@ -1,0 +1,102 @@
+/**
+ * The OpenAI videos routes (beyond the spec, so the `openai` SDK's `client.videos` works):
+ * `POST /v1/videos` (JSON, or multipart with an `input_reference` file), `GET /v1/videos`,
+ * `GET /v1/videos/:id`, `DELETE /v1/videos/:id` and `GET /v1/videos/:id/content`, plus the
+ * spec's `GET /v1/videos/:id/download`. Every route serves the caller's video tasks of any
+ * video surface. The key comes as `Authorization: Bearer`, checked before the body is read;
+ * errors in OpenAI's shape. Registered in a scope that alone parses multipart bodies.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Task } from '../../core/task.js';
+import type { GatewayServices } from '../../gateway/contract.js';
+import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
+import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
+import { renderOpenAIError } from '../openai/render-error.js';
+import { publicBaseUrl } from '../shared/public-base-url.js';
+import { renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { CREATE_MULTIPART_LIMITS, collectMultipartCreate } from './collect-multipart-create.js';
+import { parseContentVariant, thumbnailFile, variantNotAvailable, videoFile } from './content-variant.js';
+import { jsonCreateParts } from './create-parts.js';
+import { findVideo, videoNotFound } from './find-video.js';
+import { openaiVideoStatus } from './openai-video-status.js';
+import { OPENAI_VIDEO_PARAMS, parseOpenAIVideoCreate } from './parse-create-request.js';
+import { parseVideoListQuery } from './parse-list-query.js';
+import { renderOpenAIVideo } from './render-video.js';
+import { renderOpenAIVideoList } from './render-video-list.js';
+import { serveTaskFile } from './serve-task-file.js';
+import { videoExpiry } from './video-expiry.js';
+
+type ById = { Params: { id: string } };
+
+export async function registerOpenAIVideosRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
+  const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  useErrorRenderer(app, renderOpenAIError);
+  authenticateFirst(app, (presented) => services.authenticate(presented), bearerToken);
+  await app.register(multipart, { limits: { fileSize: bodyLimit, fieldSize: bodyLimit, ...CREATE_MULTIPART_LIMITS } });
+  const { tasks } = services;
+
+  app.post('/v1/videos', (request, reply) => create(services, request, reply, bodyLimit));
+  app.get('/v1/videos', async (request, reply) => {
+    const query = parseVideoListQuery(request.query);
+    const page = await tasks.page(requestKey(request), { operation: 'video.generate', ...query });
+    const videos = [];
+    for (const task of page.tasks) videos.push(await render(services, task));
+    return reply.send(renderOpenAIVideoList(videos, page.hasMore));
+  });
+  app.get<ById>('/v1/videos/:id', async (request, reply) => {
+    const task = await findVideo(tasks, requestKey(request), request.params.id);
+    return reply.send(await render(services, task));
+  });
+  app.delete<ById>('/v1/videos/:id', async (request, reply) => {
+    const key = requestKey(request);
+    const task = await findVideo(tasks, key, request.params.id);
+    if (!(await tasks.remove(key, task.id))) throw videoNotFound(task.id);
+    return reply.send({ id: task.id, object: 'video.deleted', deleted: true });
+  });
+  app.route<ById>({
+    method: ['GET', 'HEAD'],
+    url: '/v1/videos/:id/content',
+    handler: async (request, reply) => {
+      const variant = parseContentVariant(request.query);
+      const task = await findVideo(tasks, requestKey(request), request.params.id);
+      const word = openaiVideoStatus(task.status);
+      if (variant === 'spritesheet') throw variantNotAvailable(task, variant);
+      return serveTaskFile(request, reply, tasks, task, variant === 'thumbnail' ? thumbnailFile(task, word) : videoFile(task, word));
+    },
+  });
+  app.route<ById>({
+    method: ['GET', 'HEAD'],
+    url: '/v1/videos/:id/download',
+    handler: async (request, reply) => {
+      const task = await findVideo(tasks, requestKey(request), request.params.id);
+      return serveTaskFile(request, reply, tasks, task, videoFile(task, task.status));
+    },
+  });
+}
+
+async function render(services: GatewayServices, task: Task) {
+  return renderOpenAIVideo(task, await videoExpiry(services.tasks, task));
+}
+
+async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<FastifyReply> {
+  const key = requestKey(request);
+  const signal = clientSignal(request, reply);
+  const parts = request.isMultipart() ? await collectMultipartCreate(request, bodyLimit) : jsonCreateParts(request.body);
+  const parsed = await parseOpenAIVideoCreate(parts, services, signal);
+  const task = await services.tasks
+    .submit({
+      key,
+      surface: 'openai-videos',
+      operation: 'video.generate',
+      request: parsed.request,
+      callback: parsed.callback,
+      publicBaseUrl: publicBaseUrl(request),
+      requestId: String(request.id),
+      signal,
+    })
+    .catch((error: unknown) => {
+      throw renameCanonicalParam(error, OPENAI_VIDEO_PARAMS);
+    });
+  return reply.send(await render(services, task));
+}
