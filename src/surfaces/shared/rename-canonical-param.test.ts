@@ -20,9 +20,9 @@ describe('renameCanonicalParam', () => {
     });
   });
 
-  it('maps indexed canonical names through their base name and leaves other messages as they are', () => {
+  it('maps indexed canonical names through their base name, and leads a message that names no field with the client field', () => {
     const error = new GatewayError('invalid_request', 'this vendor takes no reference image', { param: 'images[0]' });
-    expect(renameCanonicalParam(error, names)).toMatchObject({ param: 'image_url', message: 'this vendor takes no reference image' });
+    expect(renameCanonicalParam(error, names)).toMatchObject({ param: 'image_url', message: 'image_url: this vendor takes no reference image' });
   });
 
   it('passes errors without a param, with an unknown one, and non-gateway errors unchanged', () => {

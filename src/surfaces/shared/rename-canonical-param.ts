@@ -1,8 +1,8 @@
 /**
  * A provider refuses what it cannot express naming the canonical field (`seconds`,
  * `aspectRatio`, `images[0]`…); the client must read the name of the field it sent. This
- * renames `param`, and the message's leading `<param>:` when it has one, through the surface's
- * own mapping; errors without a param, or with one the mapping does not know, pass unchanged.
+ * renames `param` through the surface's own mapping, and makes the message lead with the
+ * client's field name (error shapes without a `param` member still name it); errors without a param, or with one the mapping does not know, pass unchanged.
  */
 import { GatewayError } from '../../core/errors.js';
 
@@ -14,7 +14,7 @@ export function renameCanonicalParam(error: unknown, names: ParamNames): unknown
   const renamed = names(error.param);
   if (renamed === undefined || renamed === error.param) return error;
   const prefix = `${error.param}:`;
-  const message = error.message.startsWith(prefix) ? `${renamed}:${error.message.slice(prefix.length)}` : error.message;
+  const message = error.message.startsWith(prefix) ? `${renamed}:${error.message.slice(prefix.length)}` : `${renamed}: ${error.message}`;
   return new GatewayError(error.kind, message, {
     param: renamed,
     code: error.code,
