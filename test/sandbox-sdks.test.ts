@@ -154,10 +154,15 @@ describe('model lists', () => {
         'text-embedding-004',
         'imagegen1-pro',
         'imagegen2-v3',
+        'black-forest-labs/flux-schnell',
+        'imgtask-imagine',
+        'videogen1-video-01',
+        'videogen3-ray-2',
       ]),
     );
-    // Every id of the spec catalog: 12 chat, 4 embedding and 6 image models.
-    expect(ids).toHaveLength(22);
+    // Every id of the catalog: 12 chat, 4 embedding, 6 image models and imagegen1's 4 owner/name
+    // ids, 7 image-task kinds and 7 video models.
+    expect(ids).toHaveLength(40);
 
     const gemini = (await (await fetch(`${gw.url}/v1beta/models?key=${gw.key}`)).json()) as { models: Array<{ name: string }> };
     expect(gemini.models.map((m) => m.name)).toContain('models/textmodel-c-2.5-flash');

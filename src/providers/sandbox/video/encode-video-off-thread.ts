@@ -1,8 +1,9 @@
 /**
  * Runs the video encode in a worker thread, so the event loop keeps serving while it works
  * (seconds for a long 1080p clip). At most two encodes run at once; the rest wait their turn.
- * Each encode gets a fresh worker with a memory cap and a time limit, and is stopped at once
- * when the attempt aborts.
+ * Workers (memory-capped) are kept between encodes — starting one costs the event loop tens of
+ * milliseconds — and one is stopped at once, and replaced later, when its encode is aborted or
+ * runs out of time.
  */
 import { Worker } from 'node:worker_threads';
 import { GatewayError } from '../../../core/errors.js';
@@ -17,13 +18,29 @@ const WORKER_HEAP_MB = 512;
 const slots = new DecodeSlots(CONCURRENT_VIDEO_ENCODES);
 
 /** The built worker (`.js` next to this module), or, when running from sources, the `.ts` one loaded through tsx. */
-function startWorker(input: VideoEncodeInput): Worker {
-  const options = { workerData: input, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./encode-video-worker.js', import.meta.url), options);
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./encode-video-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** Idle workers, at most one per encode slot; they never keep the process alive. */
+const idle: Worker[] = [];
+
+function takeWorker(): Worker {
+  const worker = idle.pop() ?? startWorker();
+  worker.ref();
+  return worker;
+}
+
+function returnWorker(worker: Worker): void {
+  worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  worker.unref();
+  if (idle.length < CONCURRENT_VIDEO_ENCODES) idle.push(worker);
+  else void worker.terminate();
 }
 
 function runWorker(input: VideoEncodeInput, signal: AbortSignal, timeoutMs: number): Promise<EncodedVideo> {
@@ -32,25 +49,29 @@ function runWorker(input: VideoEncodeInput, signal: AbortSignal, timeoutMs: numb
       reject(abortedError(signal));
       return;
     }
-    const worker = startWorker(input);
+    const worker = takeWorker();
     let settled = false;
-    const finish = (outcome: () => void): void => {
+    const finish = (reusable: boolean, outcome: () => void): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      void worker.terminate();
+      if (reusable) returnWorker(worker);
+      else void worker.terminate();
       outcome();
     };
-    const onAbort = (): void => finish(() => reject(abortedError(signal)));
+    const onAbort = (): void => finish(false, () => reject(abortedError(signal)));
     const timer = setTimeout(
-      () => finish(() => reject(new GatewayError('timeout', `sandbox: the video encode took longer than ${timeoutMs / 1000} s`, { retryable: false }))),
+      () => finish(false, () => reject(new GatewayError('timeout', `sandbox: the video encode took longer than ${timeoutMs / 1000} s`, { retryable: false }))),
       timeoutMs,
     );
     signal.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (result: EncodedVideo) => finish(() => resolve(result)));
-    worker.once('error', (error) => finish(() => reject(new GatewayError('internal', `sandbox: the video encode failed: ${error.message}`, { cause: error }))));
-    worker.once('exit', (code) => finish(() => reject(new GatewayError('internal', `sandbox: the video encoder stopped (exit code ${code})`))));
+    worker.once('message', (result: EncodedVideo) => finish(true, () => resolve(result)));
+    worker.once('error', (error) =>
+      finish(false, () => reject(new GatewayError('internal', `sandbox: the video encode failed: ${error.message}`, { cause: error }))),
+    );
+    worker.once('exit', (code) => finish(false, () => reject(new GatewayError('internal', `sandbox: the video encoder stopped (exit code ${code})`))));
+    worker.postMessage(input);
   });
 }
 

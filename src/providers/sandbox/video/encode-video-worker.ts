@@ -1,6 +1,8 @@
-/** Worker thread entry: encodes the video it is given and posts the result back (buffers transferred). */
-import { parentPort, workerData } from 'node:worker_threads';
+/** Worker thread entry: encodes each video it is sent and posts the result back (buffers transferred). */
+import { parentPort } from 'node:worker_threads';
 import { encodeVideo, type VideoEncodeInput } from './encode-video.js';
 
-const result = encodeVideo(workerData as VideoEncodeInput);
-parentPort?.postMessage(result, [result.mp4.buffer as ArrayBuffer, result.thumbnailRgb.buffer as ArrayBuffer]);
+parentPort?.on('message', (input: VideoEncodeInput) => {
+  const result = encodeVideo(input);
+  parentPort?.postMessage(result, [result.mp4.buffer as ArrayBuffer, result.thumbnailRgb.buffer as ArrayBuffer]);
+});
