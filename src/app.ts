@@ -19,6 +19,7 @@ import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { configureImageDecoding } from './media/image-decoding.js';
+import { loadSharp } from './media/load-sharp.js';
 import { LocalMediaStore } from './media/local-media-store.js';
 import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
@@ -107,6 +108,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   configureImageDecoding({ maxPixels: config.media.maxImagePixels });
+  if (config.sandbox.enabled) await loadSharp();
   const secretKey = once(() => loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
   const engine = new TaskEngine({
     config,

@@ -194,7 +194,9 @@ describe('gengate migrate', () => {
     try {
       const first = await gengate(['migrate'], { GENGATE_DATABASE_URL: database.url });
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stdout.trim()).toBe('applied 6 migrations (postgres): 001-initial, 002-usage-units, 003-channels, 004-unique-request-id, 005-tasks, 006-task-deletion');
+      expect(first.stdout.trim()).toBe(
+        'applied 6 migrations (postgres): 001-initial, 002-usage-units, 003-channels, 004-unique-request-id, 005-tasks, 006-task-deletion',
+      );
       const again = await gengate(['migrate'], { GENGATE_DATABASE_URL: database.url });
       expect(again.code).toBe(0);
       expect(again.stdout.trim()).toBe('database schema is up to date (postgres); nothing to apply');

@@ -32,7 +32,12 @@ async function background(request: TaskRequest, width: number, height: number, s
   if (image) {
     const rgba = (await labelRaster(await decodeRaster(image, { width, height }, 'images', 'cover'))).data;
     const rgb = Buffer.alloc(width * height * 3);
-    for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) rgba.copy(rgb, i, j, j + 3);
+    // Plain indexing: a `copy` call per pixel held the event loop for ~200 ms on a 720p frame.
+    for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) {
+      rgb[i] = rgba[j];
+      rgb[i + 1] = rgba[j + 1];
+      rgb[i + 2] = rgba[j + 2];
+    }
     return rgb;
   }
   const sharp = await loadSharp();
