@@ -156,7 +156,7 @@ export class Call {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
       const candidates = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
-      deps.recorder.begin({
+      const begun = deps.recorder.begin({
         request_id: subject.requestId,
         key_id: subject.key.id,
         surface: subject.surface,
@@ -181,6 +181,8 @@ export class Call {
         },
         attemptFn,
       );
+      // Nothing reaches the client before the call's open line is journaled (a kill -9 then closes it as interrupted).
+      await begun;
       if (this.route) for (const hook of this.hooks) hook.firstByte?.(this, this.route);
       return value;
     } catch (error) {

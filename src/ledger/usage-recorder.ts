@@ -73,11 +73,16 @@ export class UsageRecorder {
     this.timer.unref();
   }
 
-  /** A call was admitted: journaled so that, should the process die, it is closed as interrupted. */
-  begin(open: OpenCall): void {
-    if (!this.journal) return;
+  /**
+   * A call was admitted: journaled so that, should the process die, it is closed as interrupted.
+   * Resolves once the line is in the kernel (at the end of this event-loop turn): a caller waits
+   * for it before the client sees anything, so no call the client saw can go unrecorded.
+   */
+  begin(open: OpenCall): Promise<void> {
+    const journal = this.journal;
+    if (!journal) return Promise.resolve();
     this.open.set(open.request_id, open);
-    this.journal.append(openLine(open));
+    return new Promise((resolve) => journal.append(openLine(open), () => resolve()));
   }
 
   /**
