@@ -5,7 +5,7 @@
  * its usage row and its webhook delivery — so two processes can never both finish a task.
  */
 import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
-import type { StoredTaskRequest, TaskOperation, TaskStatus, TaskSurface } from '../core/task.js';
+import type { Task, TaskStatus } from '../core/task.js';
 import type { Database, TaskLedgerTable, TasksTable } from './schema.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoredTask, taskFromRow } from './task-rows.js';
@@ -17,18 +17,10 @@ export type { StoredTask } from './task-rows.js';
 const ACTIVE: TaskStatus[] = ['submitted', 'running'];
 const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
 
-export interface NewTask {
-  id: string;
-  owner: string;
-  surface: TaskSurface;
-  operation: TaskOperation;
-  model: string;
-  request: StoredTaskRequest;
-  parentId?: string;
-  priceUsd: number;
-  callback?: { url: string; state?: string };
+/** A task's row as submitted: the task's own fields, plus what only the store keeps. */
+export interface NewTask
+  extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
   callbackToken: string;
-  createdAt: number;
   deadlineAt: number;
   /** The submitting process holds the queued row until the upstream answered. */
   leaseOwner: string;

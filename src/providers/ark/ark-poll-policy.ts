@@ -4,6 +4,7 @@
  * `pollIntervalMs` polls at that fixed interval instead (tests, or an account to spare),
  * `deadlineMs` replaces the hour. Values out of range are ignored (the defaults stay).
  */
+import { pollPolicyWithOptions } from '../shared/task-poll-options.js';
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
 export const ARK_POLL_DEFAULTS: TaskPollPolicy = {
@@ -14,18 +15,6 @@ export const ARK_POLL_DEFAULTS: TaskPollPolicy = {
   maxBatch: 50,
 };
 
-const INTERVAL_RANGE = { min: 10, max: 10 * 60 * 1000 };
-const DEADLINE_RANGE = { min: 1_000, max: 48 * 60 * 60 * 1000 };
-
 export function arkPollPolicy(channel: ChannelConfig): TaskPollPolicy {
-  const policy = { ...ARK_POLL_DEFAULTS };
-  const interval = inRange(channel.options.pollIntervalMs, INTERVAL_RANGE);
-  if (interval !== undefined) Object.assign(policy, { firstDelayMs: interval, maxDelayMs: interval, factor: 1 });
-  const deadline = inRange(channel.options.deadlineMs, DEADLINE_RANGE);
-  if (deadline !== undefined) policy.deadlineMs = deadline;
-  return policy;
-}
-
-function inRange(value: unknown, range: { min: number; max: number }): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max ? value : undefined;
+  return pollPolicyWithOptions(ARK_POLL_DEFAULTS, channel, { maxDeadlineMs: 48 * 60 * 60 * 1000 });
 }

@@ -1,5 +1,6 @@
 /** Reads an Ark answer bounded to a byte cap (a hostile upstream can be endless), then parses it as JSON. */
 import { GatewayError } from '../../core/errors.js';
+import { readBoundedText } from '../shared/read-bounded-answer.js';
 import type { UpstreamResponse } from '../shared/upstream-http.js';
 
 /** A create answer or one task record. */
@@ -9,20 +10,8 @@ export const ARK_LIST_ANSWER_BYTES = 4 * 1024 * 1024;
 /** An error body. */
 export const ARK_ERROR_ANSWER_BYTES = 64 * 1024;
 
-export async function readArkText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    if (size > maxBytes) {
-      body.on('error', () => undefined);
-      body.destroy();
-      throw new GatewayError('upstream', `the upstream's answer is larger than ${maxBytes} bytes`, { retryable: true });
-    }
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+export function readArkText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
+  return readBoundedText(body, maxBytes, 'the upstream');
 }
 
 export async function readArkJson(body: UpstreamResponse['body'], maxBytes: number): Promise<unknown> {

@@ -4,6 +4,7 @@
  * interval instead (tests, or a proxy that must be spared), `deadlineMs` replaces the 2 h.
  * Values out of range are ignored (the defaults stay).
  */
+import { pollPolicyWithOptions } from '../shared/task-poll-options.js';
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
 export const MJ_POLL_DEFAULTS: TaskPollPolicy = {
@@ -14,18 +15,6 @@ export const MJ_POLL_DEFAULTS: TaskPollPolicy = {
   maxBatch: 50,
 };
 
-const INTERVAL_RANGE = { min: 10, max: 10 * 60 * 1000 };
-const DEADLINE_RANGE = { min: 1_000, max: 7 * 24 * 60 * 60 * 1000 };
-
 export function mjPollPolicy(channel: ChannelConfig): TaskPollPolicy {
-  const policy = { ...MJ_POLL_DEFAULTS };
-  const interval = inRange(channel.options.pollIntervalMs, INTERVAL_RANGE);
-  if (interval !== undefined) Object.assign(policy, { firstDelayMs: interval, maxDelayMs: interval, factor: 1 });
-  const deadline = inRange(channel.options.deadlineMs, DEADLINE_RANGE);
-  if (deadline !== undefined) policy.deadlineMs = deadline;
-  return policy;
-}
-
-function inRange(value: unknown, range: { min: number; max: number }): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value >= range.min && value <= range.max ? value : undefined;
+  return pollPolicyWithOptions(MJ_POLL_DEFAULTS, channel);
 }

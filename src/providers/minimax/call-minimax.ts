@@ -5,6 +5,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { abortError } from '../shared/attempt-deadline.js';
+import { readBoundedText } from '../shared/read-bounded-answer.js';
 import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { ChannelConfig } from '../types.js';
 import { mapMinimaxHttpError } from './map-minimax-error.js';
@@ -58,23 +59,11 @@ export async function callMinimax(call: MinimaxCall): Promise<Record<string, unk
 }
 
 async function readBounded(body: UpstreamResponse['body'], signal: AbortSignal): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
   try {
-    for await (const chunk of body) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-      size += bytes.length;
-      if (size > MAX_ANSWER_BYTES) {
-        body.on('error', () => undefined);
-        body.destroy();
-        throw new GatewayError('upstream', `MiniMax's answer is larger than ${MAX_ANSWER_BYTES} bytes`, { retryable: true });
-      }
-      chunks.push(bytes);
-    }
+    return await readBoundedText(body, MAX_ANSWER_BYTES, 'MiniMax');
   } catch (error) {
     if (error instanceof GatewayError) throw error;
     if (signal.aborted) throw abortError(signal);
     throw new GatewayError('upstream', "MiniMax's answer broke off", { retryable: true, cause: error });
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

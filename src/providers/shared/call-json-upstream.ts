@@ -5,6 +5,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import { abortError } from './attempt-deadline.js';
+import { parseJsonAnswer, readBoundedText } from './read-bounded-answer.js';
 import { sendUpstream, type UpstreamResponse } from './upstream-http.js';
 
 /** Error answers are read this far at most (their message is all that is used). */
@@ -57,8 +58,8 @@ export async function callJsonUpstream(call: JsonCall): Promise<JsonAnswer> {
       if (call.readStatuses?.includes(response.status)) return { status: response.status, headers: response.headers, json: body };
       throw call.mapError(response.status, body, response.headers);
     }
-    const text = await readBounded(response.body, call.maxBytes, call.vendor);
-    return { status: response.status, headers: response.headers, json: parseAnswer(text, call.vendor) };
+    const text = await readBoundedText(response.body, call.maxBytes, call.vendor);
+    return { status: response.status, headers: response.headers, json: parseJsonAnswer(text, call.vendor) };
   } catch (error) {
     if (signal.aborted) throw abortError(signal);
     throw error;
@@ -67,36 +68,11 @@ export async function callJsonUpstream(call: JsonCall): Promise<JsonAnswer> {
   }
 }
 
-async function readBounded(body: UpstreamResponse['body'], maxBytes: number, vendor: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += bytes.length;
-    if (size > maxBytes) {
-      body.on('error', () => undefined);
-      body.destroy();
-      throw new GatewayError('upstream', `${vendor}'s answer is larger than ${maxBytes} bytes`, { retryable: true });
-    }
-    chunks.push(bytes);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function parseAnswer(text: string, vendor: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new GatewayError('upstream', `${vendor} answered with invalid JSON`, { retryable: true });
-  }
-}
-
 /** An error answer's JSON, else its text (cut); never throws for a bad body. */
 async function readErrorBody(body: UpstreamResponse['body']): Promise<unknown> {
   let text: string;
   try {
-    text = await readBounded(body, MAX_ERROR_BYTES, '');
+    text = await readBoundedText(body, MAX_ERROR_BYTES, '');
   } catch {
     return undefined;
   }

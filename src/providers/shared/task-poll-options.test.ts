@@ -32,4 +32,10 @@ describe('pollPolicyWithOptions', () => {
     expect(pollPolicyWithOptions(defaults, channel({ pollIntervalMs: 1, deadlineMs: '60000' }))).toEqual(defaults);
     expect(pollPolicyWithOptions(defaults, channel({ pollIntervalMs: 2.5, deadlineMs: 1e12 }))).toEqual(defaults);
   });
+
+  it("refuses a deadline beyond the provider's own limit", () => {
+    const day = 24 * 60 * 60_000;
+    expect(pollPolicyWithOptions(defaults, channel({ deadlineMs: 3 * day })).deadlineMs).toBe(3 * day);
+    expect(pollPolicyWithOptions(defaults, channel({ deadlineMs: 3 * day }), { maxDeadlineMs: 2 * day }).deadlineMs).toBe(defaults.deadlineMs);
+  });
 });

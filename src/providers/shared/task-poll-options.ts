@@ -2,17 +2,23 @@
  * A task provider's poll policy with the channel options every task provider honours:
  * `pollIntervalMs` polls at that fixed interval instead (tests, or an upstream to be spared),
  * `deadlineMs` replaces the deadline. Values out of range are ignored (the defaults stay).
+ * A provider whose upstream keeps tasks for less than a week passes a lower `maxDeadlineMs`.
  */
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
 const INTERVAL_RANGE = { min: 10, max: 10 * 60_000 };
-const DEADLINE_RANGE = { min: 1_000, max: 7 * 24 * 60 * 60_000 };
+const MIN_DEADLINE_MS = 1_000;
+const MAX_DEADLINE_MS = 7 * 24 * 60 * 60_000;
 
-export function pollPolicyWithOptions(defaults: TaskPollPolicy, channel: ChannelConfig): TaskPollPolicy {
+export function pollPolicyWithOptions(
+  defaults: TaskPollPolicy,
+  channel: ChannelConfig,
+  { maxDeadlineMs = MAX_DEADLINE_MS }: { maxDeadlineMs?: number } = {},
+): TaskPollPolicy {
   const policy = { ...defaults };
   const interval = inRange(channel.options.pollIntervalMs, INTERVAL_RANGE);
   if (interval !== undefined) Object.assign(policy, { firstDelayMs: interval, maxDelayMs: interval, factor: 1 });
-  const deadline = inRange(channel.options.deadlineMs, DEADLINE_RANGE);
+  const deadline = inRange(channel.options.deadlineMs, { min: MIN_DEADLINE_MS, max: maxDeadlineMs });
   if (deadline !== undefined) policy.deadlineMs = deadline;
   return policy;
 }

@@ -13,8 +13,7 @@ import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { renderOpenAIError } from '../openai/render-error.js';
-import { publicBaseUrl } from '../shared/public-base-url.js';
-import { renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { submitVideoTask } from '../shared/submit-video-task.js';
 import { CREATE_MULTIPART_LIMITS, collectMultipartCreate } from './collect-multipart-create.js';
 import { parseContentVariant, thumbnailFile, variantNotAvailable, videoFile } from './content-variant.js';
 import { jsonCreateParts } from './create-parts.js';
@@ -80,23 +79,9 @@ async function render(services: GatewayServices, task: Task) {
 }
 
 async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<FastifyReply> {
-  const key = requestKey(request);
   const signal = clientSignal(request, reply);
   const parts = request.isMultipart() ? await collectMultipartCreate(request, bodyLimit) : jsonCreateParts(request.body);
   const parsed = await parseOpenAIVideoCreate(parts, services, signal);
-  const task = await services.tasks
-    .submit({
-      key,
-      surface: 'openai-videos',
-      operation: 'video.generate',
-      request: parsed.request,
-      callback: parsed.callback,
-      publicBaseUrl: publicBaseUrl(request),
-      requestId: String(request.id),
-      signal,
-    })
-    .catch((error: unknown) => {
-      throw renameCanonicalParam(error, OPENAI_VIDEO_PARAMS);
-    });
+  const task = await submitVideoTask(services, request, { surface: 'openai-videos', parsed, paramNames: OPENAI_VIDEO_PARAMS, signal });
   return reply.send(await render(services, task));
 }

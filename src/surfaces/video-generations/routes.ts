@@ -11,7 +11,7 @@ import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-he
 import { renderOpenAIError } from '../openai/render-error.js';
 import { cancelVideoTask, findVideoTask } from '../shared/find-video-task.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
-import { renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { submitVideoTask } from '../shared/submit-video-task.js';
 import { parseVideoGenerationsCreate } from './parse-create-request.js';
 import { renderVideoGenerationsAccepted, renderVideoGenerationsTask } from './render-record.js';
 
@@ -30,22 +30,8 @@ export async function registerVideoGenerationsRoutes(app: FastifyInstance, servi
 }
 
 async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = requestKey(request);
   const signal = clientSignal(request, reply);
   const parsed = await parseVideoGenerationsCreate(request.body, services, signal);
-  const task = await services.tasks
-    .submit({
-      key,
-      surface: 'video-generations',
-      operation: 'video.generate',
-      request: parsed.request,
-      callback: parsed.callback,
-      publicBaseUrl: publicBaseUrl(request),
-      requestId: String(request.id),
-      signal,
-    })
-    .catch((error: unknown) => {
-      throw renameCanonicalParam(error, parsed.paramNames);
-    });
+  const task = await submitVideoTask(services, request, { surface: 'video-generations', parsed, paramNames: parsed.paramNames, signal });
   return reply.send(renderVideoGenerationsAccepted(task));
 }

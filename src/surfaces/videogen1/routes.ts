@@ -9,7 +9,8 @@ import { authenticateFirst, requestKey } from '../../http/authenticate-first.js'
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { findVideoTask } from '../shared/find-video-task.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
-import { paramTable, renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { submitVideoTask } from '../shared/submit-video-task.js';
+import { paramTable } from '../shared/rename-canonical-param.js';
 import { parseVideogen1Create } from './parse-create-request.js';
 import { renderVideogen1Error } from './render-error.js';
 import { renderVideogen1Accepted, renderVideogen1Task } from './render-record.js';
@@ -28,21 +29,7 @@ export async function registerVideogen1Routes(app: FastifyInstance, services: Ga
 }
 
 async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = requestKey(request);
   const parsed = parseVideogen1Create(request.body, (url, param) => services.tasks.checkCallbackUrl(url, param));
-  const task = await services.tasks
-    .submit({
-      key,
-      surface: 'videogen1',
-      operation: 'video.generate',
-      request: parsed.request,
-      callback: parsed.callback,
-      publicBaseUrl: publicBaseUrl(request),
-      requestId: String(request.id),
-      signal: clientSignal(request, reply),
-    })
-    .catch((error: unknown) => {
-      throw renameCanonicalParam(error, PARAM_NAMES);
-    });
+  const task = await submitVideoTask(services, request, { surface: 'videogen1', parsed, paramNames: PARAM_NAMES, signal: clientSignal(request, reply) });
   return reply.send(renderVideogen1Accepted(task));
 }

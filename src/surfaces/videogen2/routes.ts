@@ -10,7 +10,8 @@ import { authenticateFirst, requestKey } from '../../http/authenticate-first.js'
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { cancelVideoTask, findVideoTask } from '../shared/find-video-task.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
-import { paramTable, renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { submitVideoTask } from '../shared/submit-video-task.js';
+import { paramTable } from '../shared/rename-canonical-param.js';
 import { parseVideogen2Create } from './parse-create-request.js';
 import { renderVideogen2Error } from './render-error.js';
 import { renderVideogen2Accepted, renderVideogen2Task } from './render-record.js';
@@ -33,22 +34,8 @@ export async function registerVideogen2Routes(app: FastifyInstance, services: Ga
 }
 
 async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = requestKey(request);
   const signal = clientSignal(request, reply);
   const parsed = await parseVideogen2Create(request.body, services, signal);
-  const task = await services.tasks
-    .submit({
-      key,
-      surface: 'videogen2',
-      operation: 'video.generate',
-      request: parsed.request,
-      callback: parsed.callback,
-      publicBaseUrl: publicBaseUrl(request),
-      requestId: String(request.id),
-      signal,
-    })
-    .catch((error: unknown) => {
-      throw renameCanonicalParam(error, PARAM_NAMES);
-    });
+  const task = await submitVideoTask(services, request, { surface: 'videogen2', parsed, paramNames: PARAM_NAMES, signal });
   return reply.send(renderVideogen2Accepted(task));
 }

@@ -10,7 +10,8 @@ import { authenticateFirst, requestKey } from '../../http/authenticate-first.js'
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { findVideoTask } from '../shared/find-video-task.js';
 import { publicBaseUrl } from '../shared/public-base-url.js';
-import { paramTable, renameCanonicalParam } from '../shared/rename-canonical-param.js';
+import { submitVideoTask } from '../shared/submit-video-task.js';
+import { paramTable } from '../shared/rename-canonical-param.js';
 import { parseVideogen3Create } from './parse-create-request.js';
 import { renderVideogen3Error } from './render-error.js';
 import { renderVideogen3Accepted, renderVideogen3Generation } from './render-generation.js';
@@ -29,23 +30,9 @@ export async function registerVideogen3Routes(app: FastifyInstance, services: Ga
 }
 
 async function create(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const key = requestKey(request);
   const signal = clientSignal(request, reply);
   const parsed = await parseVideogen3Create(request.body, services, signal);
   const base = publicBaseUrl(request);
-  const task = await services.tasks
-    .submit({
-      key,
-      surface: 'videogen3',
-      operation: 'video.generate',
-      request: parsed.request,
-      callback: parsed.callback,
-      publicBaseUrl: base,
-      requestId: String(request.id),
-      signal,
-    })
-    .catch((error: unknown) => {
-      throw renameCanonicalParam(error, PARAM_NAMES);
-    });
+  const task = await submitVideoTask(services, request, { surface: 'videogen3', parsed, paramNames: PARAM_NAMES, signal });
   return reply.code(201).send(renderVideogen3Accepted(task, base));
 }
