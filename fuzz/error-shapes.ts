@@ -54,6 +54,14 @@ function imagegen1Problem(body: Json, status: number): string | undefined {
   return undefined;
 }
 
+/** imgtask answers as an MJ proxy does: `{code, description, result: null}`, code one of the proxy's failure codes (src/surfaces/imgtask/render-error.ts). */
+function imgtaskProblem(body: Json): string | undefined {
+  if (![3, 4, 9, 23, 24].includes(body.code as number)) return `"code" ${JSON.stringify(body.code)} is not one of the failure codes 3, 4, 9, 23, 24`;
+  if (typeof body.description !== 'string' || body.description === '') return '"description" is not a non-empty string';
+  if (body.result !== null) return '"result" is not null';
+  return undefined;
+}
+
 /** videogen1 answers in its envelope: `{code, message, data: null}`, code a non-zero integer (src/surfaces/videogen1/render-error.ts). */
 function videogen1Problem(body: Json): string | undefined {
   if (!Number.isInteger(body.code) || body.code === 0) return '"code" is not a non-zero integer';
@@ -82,6 +90,8 @@ export function errorShapeProblem(family: Family, status: number, contentType: s
       return geminiProblem(body, status);
     case 'imagegen1':
       return imagegen1Problem(body, status);
+    case 'imgtask':
+      return imgtaskProblem(body);
     case 'videogen1':
       return videogen1Problem(body);
     // imagegen2 and videogen3 both answer `{detail}` (Ideogram's and Luma's shape).

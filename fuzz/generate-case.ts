@@ -140,6 +140,8 @@ function keyHeaders(place: KeyPlace, key: string): { headers: Record<string, str
       return { headers: { 'api-key': key } };
     case 'token':
       return { headers: { authorization: `Token ${key}` } };
+    case 'mj-api-secret':
+      return { headers: { 'mj-api-secret': key } };
     default:
       return { headers: {} };
   }
@@ -155,7 +157,7 @@ function withQuery(path: string, query: string | undefined): string {
  * Fastify matches them: case-sensitive, no trailing slash, no dot segments), and for paths that
  * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
  * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, imagegen1 under
- * `/imagegen1`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, OpenAI elsewhere
+ * `/imagegen1`, imgtask under `/imgtask` and `/mj`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, OpenAI elsewhere
  * (`/videogen2` and `/v1/video/generations` answer in OpenAI's shape).
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
@@ -169,6 +171,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (/^\/v1\/models\/[^/]+$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
     if (/^\/imagegen2\/(remix|edit|remix-image)$/.test(pathOnly)) return 'imagegen2';
     if (/^\/imagegen1\/(create|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imagegen1';
+    if (/^\/(imgtask|mj)\/(submit\/(imagine|blend|describe|action)|task\/list-by-condition|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imgtask';
     if (pathOnly === '/videogen1/video') return 'videogen1';
     if (pathOnly === '/videogen3/generate') return 'videogen3';
   }
@@ -177,6 +180,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (/^\/v1\/models(\/[^/]+)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
     if (/^\/imagegen1\/task\/[^/]+$/.test(pathOnly)) return 'imagegen1';
+    if (/^\/(imgtask|mj)\/task\/[^/]+\/(fetch|image-seed)$/.test(pathOnly)) return 'imgtask';
     if (/^\/videogen1\/video\/[^/]+$/.test(pathOnly)) return 'videogen1';
     if (/^\/videogen3\/task\/[^/]+$/.test(pathOnly)) return 'videogen3';
   }
@@ -186,6 +190,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   if (under('/v1/messages')) return 'anthropic';
   if (under('/imagegen2')) return 'imagegen2';
   if (under('/imagegen1')) return 'imagegen1';
+  if (under('/imgtask') || under('/mj')) return 'imgtask';
   if (under('/videogen1')) return 'videogen1';
   if (under('/videogen3')) return 'videogen3';
   return 'openai';
@@ -304,7 +309,9 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
       const choice = random.int(0, 9);
       headers = {};
       path = route.path;
-      const others = (['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'api-key', 'token'] as KeyPlace[]).filter((p) => !route.keyPlaces.includes(p));
+      const others = (['bearer', 'x-api-key', 'x-goog-api-key', 'query-key', 'api-key', 'token', 'mj-api-secret'] as KeyPlace[]).filter(
+        (p) => !route.keyPlaces.includes(p),
+      );
       const wrong = `gg-${'x'.repeat(random.int(1, 60))}`;
       const variants: Array<[string, () => void]> = [
         ['no key', () => {}],

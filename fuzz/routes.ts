@@ -5,8 +5,8 @@
  */
 import type { HostileImage } from './hostile-images.js';
 
-export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'videogen1' | 'videogen3' | 'none';
-export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'token' | 'none';
+export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3' | 'none';
+export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'token' | 'mj-api-secret' | 'none';
 
 /** Puts an image into a body, the way the route's dialect carries one. */
 export type ImageSlot = (body: Record<string, unknown>, image: HostileImage, encoding: ImageEncoding) => void;
@@ -99,12 +99,25 @@ const blendImages: ImageSlot = (body, image, encoding) => {
   body.images = [encodeImage(image, encoding), encodeImage(image, 'base64')];
 };
 
+/** imgtask takes data URLs in `base64Array` (2–5 for a blend). */
+const imgtaskBlendImages: ImageSlot = (body, image, encoding) => {
+  const first = encodeImage(image, encoding === 'base64' ? 'data-url' : encoding);
+  body.base64Array = [first, encodeImage(image, 'data-url')];
+};
+
+const imgtaskDescribeImage: ImageSlot = (body, image, encoding) => {
+  body.base64 = encodeImage(image, encoding === 'base64' ? 'data-url' : encoding);
+};
+
 const openaiEditJsonImage: ImageSlot = (body, image, encoding) => {
   body.images = [{ image_url: encodeImage(image, encoding === 'base64' ? 'data-url' : encoding) }];
 };
 
 const GEMINI_CHAT = 'textmodel-c-2.0-flash';
 const IMAGEGEN1_MODEL = 'black-forest-labs/flux-schnell';
+/** A well-formed image-task id no task has (lookups, seeds, actions and cancels answer 404 code 3). */
+const IMGTASK_UNKNOWN_ID = '1234567890123456789';
+
 /** A well-formed imagegen1 task id no task has (lookups and cancels answer 404). */
 const IMAGEGEN1_UNKNOWN_ID = 'fuzzfuzzfuzzfuzzfuzzfuzz22';
 const GEMINI_EMBED = 'text-embedding-004';
@@ -357,6 +370,66 @@ export const ROUTES: readonly Route[] = [
     family: 'imagegen1',
     keyPlaces: ['bearer', 'token'],
     body: () => ({}),
+  },
+  {
+    name: 'imgtask imagine',
+    method: 'POST',
+    path: '/imgtask/submit/imagine',
+    family: 'imgtask',
+    keyPlaces: ['bearer', 'mj-api-secret'],
+    body: () => ({ prompt: 'a lighthouse at dawn', state: 'fuzz' }),
+  },
+  {
+    name: 'imgtask blend',
+    method: 'POST',
+    path: '/imgtask/submit/blend',
+    family: 'imgtask',
+    keyPlaces: ['bearer', 'mj-api-secret'],
+    body: () => ({ dimensions: 'SQUARE' }),
+    imageSlots: [imgtaskBlendImages],
+  },
+  {
+    name: 'imgtask describe (MJ-proxy path)',
+    method: 'POST',
+    path: '/mj/submit/describe',
+    family: 'imgtask',
+    keyPlaces: ['mj-api-secret', 'bearer'],
+    body: () => ({}),
+    imageSlots: [imgtaskDescribeImage],
+  },
+  {
+    name: 'imgtask action',
+    method: 'POST',
+    path: '/imgtask/submit/action',
+    family: 'imgtask',
+    keyPlaces: ['bearer', 'mj-api-secret'],
+    body: () => ({ taskId: IMGTASK_UNKNOWN_ID, customId: 'MJ::JOB::upsample::1::fuzz' }),
+  },
+  { name: 'imgtask fetch', method: 'GET', path: `/imgtask/task/${IMGTASK_UNKNOWN_ID}/fetch`, family: 'imgtask', keyPlaces: ['bearer', 'mj-api-secret'] },
+  { name: 'imgtask image seed', method: 'GET', path: `/mj/task/${IMGTASK_UNKNOWN_ID}/image-seed`, family: 'imgtask', keyPlaces: ['mj-api-secret', 'bearer'] },
+  {
+    name: 'imgtask list by condition',
+    method: 'POST',
+    path: '/imgtask/task/list-by-condition',
+    family: 'imgtask',
+    keyPlaces: ['bearer', 'mj-api-secret'],
+    body: () => ({ ids: [IMGTASK_UNKNOWN_ID] }),
+  },
+  {
+    name: 'imgtask cancel',
+    method: 'POST',
+    path: `/imgtask/task/${IMGTASK_UNKNOWN_ID}/cancel`,
+    family: 'imgtask',
+    keyPlaces: ['bearer', 'mj-api-secret'],
+    body: () => ({}),
+  },
+  {
+    name: 'task callback (upstream wake-up, no key)',
+    method: 'POST',
+    path: '/tasks/callback/fuzzfuzzfuzzfuzzfuzzfuzzfuzzfuzz',
+    family: 'openai',
+    keyPlaces: ['none'],
+    body: () => ({ challenge: 'fuzz' }),
   },
   {
     name: 'videogen1 video',

@@ -30,7 +30,15 @@ export function registerTaskCallbackRoute(app: FastifyInstance, wake: TaskWaker)
       const { token } = request.params;
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const accepted = TOKEN.test(token) && (await wake(token, request.headers, body));
-      if (!accepted) return reply.code(404).send({ error: { message: 'No such task callback, or its signature does not verify.' } });
+      if (!accepted) {
+        const error = {
+          message: 'No such task callback, or its signature does not verify.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'callback_not_found',
+        };
+        return reply.code(404).send({ error });
+      }
       const challenge = challengeOf(body);
       return challenge === undefined ? reply.code(204).send() : reply.code(200).send({ challenge });
     });
