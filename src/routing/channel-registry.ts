@@ -42,6 +42,11 @@ export class ChannelSnapshot {
     return found;
   }
 
+  /** The channel of that name (enabled or not), e.g. the one a task runs on. */
+  channel(name: string | undefined): RuntimeChannel | undefined {
+    return name === undefined ? undefined : this.channels.find((c) => c.name === name);
+  }
+
   /** Whether any channel serves the model for the operation. */
   serves(model: string, operation: Operation): boolean {
     return this.candidates(model, operation).length > 0;

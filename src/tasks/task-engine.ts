@@ -15,6 +15,7 @@ import { type NewDelivery, type StoredTask, TasksRepository } from '../store/tas
 import { WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { TaskFinisher } from './task-finisher.js';
+import { taskMediaUrl } from './task-media-url.js';
 import { TaskPoller } from './task-poller.js';
 import { TaskService } from './task-service.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
@@ -119,13 +120,9 @@ export class TaskEngine {
   private notify(task: StoredTask): NewDelivery | undefined {
     if (!task.callback) return undefined;
     const render = this.deps.notifiers[task.surface];
-    const body = render?.(task, (mediaId) => this.mediaUrl(task, mediaId));
+    const body = render?.(task, (mediaId) => taskMediaUrl(this.deps.config.media.publicBaseUrl, task, mediaId));
     if (body === undefined) return undefined;
     this.dispatcher.wake();
     return { url: task.callback.url, body };
-  }
-
-  private mediaUrl(task: Task, mediaId: string): string {
-    return `${this.deps.config.media.publicBaseUrl ?? task.request.publicBaseUrl ?? ''}/media/${mediaId}`;
   }
 }

@@ -87,7 +87,7 @@ export class TaskPoller {
       await this.sweepInterruptedSubmits(now);
       for (const channelName of await this.options.repository.dueChannels(now)) {
         if ((this.heldUntil.get(channelName) ?? 0) > now) continue;
-        const channel = this.options.registry.current().channels.find((c) => c.name === channelName);
+        const channel = this.options.registry.current().channel(channelName);
         const tasks = channel?.provider.tasks;
         const policy = tasks && channel ? tasks.pollPolicy(channel.config) : ORPHAN_POLICY;
         const batchSize = tasks?.pollMany ? Math.max(1, policy.maxBatch) : 1;

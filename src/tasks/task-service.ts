@@ -19,6 +19,7 @@ import { pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { newTaskId } from './task-ids.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
+import { taskMediaUrl } from './task-media-url.js';
 import { taskUnits } from './task-units.js';
 
 /** A task's deadline until its channel's policy sets the real one at submit. */
@@ -149,7 +150,7 @@ export class TaskService implements TaskServices {
   async cancel(key: AuthenticatedKey, id: string): Promise<Task | undefined> {
     const task = await this.options.repository.findForOwner(id, key.id);
     if (!task || (task.status !== 'submitted' && task.status !== 'running')) return task;
-    const channel = this.options.registry.current().channels.find((c) => c.name === task.channel);
+    const channel = this.options.registry.current().channel(task.channel);
     const provider = channel?.provider.tasks;
     if (provider?.cancel && channel) {
       await provider.cancel(targetOf(task), { channel: channel.config, signal: AbortSignal.timeout(10_000) }).catch((error) => {
@@ -191,7 +192,7 @@ export class TaskService implements TaskServices {
   }
 
   mediaUrl(task: Task, mediaId: string): string {
-    return `${this.options.publicBaseUrl ?? task.request.publicBaseUrl ?? ''}/media/${mediaId}`;
+    return taskMediaUrl(this.options.publicBaseUrl, task, mediaId);
   }
 
   /**
@@ -202,7 +203,7 @@ export class TaskService implements TaskServices {
   async wake(token: string, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<boolean> {
     const task = await this.options.repository.findByToken(token);
     if (!task?.channel) return false;
-    const channel = this.options.registry.current().channels.find((c) => c.name === task.channel);
+    const channel = this.options.registry.current().channel(task.channel);
     const verify = channel?.provider.tasks?.verifyCallback;
     if (verify && channel && !verify.call(channel.provider.tasks, channel.config, headers, body)) return false;
     await this.options.repository.wakeByToken(token, Date.now());
