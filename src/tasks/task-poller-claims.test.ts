@@ -35,7 +35,9 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
     },
   } as unknown as TaskProvider;
   const channel = { name: 'sbx', provider: { tasks: provider }, config: { timeoutMs: 10_000 } };
-  const registry = { current: () => ({ channels: [channel] }) } as unknown as ChannelRegistry;
+  const registry = {
+    current: () => ({ channels: [channel], channel: (name: string | undefined) => (name === channel.name ? channel : undefined) }),
+  } as unknown as ChannelRegistry;
   const poller = new TaskPoller({
     repository,
     registry,
