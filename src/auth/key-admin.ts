@@ -6,6 +6,9 @@ export interface CreateKeyOptions {
   name: string;
   models?: string[] | null;
   expiresAt?: number | null;
+  accountId?: string | null;
+  /** May call the admin API; only for an admin account's key. */
+  admin?: boolean;
 }
 
 export async function createApiKey(repository: ApiKeysRepository, options: CreateKeyOptions): Promise<{ key: string; record: StoredApiKey }> {
@@ -19,6 +22,8 @@ export async function createApiKey(repository: ApiKeysRepository, options: Creat
     expiresAt: options.expiresAt ?? null,
     revokedAt: null,
     createdAt: Date.now(),
+    accountId: options.accountId ?? null,
+    admin: options.admin ?? false,
   };
   await repository.insert(record);
   return { key: generated.key, record };

@@ -18,7 +18,7 @@ describe('KeyDirectory', () => {
     const { key, record } = await createApiKey(keys, { name: 'app', models: ['textmodel-b-*'] });
     const directory = new KeyDirectory(keys, undefined);
     await directory.start();
-    expect(await directory.authenticate(key)).toEqual({ id: record.id, name: 'app', models: ['textmodel-b-*'], isMaster: false });
+    expect(await directory.authenticate(key)).toEqual({ id: record.id, name: 'app', models: ['textmodel-b-*'], isMaster: false, accountId: null });
     directory.stop();
   });
 

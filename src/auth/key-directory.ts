@@ -56,7 +56,7 @@ export class KeyDirectory {
     }
     const presentedHash = hashApiKey(presented);
     if (this.masterHash && sameHash(presentedHash, this.masterHash)) {
-      return { id: 'master', name: 'master key', models: null, isMaster: true };
+      return { id: 'master', name: 'master key', models: null, isMaster: true, accountId: null };
     }
     const id = keyIdOf(presented);
     if (!id) throw invalidKey();
@@ -67,7 +67,7 @@ export class KeyDirectory {
     if (stored.expiresAt !== null && stored.expiresAt <= now) {
       throw new GatewayError('authentication', 'This API key has expired.', { code: 'expired_api_key' });
     }
-    return { id: stored.id, name: stored.name, models: stored.models, isMaster: false };
+    return { id: stored.id, name: stored.name, models: stored.models, isMaster: false, accountId: stored.accountId };
   }
 
   private async lookUp(id: string): Promise<StoredApiKey | undefined> {

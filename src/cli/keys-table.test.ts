@@ -14,6 +14,8 @@ function key(overrides: Partial<StoredApiKey>): StoredApiKey {
     expiresAt: null,
     revokedAt: null,
     createdAt: Date.UTC(2026, 0, 2, 3, 4, 5),
+    accountId: null,
+    admin: false,
     ...overrides,
   };
 }

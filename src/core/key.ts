@@ -5,4 +5,6 @@ export interface AuthenticatedKey {
   /** Model id patterns the key may use (`*` wildcards); null means any model. */
   models: string[] | null;
   isMaster: boolean;
+  /** The account the key belongs to (usage and tasks are theirs); null for operator keys and the master key. */
+  accountId: string | null;
 }

@@ -13,7 +13,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import { type CallEnding, CallLifecycle, type CallSubject, type LifecycleHooks } from './call-lifecycle.js';
 import { meterChatStream } from './meter-chat-stream.js';
 
-const KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false };
+const KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null };
 const fakeProvider: Provider = { name: 'openai', operations: new Set(['chat', 'embed']) };
 
 function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) {

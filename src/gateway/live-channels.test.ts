@@ -45,7 +45,7 @@ describe('live channel registry', () => {
       Array.from({ length: 300 }, async (_, n) => {
         await new Promise((resolve) => setTimeout(resolve, n % 20));
         const call = await lifecycle.admit({
-          key: { id: 'k', name: 'k', models: null, isMaster: false },
+          key: { id: 'k', name: 'k', models: null, isMaster: false, accountId: null },
           surface: 'openai',
           requestId: `r${n}`,
           signal: new AbortController().signal,

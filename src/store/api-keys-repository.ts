@@ -1,5 +1,6 @@
 /** API keys in the store: only their hashes are kept. */
 import type { Kysely } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
 
 export interface StoredApiKey {
@@ -11,9 +12,13 @@ export interface StoredApiKey {
   expiresAt: number | null;
   revokedAt: number | null;
   createdAt: number;
+  /** The owning account; null for an operator key made by the CLI. */
+  accountId: string | null;
+  /** Whether the key may call the admin API. */
+  admin: boolean;
 }
 
-function fromRow(row: ApiKeysTable): StoredApiKey {
+function fromRow(row: Selectable<ApiKeysTable>): StoredApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -23,6 +28,8 @@ function fromRow(row: ApiKeysTable): StoredApiKey {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     createdAt: row.created_at,
+    accountId: row.account_id,
+    admin: row.admin === 1,
   };
 }
 
@@ -41,6 +48,8 @@ export class ApiKeysRepository {
         expires_at: key.expiresAt,
         revoked_at: key.revokedAt,
         created_at: key.createdAt,
+        account_id: key.accountId,
+        admin: key.admin ? 1 : 0,
       })
       .execute();
   }

@@ -17,6 +17,7 @@ import { channelsMigration } from './migrations/003-channels.js';
 import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js';
 import { tasksMigration } from './migrations/005-tasks.js';
 import { taskDeletionMigration } from './migrations/006-task-deletion.js';
+import { accountsMigration } from './migrations/007-accounts.js';
 
 export type { StoreDialect };
 
@@ -38,6 +39,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '004-unique-request-id': uniqueRequestIdMigration,
         '005-tasks': tasksMigration(dialect),
         '006-task-deletion': taskDeletionMigration,
+        '007-accounts': accountsMigration(dialect),
       };
     },
   };

@@ -12,6 +12,10 @@ export interface ApiKeysTable {
   expires_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** The account the key belongs to; null for keys made by the CLI without `--account` (operator keys). */
+  account_id: string | null;
+  /** 1 when the key may call the admin API (only an admin account's key can be). */
+  admin: Generated<number>;
 }
 
 export interface UsageRecordsTable {
@@ -37,6 +41,8 @@ export interface UsageRecordsTable {
   cost_usd: number;
   latency_ms: number;
   created_at: number;
+  /** The account of the key that made the call (null: an operator key or the master key). */
+  account_id?: string | null;
 }
 
 /** Channels defined at run time (admin API, CLI); channels from the configuration file are not stored. */
@@ -94,6 +100,8 @@ export interface TasksTable {
   version: number;
   /** Set when the owner deleted the task: it stays for the ledger, hidden from lookups. */
   deleted_at: number | null;
+  /** The account of the key that submitted the task. */
+  account_id: Generated<string | null>;
 }
 
 /** `reserve` at submit, then exactly one of `settle` or `refund`. */
@@ -122,7 +130,73 @@ export interface WebhookDeliveriesTable {
   delivered_at: number | null;
 }
 
+export type AccountRole = 'admin' | 'member';
+
+export interface AccountsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  role: AccountRole;
+  /** scrypt hash (`scrypt$N$r$p$salt$hash`); null until the account's one-time link is used. */
+  password_hash: string | null;
+  /** JSON array of model id patterns the account's keys and playground may use; null for any. */
+  models: string | null;
+  created_at: number;
+  updated_at: number;
+  disabled_at: number | null;
+}
+
+/** A signed-in browser. The id is the SHA-256 of the cookie's token, never the token itself. */
+export interface SessionsTable {
+  id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  ip: string;
+  user_agent: string;
+}
+
+/** One-time links (set the first password, reset one); the id is the SHA-256 of the link's token. */
+export interface AccountLinksTable {
+  id: string;
+  account_id: string;
+  purpose: 'setup';
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  at: number;
+}
+
+/** Every admin action: who, what, when, from where. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** `account` (signed in), `key` (an admin API key), `master`, `cli`, `system`. */
+  actor_kind: string;
+  actor_id: string | null;
+  actor_label: string;
+  /** Dotted verb, e.g. `key.create`, `channel.update`, `session.sign_in`. */
+  action: string;
+  target: string | null;
+  /** JSON; never a secret. */
+  details: string | null;
+  ip: string | null;
+}
+
 export interface Database {
+  accounts: AccountsTable;
+  sessions: SessionsTable;
+  account_links: AccountLinksTable;
+  login_failures: LoginFailuresTable;
+  audit_log: AuditLogTable;
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;
   channels: ChannelsTable;

@@ -41,6 +41,8 @@ const key: StoredApiKey = {
   expiresAt: 1_900_000_000_000,
   revokedAt: null,
   createdAt: 1_700_000_000_000,
+  accountId: null,
+  admin: false,
 };
 
 const backends: Array<[string, () => Promise<{ url: string; cleanup: () => Promise<void> }>]> = [

@@ -58,8 +58,8 @@ export function videoSurfaceStub(surface: TaskSurface, newId = 'task_abcdefghijk
   const services: GatewayServices = {
     ...unusedServices,
     async authenticate(presented) {
-      if (presented === VIDEO_KEY) return { id: 'key-1', name: 'test', models: null, isMaster: false };
-      if (presented === OTHER_VIDEO_KEY) return { id: 'key-2', name: 'other', models: null, isMaster: false };
+      if (presented === VIDEO_KEY) return { id: 'key-1', name: 'test', models: null, isMaster: false, accountId: null };
+      if (presented === OTHER_VIDEO_KEY) return { id: 'key-2', name: 'other', models: null, isMaster: false, accountId: null };
       throw new GatewayError('authentication', presented ? 'invalid API key' : 'missing API key');
     },
     chat: () => {

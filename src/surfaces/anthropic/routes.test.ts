@@ -25,7 +25,7 @@ const ROUTE: RouteInfo = {
   attempts: 1,
   passthrough: false,
 };
-const AUTH_KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false };
+const AUTH_KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null };
 
 let app: FastifyInstance;
 let baseURL: string;

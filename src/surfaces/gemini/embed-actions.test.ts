@@ -20,7 +20,7 @@ const services: GatewayServices = {
   ...unusedServices,
   async authenticate(presented) {
     if (presented !== KEY) throw new GatewayError('authentication', 'API key not valid. Please pass a valid API key.');
-    return { id: 'k1', name: 'test', models: null, isMaster: false };
+    return { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null };
   },
   chat: () => Promise.reject(new Error('chat is not used by this test')),
   listModels: () => [],

@@ -62,7 +62,7 @@ const services: GatewayServices = {
   ...unusedServices,
   async authenticate(presented) {
     if (presented !== CLIENT_KEY) throw new GatewayError('authentication', 'invalid API key', { code: 'invalid_api_key' });
-    return { id: 'k1', name: 'test', models: null, isMaster: false } satisfies AuthenticatedKey;
+    return { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null } satisfies AuthenticatedKey;
   },
   listModels: () => models,
   async chat(call): Promise<ChatOutcome> {

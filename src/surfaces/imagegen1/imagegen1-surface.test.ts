@@ -40,8 +40,8 @@ describe('imagegen1Surface', () => {
   const services: GatewayServices = {
     ...unusedServices,
     async authenticate(presented) {
-      if (presented === KEY) return { id: 'key-1', name: 'test', models: null, isMaster: false };
-      if (presented === OTHER_KEY) return { id: 'key-2', name: 'other', models: null, isMaster: false };
+      if (presented === KEY) return { id: 'key-1', name: 'test', models: null, isMaster: false, accountId: null };
+      if (presented === OTHER_KEY) return { id: 'key-2', name: 'other', models: null, isMaster: false, accountId: null };
       throw new GatewayError('authentication', presented ? 'invalid API key' : 'missing API key');
     },
     chat: () => {

@@ -25,7 +25,7 @@ describe('imagegen2Surface', () => {
     ...unusedServices,
     async authenticate(presented) {
       if (presented !== KEY) throw new GatewayError('authentication', presented ? 'invalid API key' : 'missing API key');
-      return { id: 'key-1', name: 'test', models: null, isMaster: false };
+      return { id: 'key-1', name: 'test', models: null, isMaster: false, accountId: null };
     },
     chat: () => {
       throw new Error('chat is not used by this test');

@@ -35,7 +35,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
     ...unusedServices,
     async authenticate(presented) {
       if (presented !== KEY) throw new GatewayError('authentication', 'Incorrect API key provided');
-      return { id: 'key-1', name: 'test', models: null, isMaster: false };
+      return { id: 'key-1', name: 'test', models: null, isMaster: false, accountId: null };
     },
     async chat(call): Promise<ChatOutcome> {
       calls.push(call);

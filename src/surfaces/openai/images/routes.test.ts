@@ -34,7 +34,7 @@ let opaqueMask: Buffer;
 const services: GatewayServices = {
   async authenticate(presented) {
     if (presented !== KEY) throw new GatewayError('authentication', 'Incorrect API key provided');
-    return { id: 'k', name: 'test', models: null, isMaster: false };
+    return { id: 'k', name: 'test', models: null, isMaster: false, accountId: null };
   },
   chat: () => Promise.reject(new Error('unused')),
   listModels: () => [],
