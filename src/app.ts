@@ -53,6 +53,14 @@ import { imgtaskSurface, imgtaskTaskNotifier, renderImgtaskError } from './surfa
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
 import { once } from './core/once.js';
+import { AdminAuth } from './admin/admin-auth.js';
+import { registerAdminApi } from './admin/admin-api.js';
+import { AuditTrail } from './admin/audit-trail.js';
+import { renderAdminError } from './admin/render-admin-error.js';
+import { AccountsRepository } from './store/accounts-repository.js';
+import { AuditRepository } from './store/audit-repository.js';
+import { LoginFailuresRepository } from './store/login-failures-repository.js';
+import { SessionsRepository } from './store/sessions-repository.js';
 
 export interface GatewayApp {
   config: GatewayConfig;
@@ -68,6 +76,8 @@ export interface GatewayApp {
   /** Channels stored in the database; publish `channels` on `invalidation` after changing them. */
   channels: ChannelsRepository;
   invalidation: InvalidationBus;
+  accounts: AccountsRepository;
+  audit: AuditTrail;
   logger: Logger;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
@@ -148,6 +158,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     imagegen1: renderImagegen1Error,
     videogen1: renderVideogen1Error,
     videogen3: renderVideogen3Error,
+    admin: renderAdminError,
   };
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
@@ -155,6 +166,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     // Fastify's own per-request lines are off: the access log below writes one line without the query string (Gemini keys ride in `?key=`).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.server.bodyLimitBytes,
+    // Only the admin API declares JSON schemas: an unknown field there is an error, not dropped.
+    ajv: { customOptions: { removeAdditional: false } },
     trustProxy: config.server.trustProxy,
     genReqId: nextRequestId,
     requestIdHeader: false,
@@ -196,6 +209,32 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   }
   await http.register(async (scope) => registerSharedModelRoutes(scope, services));
   registerMediaRoutes(http, media, errorRenderers);
+  const accounts = new AccountsRepository(store.db);
+  const sessions = new SessionsRepository(store.db);
+  const audit = new AuditTrail(new AuditRepository(store.db));
+  const adminAuth = new AdminAuth({ accounts, sessions, loginFailures: new LoginFailuresRepository(store.db), keys, keyDirectory: directory });
+  await registerAdminApi(http, {
+    config,
+    store,
+    db: store.db,
+    logger,
+    auth: adminAuth,
+    audit,
+    accounts,
+    sessions,
+    keys,
+    keyDirectory: directory,
+    usage,
+    channels,
+    liveChannels,
+    registry,
+    providers,
+    catalog,
+    invalidation,
+    tasks: engine,
+    services,
+    media,
+  });
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorRenderers);
 
@@ -229,6 +268,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     tasks: engine,
     channels,
     invalidation,
+    accounts,
+    audit,
     logger,
     close(options = {}) {
       closing ??= (async () => {

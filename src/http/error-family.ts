@@ -4,13 +4,13 @@
  * `/v1/models/{model}:{action}` are Gemini's, `/v1/messages…` Anthropic's, `/imagegen2/…`
  * imagegen2's, `/imagegen1/…` imagegen1's, `/imgtask/…` and `/mj/…` imgtask's, `/videogen1/…`
  * videogen1's, `/videogen3/…` videogen3's, everything else OpenAI's (`/videogen2/…` and
- * `/v1/video/generations` included: those families answer in OpenAI's shape, as Ark does). The shared `/v1/models` routes go by the caller's
+ * `/v1/video/generations` included: those families answer in OpenAI's shape, as Ark does), `/admin/…` the admin API's. The shared `/v1/models` routes go by the caller's
  * headers, as `model-routes.ts` does for its answers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorRenderer } from './error-renderer.js';
 
-export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3';
+export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3' | 'admin';
 
 /** The error renderer of each surface; app.ts hands it to the http/ installers. */
 export type ErrorRenderers = Record<ErrorFamily, ErrorRenderer>;
@@ -45,6 +45,7 @@ export function errorFamilyOf(url: string, headers?: IncomingHttpHeaders): Error
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
   if (under(path, '/v1beta')) return 'gemini';
+  if (under(path, '/admin')) return 'admin';
   if (under(path, '/v1/messages')) return 'anthropic';
   if (under(path, '/imagegen2')) return 'imagegen2';
   if (under(path, '/imgtask') || under(path, '/mj')) return 'imgtask';

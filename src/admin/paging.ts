@@ -1,0 +1,44 @@
+/**
+ * Cursor paging for admin listings: `?limit=&cursor=` → `{ data, nextCursor }`. A cursor is the
+ * opaque base64url of the last row's sort key, so pages stay stable while rows are added.
+ */
+import { GatewayError } from '../core/errors.js';
+
+export const PAGE_QUERY_SCHEMA = {
+  limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+  cursor: { type: 'string', maxLength: 200 },
+} as const;
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+/** The cursor's value, checked by `valid`; a cursor that is not one of ours is the client's 400. */
+export function decodeCursor<T>(cursor: string | undefined, valid: (value: unknown) => value is T): T | undefined {
+  if (cursor === undefined || cursor === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  if (!valid(value)) throw new GatewayError('invalid_request', 'cursor is not one this listing gave out', { param: 'cursor', code: 'invalid_cursor' });
+  return value;
+}
+
+/** Given `limit + 1` rows fetched, the page and the cursor of its last row (null when there is no more). */
+export function pageOf<R, T>(rows: R[], limit: number, toItem: (row: R) => T, cursorOf: (row: R) => unknown): Page<T> {
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  return { data: shown.map(toItem), nextCursor: more ? encodeCursor(cursorOf(shown[shown.length - 1])) : null };
+}
+
+/** `[time, id]` cursors, the usual sort key of newest-first listings. */
+export function isTimeIdCursor(value: unknown): value is [number, string | number] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && (typeof value[1] === 'string' || typeof value[1] === 'number');
+}
