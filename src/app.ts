@@ -235,6 +235,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     services,
     media,
   });
+  const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
+  sweepSessions.unref();
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorRenderers);
 
@@ -274,6 +276,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     close(options = {}) {
       closing ??= (async () => {
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        clearInterval(sweepSessions);
         directory.stop();
         liveChannels.stop();
         await engine.stop();
