@@ -3,6 +3,7 @@ import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Dialog } from '../components/dialog.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDate } from '../lib/format.js';
 import { useSession } from '../session.js';
@@ -70,7 +71,7 @@ export function AccountsPage() {
         <button type="submit">Invite</button>
       </form>
       <ErrorAlert error={error} />
-      <div class="table-wrap">
+      <TableWrap label="Accounts">
         <table data-testid="accounts-table">
           <caption>Accounts that can sign in to the dashboard</caption>
           <thead>
@@ -119,7 +120,7 @@ export function AccountsPage() {
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Dialog open={invite !== null} title="Hand over this link" onClose={() => setInvite(null)} testId="invite-dialog">
         <p>
           Send this one-time link to <strong>{invite?.email}</strong> over a channel you trust. It sets their password and then stops working.

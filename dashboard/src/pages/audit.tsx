@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ErrorAlert } from '../components/alert.js';
 import { usePaged } from '../components/use-paged.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDateTime } from '../lib/format.js';
 import { buildQuery } from '../lib/query.js';
@@ -52,7 +53,7 @@ export function AuditPage() {
         <button type="submit">Apply filters</button>
       </form>
       <ErrorAlert error={log.error} />
-      <div class="table-wrap">
+      <TableWrap label="Audit log">
         <table data-testid="audit-table">
           <caption>Every change made through the admin API, newest first</caption>
           <thead>
@@ -89,7 +90,7 @@ export function AuditPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {log.hasMore && (
         <button type="button" class="secondary" disabled={log.loading} onClick={log.more}>
           Load more

@@ -4,6 +4,7 @@ import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { ChannelForm } from '../components/channel-form.js';
 import { Dialog } from '../components/dialog.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatMs } from '../lib/format.js';
 import type { Channel, ChannelTestResult, Provider } from '../types.js';
@@ -101,7 +102,7 @@ export function ChannelsPage() {
       <p role="status" class="muted">
         {status}
       </p>
-      <div class="table-wrap">
+      <TableWrap label="Channels">
         <table data-testid="channels-table">
           <caption>Upstream channels; the lowest priority number is tried first, weight shares traffic within a priority</caption>
           <thead>
@@ -182,7 +183,7 @@ export function ChannelsPage() {
             })}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
 
       <Dialog open={editing !== null} title={editing === 'new' ? 'Add channel' : `Edit ${editing?.name ?? ''}`} onClose={() => setEditing(null)}>
         {editing !== null && (

@@ -4,6 +4,7 @@ import { ErrorAlert, messageOf } from '../components/alert.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Dialog } from '../components/dialog.js';
 import { usePaged } from '../components/use-paged.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDate } from '../lib/format.js';
 import { expiryFromDateInput, parseNameList } from '../lib/query.js';
@@ -42,7 +43,7 @@ export function KeysPage() {
         }}
       />
       <ErrorAlert error={error ?? keys.error} />
-      <div class="table-wrap">
+      <TableWrap label="API keys">
         <table data-testid="keys-table">
           <caption>Your API keys{isAdmin ? ' (and every account’s)' : ''}</caption>
           <thead>
@@ -90,7 +91,7 @@ export function KeysPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {keys.hasMore && (
         <button type="button" class="secondary" disabled={keys.loading} onClick={keys.more}>
           Load more

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { Dialog } from '../components/dialog.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatPrice } from '../lib/format.js';
 import { parseNameList } from '../lib/query.js';
@@ -48,7 +49,7 @@ export function ModelsPage() {
         </label>
       </div>
       <ErrorAlert error={error} />
-      <div class="table-wrap">
+      <TableWrap label="Models">
         <table data-testid="models-table">
           <caption>
             {shown.length} of {models.length} models in the catalog
@@ -93,7 +94,7 @@ export function ModelsPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <Dialog open={editing !== null} title={`Edit ${editing?.id ?? ''}`} onClose={() => setEditing(null)}>
         {editing && (
           <ModelForm

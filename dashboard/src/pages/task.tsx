@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { Link } from '../components/link.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDateTime, formatUsd } from '../lib/format.js';
 import { BASE } from '../lib/routes.js';
@@ -113,7 +114,7 @@ export function TaskPage(props: { id: string }) {
           </ol>
 
           <h2>Ledger</h2>
-          <div class="table-wrap">
+          <TableWrap label="Ledger entries">
             <table>
               <caption class="visually-hidden">Ledger entries</caption>
               <thead>
@@ -140,10 +141,10 @@ export function TaskPage(props: { id: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
 
           <h2>Webhook deliveries</h2>
-          <div class="table-wrap">
+          <TableWrap label="Webhook deliveries">
             <table>
               <caption class="visually-hidden">Webhook deliveries</caption>
               <thead>
@@ -176,7 +177,7 @@ export function TaskPage(props: { id: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         </>
       )}
     </>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ErrorAlert } from '../components/alert.js';
 import { Link } from '../components/link.js';
 import { usePaged } from '../components/use-paged.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDateTime, formatUsd } from '../lib/format.js';
 import { buildQuery } from '../lib/query.js';
@@ -60,7 +61,7 @@ export function TasksPage() {
         <button type="submit">Apply filters</button>
       </form>
       <ErrorAlert error={tasks.error} />
-      <div class="table-wrap">
+      <TableWrap label="Tasks">
         <table data-testid="tasks-table">
           <caption>Asynchronous tasks (images, video), newest first</caption>
           <thead>
@@ -104,7 +105,7 @@ export function TasksPage() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {tasks.hasMore && (
         <button type="button" class="secondary" disabled={tasks.loading} onClick={tasks.more}>
           Load more

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { API, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { UsageChart } from '../components/usage-chart.js';
+import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatInt, formatMs, formatUsd } from '../lib/format.js';
 import { buildQuery, dayRange, formatDateInput, lastDays } from '../lib/query.js';
@@ -150,7 +151,7 @@ export function UsagePage() {
 
 function UsageTable(props: { rows: UsageRow[]; groupBy: string }) {
   return (
-    <div class="table-wrap">
+    <TableWrap label="Usage table">
       <table data-testid="usage-table">
         <caption>Usage by {props.groupBy}</caption>
         <thead>
@@ -193,7 +194,7 @@ function UsageTable(props: { rows: UsageRow[]; groupBy: string }) {
           )}
           {props.rows.map((row) => (
             <tr key={String(row.group)}>
-              <th scope="row">{row.label ?? String(row.group ?? '—')}</th>
+              <th scope="row">{row.label || String(row.group ?? '—')}</th>
               <td class="num">{formatInt(row.requests)}</td>
               <td class="num">{formatInt(row.errors)}</td>
               <td class="num">{formatInt(row.inputTokens)}</td>
@@ -207,6 +208,6 @@ function UsageTable(props: { rows: UsageRow[]; groupBy: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
