@@ -10,6 +10,7 @@ export function SetupPage(props: { onSignedIn: (session: Session) => void }) {
   useTitle('Set your password');
   const [token] = useState(() => readSetupToken(location.hash, location.search));
   const [email, setEmail] = useState<string | null>(null);
+  const [newEmail, setNewEmail] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(token ? null : 'This link has no setup token. Ask an administrator for a new link.');
@@ -20,7 +21,10 @@ export function SetupPage(props: { onSignedIn: (session: Session) => void }) {
     // The token is secret: drop it from the address bar (and so from history) once read.
     history.replaceState(null, '', location.pathname);
     get<{ email: string }>(`/setup/${encodeURIComponent(token)}`, { quiet401: true }).then(
-      (body) => setEmail(body.email),
+      (body) => {
+        setEmail(body.email);
+        setNewEmail(body.email);
+      },
       (e) => setError(messageOf(e)),
     );
   }, [token]);
@@ -34,7 +38,8 @@ export function SetupPage(props: { onSignedIn: (session: Session) => void }) {
     setBusy(true);
     setError(null);
     try {
-      props.onSignedIn(await api<Session>('POST', '/setup', { token, password }, { quiet401: true }));
+      const changed = newEmail.trim() !== '' && newEmail.trim().toLowerCase() !== email;
+      props.onSignedIn(await api<Session>('POST', '/setup', { token, password, ...(changed ? { email: newEmail.trim() } : {}) }, { quiet401: true }));
     } catch (e) {
       setError(messageOf(e));
     } finally {
@@ -50,6 +55,19 @@ export function SetupPage(props: { onSignedIn: (session: Session) => void }) {
           <p>
             Account: <strong data-testid="setup-email">{email}</strong>
           </p>
+        )}
+        {email && (
+          <label>
+            Email to sign in with
+            <input
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+              value={newEmail}
+              onInput={(e) => setNewEmail((e.target as HTMLInputElement).value)}
+            />
+          </label>
         )}
         <label>
           New password
