@@ -137,7 +137,7 @@ export class UsageRepository {
 const UPSERT_CHUNK = 200;
 
 /** Adds rollup rows to `usage_daily` (58 values a row: 200 rows stay under every parameter limit). */
-async function addToRollup(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
+export async function addToRollup(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     await trx
       .insertInto('usage_daily')
