@@ -3,7 +3,7 @@ import { channelDefaults } from '../config/defaults.js';
 import type { ChatEvent } from '../core/chat.js';
 import { GatewayError } from '../core/errors.js';
 import type { AuthenticatedKey } from '../core/key.js';
-import type { UsageRecorder } from '../ledger/usage-recorder.js';
+import type { OpenCall, UsageRecorder } from '../ledger/usage-recorder.js';
 import type { Provider } from '../providers/types.js';
 import type { UsageRow } from '../store/usage-repository.js';
 import { Catalog } from '../routing/catalog.js';
@@ -18,7 +18,11 @@ const fakeProvider: Provider = { name: 'openai', operations: new Set(['chat', 'e
 
 function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) {
   const rows: UsageRow[] = [];
-  const recorder = { begin: () => undefined, record: async (row: UsageRow) => void rows.push(row) } as unknown as UsageRecorder;
+  const opens: OpenCall[] = [];
+  const recorder = {
+    begin: async (open: OpenCall) => void opens.push(open),
+    record: async (row: UsageRow) => void rows.push(row),
+  } as unknown as UsageRecorder;
   const providers = { get: () => fakeProvider } as unknown as ProviderRegistry;
   const catalog = new Catalog();
   const registry = new ChannelRegistry(
@@ -26,7 +30,7 @@ function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) 
     (options.channels ?? ['one', 'two']).map((name) => ({ ...channelDefaults(), name, provider: 'openai', models: ['textmodel-b-*', 'text-embedding-*'] })),
   );
   const lifecycle = new CallLifecycle({ registry, catalog, recorder, breaker: new CircuitBreaker(5, 1000), maxAttempts: 3, hooks: options.hooks });
-  return { rows, lifecycle };
+  return { rows, opens, lifecycle };
 }
 
 function subject(overrides: Partial<CallSubject> = {}): CallSubject {
@@ -106,6 +110,19 @@ describe('Call', () => {
     expect(rows[0]).toMatchObject({ request_id: 'req-1', outcome: 'ok', input_tokens: 10, output_tokens: 5, channel: answeredBy, key_id: 'k1' });
     expect(rows[0].cost_usd).toBeCloseTo((10 * 2.5 + 5 * 10) / 1_000_000, 12);
     expect(lifecycle.active).toBe(0);
+  });
+
+  it('journals the call open and its usage row under the key’s account', async () => {
+    const { lifecycle, rows, opens } = setup();
+    const call = await lifecycle.admit(subject({ key: { ...KEY, accountId: 'acct_7' } }));
+    await call.attempt(async (channel) => channel.name);
+    await call.settle({ inputTokens: 1, outputTokens: 1 });
+    expect(opens).toEqual([expect.objectContaining({ request_id: 'req-1', account_id: 'acct_7' })]);
+    expect(rows).toEqual([expect.objectContaining({ request_id: 'req-1', account_id: 'acct_7' })]);
+    const operator = await lifecycle.admit(subject({ requestId: 'req-2' }));
+    await operator.attempt(async (channel) => channel.name);
+    await operator.settle(undefined);
+    expect(rows[1]).toMatchObject({ request_id: 'req-2', account_id: null });
   });
 
   it('ends a call whose every attempt failed as failed, once, naming the last channel', async () => {

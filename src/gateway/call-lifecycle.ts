@@ -164,6 +164,7 @@ export class Call {
         model: subject.model,
         stream: subject.stream,
         created_at: Date.now(),
+        account_id: subject.key.accountId,
       });
       const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
       const value = await runAttempts(
@@ -245,6 +246,7 @@ export class Call {
         cost_usd: costUsd,
         latency_ms: latencyMs,
         created_at: Date.now(),
+        account_id: subject.key.accountId,
       });
     }
     let ending: CallEnding | undefined;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { UsageRow } from '../store/usage-repository.js';
 import { interruptedRow, openLine, parseJournalLine, rowLine, type OpenCall } from './journal-entries.js';
 
-const open: OpenCall = { request_id: 'req_1', key_id: 'k1', surface: 'anthropic', operation: 'chat', model: 'm', stream: true, created_at: 1_000 };
+const open: OpenCall = {
+  request_id: 'req_1',
+  key_id: 'k1',
+  surface: 'anthropic',
+  operation: 'chat',
+  model: 'm',
+  stream: true,
+  created_at: 1_000,
+  account_id: 'acct_1',
+};
 const row: UsageRow = {
   request_id: 'req_1',
   key_id: 'k1',
@@ -23,6 +32,7 @@ const row: UsageRow = {
   cost_usd: 0.5,
   latency_ms: 30,
   created_at: 1_030,
+  account_id: 'acct_1',
 };
 
 describe('journal entries', () => {
@@ -30,6 +40,14 @@ describe('journal entries', () => {
     expect(openLine(open).endsWith('\n')).toBe(true);
     expect(parseJournalLine(openLine(open).trimEnd())).toEqual({ open });
     expect(parseJournalLine(rowLine(row).trimEnd())).toEqual({ row });
+  });
+
+  it('read lines written before accounts existed as rows and calls of no account', () => {
+    const { account_id: _row, ...oldRow } = row;
+    const { account_id: _open, ...oldOpen } = open;
+    expect(parseJournalLine(JSON.stringify({ r: oldRow }))).toEqual({ row: { ...oldRow, account_id: null } });
+    expect(parseJournalLine(JSON.stringify({ o: oldOpen }))).toEqual({ open: { ...oldOpen, account_id: null } });
+    expect(interruptedRow({ ...oldOpen }, 2_000).account_id).toBeNull();
   });
 
   it('skip a torn line (a write cut by kill -9) and lines with a missing or mistyped field', () => {
@@ -55,6 +73,7 @@ describe('journal entries', () => {
       cost_usd: 0,
       latency_ms: 3_000,
       created_at: 1_000,
+      account_id: 'acct_1',
     });
   });
 });

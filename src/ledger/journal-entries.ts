@@ -15,6 +15,8 @@ export interface OpenCall {
   stream: boolean;
   /** Unix milliseconds. */
   created_at: number;
+  /** The key's account; absent in lines written before accounts existed. */
+  account_id?: string | null;
 }
 
 export type JournalEntry = { open: OpenCall } | { row: UsageRow };
@@ -42,7 +44,13 @@ function toRow(value: unknown): UsageRow | undefined {
   for (const name of ROW_NUMBERS) if (typeof value[name] !== 'number' || !Number.isFinite(value[name])) return undefined;
   const row: Record<string, unknown> = {};
   for (const name of [...ROW_TEXT, ...ROW_NUMBERS]) row[name] = value[name];
+  row.account_id = accountOf(value);
   return row as unknown as UsageRow;
+}
+
+/** A line from before accounts existed has no account: the row keeps none. */
+function accountOf(value: Record<string, unknown>): string | null {
+  return typeof value.account_id === 'string' ? value.account_id : null;
 }
 
 function toOpen(value: unknown): OpenCall | undefined {
@@ -57,6 +65,7 @@ function toOpen(value: unknown): OpenCall | undefined {
     model: value.model as string,
     stream: value.stream,
     created_at: value.created_at,
+    account_id: accountOf(value),
   };
 }
 
@@ -103,5 +112,6 @@ export function interruptedRow(open: OpenCall, lastSeenAt: number): UsageRow {
     // It ran at least until its journal was last written.
     latency_ms: Math.max(0, Math.round(lastSeenAt - open.created_at)),
     created_at: open.created_at,
+    account_id: open.account_id ?? null,
   };
 }

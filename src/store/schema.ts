@@ -45,6 +45,36 @@ export interface UsageRecordsTable {
   account_id?: string | null;
 }
 
+type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+/** The latency histogram's bucket columns, `lat_00` … `lat_40` (bounds in `latency-histogram.ts`). */
+export type LatencyColumn = `lat_${'0' | '1' | '2' | '3'}${Digit}` | 'lat_40';
+
+/**
+ * Usage summed per UTC day and (account, key, model, channel, surface, operation), kept up to
+ * date by the writer of `usage_records` in the same transaction. Key columns hold '' for none.
+ */
+export type UsageDailyTable = {
+  /** Days since the Unix epoch (UTC). */
+  day: number;
+  account_id: string;
+  key_id: string;
+  model: string;
+  channel: string;
+  surface: string;
+  operation: string;
+  requests: number;
+  /** Requests whose outcome was not `ok`. */
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  units: number;
+  cost_usd: number;
+  latency_ms_sum: number;
+} & { [column in LatencyColumn]: number };
+
 /** Channels defined at run time (admin API, CLI); channels from the configuration file are not stored. */
 export interface ChannelsTable {
   name: string;
@@ -199,6 +229,7 @@ export interface Database {
   audit_log: AuditLogTable;
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;
+  usage_daily: UsageDailyTable;
   channels: ChannelsTable;
   tasks: TasksTable;
   task_ledger: TaskLedgerTable;

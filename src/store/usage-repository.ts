@@ -1,7 +1,8 @@
 /** Usage records: written in batches by the ledger, read by reports. */
 import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, UsageRecordsTable } from './schema.js';
+import { ROLLUP_ADDED_COLUMNS, ROLLUP_COLUMNS, ROLLUP_KEY_COLUMNS, RollupBatch, type RollupRow } from './usage-rollup.js';
 
 export type UsageRow = Insertable<UsageRecordsTable>;
 export type StoredUsage = Selectable<UsageRecordsTable>;
@@ -27,7 +28,35 @@ export const USAGE_NUMBER_COLUMNS = [
   'latency_ms',
   'created_at',
 ] as const;
-const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS];
+const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id'] as const;
+
+/** What the rollup reads back of each row actually inserted. */
+const RETURNED = [
+  'created_at',
+  'account_id',
+  'key_id',
+  'model',
+  'channel',
+  'surface',
+  'operation',
+  'outcome',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'units',
+  'cost_usd',
+  'latency_ms',
+] as const;
+
+const ROLLUP_UPSERT_SQL = `INSERT INTO usage_daily (${ROLLUP_COLUMNS.join(', ')}) VALUES (${ROLLUP_COLUMNS.map(() => '?').join(', ')})
+  ON CONFLICT (${ROLLUP_KEY_COLUMNS.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = usage_daily.${c} + excluded.${c}`).join(', ')}`;
+
+/** Rows without an account (older callers, journal lines from before accounts) are stored with none. */
+function withAccount(row: UsageRow): UsageRow {
+  return row.account_id === undefined ? { ...row, account_id: null } : row;
+}
 
 export class UsageRepository {
   private sqliteInsert?: (rows: UsageRow[]) => void;
@@ -45,27 +74,42 @@ export class UsageRepository {
       const statement = sqlite.prepare(
         `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
       );
+      const upsert = sqlite.prepare(ROLLUP_UPSERT_SQL);
       this.sqliteInsert = sqlite.transaction((rows: UsageRow[]) => {
-        for (const row of rows) statement.run(row);
+        const rollup = new RollupBatch();
+        for (const row of rows) {
+          // A request id already stored is skipped (changes 0) and must not be counted again.
+          if (statement.run(withAccount(row)).changes === 1) rollup.add(row);
+        }
+        for (const values of rollup.values()) upsert.run(values);
       });
     }
   }
 
-  /** Inserts rows; a request id the table already holds is skipped (rows are written at most once). */
+  /**
+   * Inserts rows and adds them to the daily rollup, in one transaction; a request id the table
+   * already holds is skipped (rows are written, and counted, at most once).
+   */
   async insertMany(rows: UsageRow[]): Promise<void> {
     if (rows.length === 0) return;
     if (this.sqliteInsert) {
       this.sqliteInsert(rows);
       return;
     }
-    // Bounded statement size: SQLite allows 32k parameters; 19 columns a row.
-    for (let i = 0; i < rows.length; i += 500) {
-      await this.db
-        .insertInto('usage_records')
-        .values(rows.slice(i, i + 500))
-        .onConflict((conflict) => conflict.column('request_id').doNothing())
-        .execute();
-    }
+    await this.db.transaction().execute(async (trx) => {
+      const rollup = new RollupBatch();
+      // Bounded statement size: SQLite allows 32k parameters; 20 columns a row.
+      for (let i = 0; i < rows.length; i += 500) {
+        const inserted = await trx
+          .insertInto('usage_records')
+          .values(rows.slice(i, i + 500).map(withAccount))
+          .onConflict((conflict) => conflict.column('request_id').doNothing())
+          .returning(RETURNED)
+          .execute();
+        for (const row of inserted) rollup.add(row);
+      }
+      await addToRollup(trx, rollup.rows());
+    });
   }
 
   async recent(limit: number, keyId?: string): Promise<StoredUsage[]> {
@@ -87,5 +131,22 @@ export class UsageRepository {
     if (keyId) query = query.where('key_id', '=', keyId);
     const row = await query.executeTakeFirstOrThrow();
     return { requests: Number(row.requests), inputTokens: Number(row.input), outputTokens: Number(row.output), costUsd: Number(row.cost) };
+  }
+}
+
+const UPSERT_CHUNK = 200;
+
+/** Adds rollup rows to `usage_daily` (58 values a row: 200 rows stay under every parameter limit). */
+export async function addToRollup(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    await trx
+      .insertInto('usage_daily')
+      .values(rows.slice(i, i + UPSERT_CHUNK))
+      .onConflict((conflict) =>
+        conflict
+          .columns([...ROLLUP_KEY_COLUMNS])
+          .doUpdateSet(Object.fromEntries(ROLLUP_ADDED_COLUMNS.map((c) => [c, sql`usage_daily.${sql.ref(c)} + excluded.${sql.ref(c)}`]))),
+      )
+      .execute();
   }
 }

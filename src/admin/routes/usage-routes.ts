@@ -1,0 +1,191 @@
+/**
+ * Usage and spend: `GET /usage` (a report grouped by day, key, account, model, channel or
+ * surface, from the daily rollup), `GET /usage.csv` (the same as CSV) and `GET /usage/records`
+ * (raw rows, newest first). A member only ever sees their own account's usage.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../core/errors.js';
+import { DAY_MS } from '../../store/usage-rollup.js';
+import { USAGE_FILTERS, USAGE_GROUP_BYS, UsageReports, type UsageFilters, type UsageGroupBy, type UsageQuery } from '../../store/usage-report.js';
+import { accountScope } from '../actor.js';
+import type { AdminDeps } from '../admin-deps.js';
+import { pageSchema } from '../admin-schemas.js';
+import { PAGE_QUERY_SCHEMA, decodeCursor, pageOf } from '../paging.js';
+import { usageCsv } from '../usage-csv.js';
+
+const DEFAULT_DAYS = 30;
+const MS = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
+const FILTER_PROPERTIES = Object.fromEntries(USAGE_FILTERS.map((name) => [name, { type: 'string', maxLength: 200 }]));
+
+const REPORT_QUERY = {
+  type: 'object',
+  properties: {
+    from: { ...MS, description: `Unix ms; default ${DEFAULT_DAYS} days before \`to\`. Whole UTC days are reported.` },
+    to: { ...MS, description: 'Unix ms; default now.' },
+    groupBy: { type: 'string', enum: [...USAGE_GROUP_BYS], default: 'day' },
+    ...FILTER_PROPERTIES,
+  },
+  additionalProperties: false,
+} as const;
+
+const NULLABLE_MS = { type: ['number', 'null'] } as const;
+const ROW_SCHEMA = {
+  type: 'object',
+  properties: {
+    group: { type: 'string' },
+    label: { type: 'string' },
+    requests: { type: 'number' },
+    errors: { type: 'number' },
+    inputTokens: { type: 'number' },
+    cacheReadTokens: { type: 'number' },
+    cacheWriteTokens: { type: 'number' },
+    outputTokens: { type: 'number' },
+    reasoningTokens: { type: 'number' },
+    units: { type: 'number' },
+    costUsd: { type: 'number' },
+    latencyMs: {
+      type: 'object',
+      properties: { p50: NULLABLE_MS, p95: NULLABLE_MS, p99: NULLABLE_MS },
+      required: ['p50', 'p95', 'p99'],
+    },
+  },
+  required: [
+    'group',
+    'label',
+    'requests',
+    'errors',
+    'inputTokens',
+    'cacheReadTokens',
+    'cacheWriteTokens',
+    'outputTokens',
+    'reasoningTokens',
+    'units',
+    'costUsd',
+    'latencyMs',
+  ],
+} as const;
+
+const REPORT_SCHEMA = {
+  type: 'object',
+  properties: {
+    from: { type: 'number', description: 'Start of the first day reported (Unix ms)' },
+    to: { type: 'number', description: 'End of the last day reported, exclusive (Unix ms)' },
+    groupBy: { type: 'string' },
+    totals: ROW_SCHEMA,
+    rows: { type: 'array', items: ROW_SCHEMA },
+    truncated: { type: 'boolean', description: 'More groups matched than are listed (the costliest are)' },
+  },
+  required: ['from', 'to', 'groupBy', 'totals', 'rows', 'truncated'],
+} as const;
+
+const RECORD_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { type: 'number' },
+    requestId: { type: 'string' },
+    createdAt: { type: 'number' },
+    accountId: { type: ['string', 'null'] },
+    keyId: { type: 'string' },
+    surface: { type: 'string' },
+    operation: { type: 'string' },
+    model: { type: 'string' },
+    channel: { type: 'string' },
+    provider: { type: 'string' },
+    upstreamModel: { type: 'string' },
+    outcome: { type: 'string' },
+    stream: { type: 'boolean' },
+    inputTokens: { type: 'number' },
+    cacheReadTokens: { type: 'number' },
+    cacheWriteTokens: { type: 'number' },
+    outputTokens: { type: 'number' },
+    reasoningTokens: { type: 'number' },
+    units: { type: 'number' },
+    costUsd: { type: 'number' },
+    latencyMs: { type: 'number' },
+  },
+  required: ['id', 'requestId', 'createdAt', 'keyId', 'model', 'outcome', 'costUsd'],
+} as const;
+
+type ReportQuerystring = { from?: number; to?: number; groupBy: UsageGroupBy } & UsageFilters;
+
+function filtersOf(query: UsageFilters): UsageFilters {
+  const filters: UsageFilters = {};
+  for (const name of USAGE_FILTERS) if (query[name] !== undefined) filters[name] = query[name];
+  return filters;
+}
+
+function reportQuery(request: FastifyRequest<{ Querystring: ReportQuerystring }>): UsageQuery {
+  const { from, to, groupBy } = request.query;
+  const end = to ?? Date.now();
+  const start = from ?? Math.max(0, end - (DEFAULT_DAYS - 1) * DAY_MS);
+  return { from: start, to: end, groupBy, filters: filtersOf(request.query), accountScope: scopeOf(request) };
+}
+
+function scopeOf(request: FastifyRequest): string | undefined {
+  if (!request.actor) throw new GatewayError('authentication', 'Sign in, or send an admin API key as a Bearer token.', { code: 'unauthenticated' });
+  return accountScope(request.actor);
+}
+
+const isId = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+
+export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const reports = new UsageReports(deps.db);
+
+  app.get<{ Querystring: ReportQuerystring }>(
+    '/usage',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['usage'],
+        summary: 'Usage and spend over whole UTC days (at most 366), grouped; members see only their own account',
+        querystring: REPORT_QUERY,
+        response: { 200: REPORT_SCHEMA },
+      },
+    },
+    async (request) => reports.summarize(reportQuery(request)),
+  );
+
+  app.get<{ Querystring: ReportQuerystring }>(
+    '/usage.csv',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['usage'],
+        summary: 'The usage report as CSV (one line per group, then the totals)',
+        querystring: REPORT_QUERY,
+        response: { 200: { type: 'string', description: 'text/csv' } },
+      },
+    },
+    async (request, reply) => {
+      const report = await reports.summarize(reportQuery(request));
+      const name = `usage-${new Date(report.from).toISOString().slice(0, 10)}-to-${new Date(report.to - DAY_MS).toISOString().slice(0, 10)}-by-${report.groupBy}.csv`;
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${name}"`);
+      return usageCsv(report);
+    },
+  );
+
+  app.get<{ Querystring: { limit: number; cursor?: string } & UsageFilters }>(
+    '/usage/records',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['usage'],
+        summary: 'Raw usage rows, newest first; members see only their own account',
+        querystring: { type: 'object', properties: { ...PAGE_QUERY_SCHEMA, ...FILTER_PROPERTIES }, additionalProperties: false },
+        response: { 200: pageSchema(RECORD_SCHEMA) },
+      },
+    },
+    async (request) => {
+      const { limit, cursor } = request.query;
+      const beforeId = decodeCursor(cursor, isId);
+      const rows = await reports.records({ limit: limit + 1, beforeId, filters: filtersOf(request.query), accountScope: scopeOf(request) });
+      return pageOf(
+        rows,
+        limit,
+        (row) => row,
+        (row) => row.id,
+      );
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDatabase } from '../../test/helpers/postgres.js';
+import { LATENCY_BOUNDS, LATENCY_COLUMNS } from './latency-histogram.js';
+import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
+import { openStore, type OpenedStore } from './open-store.js';
+import { UsageRepository, type UsageRow } from './usage-repository.js';
+import { DAY_MS, ROLLUP_KEY_COLUMNS } from './usage-rollup.js';
+
+/** A small deterministic generator, so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function pick<T>(next: () => number, values: readonly T[]): T {
+  return values[Math.floor(next() * values.length)];
+}
+
+function randomRow(next: () => number, id: number): UsageRow {
+  return {
+    request_id: `req_${id}`,
+    key_id: pick(next, ['k1', 'k2', 'k3']),
+    account_id: pick(next, ['acct_a', 'acct_b', null, undefined]),
+    surface: pick(next, ['openai', 'anthropic']),
+    operation: pick(next, ['chat', 'embed']),
+    model: pick(next, ['m1', 'm2']),
+    channel: pick(next, ['c1', 'c2', '']),
+    provider: 'p',
+    upstream_model: 'u',
+    outcome: pick(next, ['ok', 'ok', 'ok', 'upstream', 'client_closed']),
+    stream: 0,
+    input_tokens: Math.floor(next() * 5000),
+    output_tokens: Math.floor(next() * 900),
+    cache_read_tokens: Math.floor(next() * 100),
+    cache_write_tokens: Math.floor(next() * 50),
+    reasoning_tokens: Math.floor(next() * 30),
+    units: Math.floor(next() * 3),
+    cost_usd: Math.round(next() * 1e6) / 1e8,
+    latency_ms: Math.floor(next() ** 3 * 2_000_000),
+    created_at: 1_700_000_000_000 + Math.floor(next() * 5 * DAY_MS),
+  };
+}
+
+/** The rollup computed naively from the stored rows, keyed like the table. */
+function expectedRollup(stored: Record<string, unknown>[]): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const row of stored) {
+    const key = [Math.floor(Number(row.created_at) / DAY_MS), row.account_id ?? '', row.key_id, row.model, row.channel, row.surface, row.operation].join('|');
+    let sums = out.get(key);
+    if (!sums) {
+      sums = Object.fromEntries(
+        [
+          'requests',
+          'errors',
+          'input_tokens',
+          'output_tokens',
+          'cache_read_tokens',
+          'cache_write_tokens',
+          'reasoning_tokens',
+          'units',
+          'cost_usd',
+          'latency_ms_sum',
+          ...LATENCY_COLUMNS,
+        ].map((c) => [c, 0]),
+      );
+      out.set(key, sums);
+    }
+    sums.requests++;
+    if (row.outcome !== 'ok') sums.errors++;
+    for (const c of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd'])
+      sums[c] += Number(row[c]);
+    const latency = Number(row.latency_ms);
+    sums.latency_ms_sum += latency;
+    let bucket = 0;
+    while (bucket < LATENCY_BOUNDS.length && latency >= LATENCY_BOUNDS[bucket]) bucket++;
+    sums[LATENCY_COLUMNS[bucket]]++;
+  }
+  return out;
+}
+
+async function actualRollup(store: OpenedStore): Promise<Map<string, Record<string, number>>> {
+  const rows = (await store.db.selectFrom('usage_daily').selectAll().execute()) as unknown as Record<string, unknown>[];
+  const out = new Map<string, Record<string, number>>();
+  for (const row of rows) {
+    const sums: Record<string, number> = {};
+    for (const [column, value] of Object.entries(row)) if (!(ROLLUP_KEY_COLUMNS as readonly string[]).includes(column)) sums[column] = Number(value);
+    out.set(ROLLUP_KEY_COLUMNS.map((c) => row[c]).join('|'), sums);
+  }
+  return out;
+}
+
+function expectSame(actual: Map<string, Record<string, number>>, expected: Map<string, Record<string, number>>): void {
+  expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+  for (const [key, sums] of expected) {
+    const got = actual.get(key) ?? {};
+    for (const [column, value] of Object.entries(sums)) {
+      if (column === 'cost_usd') expect(got[column]).toBeCloseTo(value, 9);
+      else expect({ key, column, value: got[column] }).toEqual({ key, column, value });
+    }
+  }
+}
+
+async function storedRows(store: OpenedStore): Promise<Record<string, unknown>[]> {
+  return (await store.db.selectFrom('usage_records').selectAll().execute()) as unknown as Record<string, unknown>[];
+}
+
+const backends: Array<[string, () => Promise<{ url: string; cleanup: () => Promise<void> }>, boolean]> = [
+  [
+    'sqlite (prepared statements)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-rollup-'));
+      return { url: `sqlite:${join(dir, 'g.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+    true,
+  ],
+  [
+    'sqlite (query builder)',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-rollup-'));
+      return { url: `sqlite:${join(dir, 'g.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+    false,
+  ],
+  [
+    'postgres',
+    async () => {
+      const temp = await createTempDatabase();
+      return { url: temp.url, cleanup: () => temp.drop() };
+    },
+    false,
+  ],
+];
+
+describe.each(backends)('usage rollup on %s', (_name, makeBackend, raw) => {
+  let store: OpenedStore;
+  let cleanup: () => Promise<void>;
+  let usage: UsageRepository;
+
+  beforeAll(async () => {
+    const backend = await makeBackend();
+    cleanup = backend.cleanup;
+    store = await openStore(backend.url);
+    usage = new UsageRepository(store.db, raw ? store.sqlite : undefined);
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await cleanup?.();
+  });
+
+  it('equals a GROUP BY of the stored rows after random batches with duplicate request ids, within and across batches', async () => {
+    const next = random(42);
+    let id = 0;
+    const sent: UsageRow[] = [];
+    for (let batch = 0; batch < 12; batch++) {
+      const rows: UsageRow[] = [];
+      const size = 1 + Math.floor(next() * 400);
+      for (let i = 0; i < size; i++) {
+        const r = next();
+        // A duplicate carries other numbers: counting it, or counting the wrong copy, shows.
+        if (r < 0.15 && sent.length > 0) rows.push({ ...pick(next, sent), input_tokens: 999_999, latency_ms: 1 });
+        else if (r < 0.2 && rows.length > 0) rows.push({ ...pick(next, rows), output_tokens: 777_777 });
+        else rows.push(randomRow(next, id++));
+      }
+      sent.push(...rows);
+      await usage.insertMany(rows);
+    }
+    const stored = await storedRows(store);
+    expect(stored.length).toBe(id);
+    expect(stored.some((row) => Number(row.input_tokens) === 999_999 || Number(row.output_tokens) === 777_777)).toBe(false);
+    expectSame(await actualRollup(store), expectedRollup(stored));
+    // A whole batch folded in again (journal recovery after a lost answer) changes nothing.
+    const before = await actualRollup(store);
+    await usage.insertMany(sent.slice(0, 500));
+    expectSame(await actualRollup(store), before);
+  });
+
+  it('stores the account of each row (none when a row has none) and migration 008 backfills the rollup from stored rows', async () => {
+    const stored = await storedRows(store);
+    expect(stored.filter((row) => row.account_id === 'acct_a').length).toBeGreaterThan(0);
+    expect(stored.filter((row) => row.account_id === null).length).toBeGreaterThan(0);
+    const migration = usageRollupsMigration(store.dialect);
+    const db = store.db as unknown as Parameters<typeof migration.up>[0];
+    await migration.down(db);
+    await migration.up(db);
+    expectSame(await actualRollup(store), expectedRollup(stored));
+  });
+});
