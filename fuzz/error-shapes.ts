@@ -70,6 +70,15 @@ function videogen1Problem(body: Json): string | undefined {
   return undefined;
 }
 
+/** The admin API: `{error: {code, message, requestId}}` (src/admin/render-admin-error.ts). */
+function adminProblem(body: Json): string | undefined {
+  const error = body.error;
+  if (!isObject(error)) return 'no "error" object';
+  if (typeof error.code !== 'string' || error.code === '') return 'error.code is not a non-empty string';
+  if (typeof error.message !== 'string' || error.message === '') return 'error.message is not a non-empty string';
+  return undefined;
+}
+
 /** What is wrong with an error answer of `family`, or undefined when it has the family's shape. */
 export function errorShapeProblem(family: Family, status: number, contentType: string | undefined, text: string): string | undefined {
   if (family === 'none') return undefined;
@@ -94,6 +103,8 @@ export function errorShapeProblem(family: Family, status: number, contentType: s
       return imgtaskProblem(body);
     case 'videogen1':
       return videogen1Problem(body);
+    case 'admin':
+      return adminProblem(body);
     // imagegen2 and videogen3 both answer `{detail}` (Ideogram's and Luma's shape).
     default:
       return imagegen2Problem(body);

@@ -157,7 +157,8 @@ function withQuery(path: string, query: string | undefined): string {
  * Fastify matches them: case-sensitive, no trailing slash, no dot segments), and for paths that
  * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
  * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, imagegen1 under
- * `/imagegen1`, imgtask under `/imgtask` and `/mj`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, OpenAI elsewhere
+ * `/imagegen1`, imgtask under `/imgtask` and `/mj`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, the admin API's
+ * under `/admin`, OpenAI elsewhere
  * (`/videogen2` and `/v1/video/generations` answer in OpenAI's shape).
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
@@ -193,6 +194,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   if (under('/imgtask') || under('/mj')) return 'imgtask';
   if (under('/videogen1')) return 'videogen1';
   if (under('/videogen3')) return 'videogen3';
+  if (under('/admin')) return 'admin';
   return 'openai';
 }
 

@@ -5,7 +5,7 @@
  */
 import type { HostileImage } from './hostile-images.js';
 
-export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3' | 'none';
+export type Family = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3' | 'admin' | 'none';
 export type KeyPlace = 'bearer' | 'x-api-key' | 'x-goog-api-key' | 'query-key' | 'api-key' | 'token' | 'mj-api-secret' | 'none';
 
 /** Puts an image into a body, the way the route's dialect carries one. */
@@ -14,7 +14,7 @@ export type ImageEncoding = 'base64' | 'data-url' | 'private-url' | 'bad-url';
 
 export interface Route {
   name: string;
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   family: Family;
   /** Where a client of this dialect sends its key (the first is the usual one). */
@@ -496,6 +496,82 @@ export const ROUTES: readonly Route[] = [
   { name: 'video download', method: 'GET', path: `/v1/videos/${VIDEO_UNKNOWN_ID}/download`, family: 'openai', keyPlaces: ['bearer'] },
   { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
   { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },
+  // The admin API, called as a script would (the fuzz key is the master key); its own error shape.
+  {
+    name: 'admin sign-in',
+    method: 'POST',
+    path: '/admin/v1/session',
+    family: 'admin',
+    keyPlaces: ['none'],
+    body: () => ({ email: 'fuzz@example.com', password: 'not the password' }),
+  },
+  { name: 'admin setup link lookup', method: 'GET', path: `/admin/v1/setup/${'f'.repeat(43)}`, family: 'admin', keyPlaces: ['none'] },
+  {
+    name: 'admin setup',
+    method: 'POST',
+    path: '/admin/v1/setup',
+    family: 'admin',
+    keyPlaces: ['none'],
+    body: () => ({ token: 'f'.repeat(43), password: 'fuzz password 123' }),
+  },
+  { name: 'admin accounts', method: 'GET', path: '/admin/v1/accounts', family: 'admin', keyPlaces: ['bearer'] },
+  {
+    name: 'admin account update',
+    method: 'PATCH',
+    path: '/admin/v1/accounts/acc_unknown',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({ role: 'member' }),
+  },
+  { name: 'admin keys', method: 'GET', path: '/admin/v1/keys?limit=5', family: 'admin', keyPlaces: ['bearer'] },
+  {
+    name: 'admin key create',
+    method: 'POST',
+    path: '/admin/v1/keys',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({ name: 'fuzz', models: ['textmodel-b-*'], expiresAt: Date.now() + 86_400_000 }),
+  },
+  { name: 'admin key revoke', method: 'DELETE', path: '/admin/v1/keys/unknownkey', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin channels', method: 'GET', path: '/admin/v1/channels', family: 'admin', keyPlaces: ['bearer'] },
+  {
+    name: 'admin channel create (disabled, to a closed port)',
+    method: 'POST',
+    path: '/admin/v1/channels',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      name: `fuzz-${Math.random().toString(36).slice(2, 8)}`,
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'sk-fuzz',
+      models: ['fuzz-only-*'],
+      enabled: false,
+    }),
+  },
+  { name: 'admin channel test', method: 'POST', path: '/admin/v1/channels/no-such-channel/test', family: 'admin', keyPlaces: ['bearer'], body: () => ({}) },
+  { name: 'admin usage', method: 'GET', path: '/admin/v1/usage?groupBy=model', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin usage csv', method: 'GET', path: '/admin/v1/usage.csv?groupBy=day', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin tasks', method: 'GET', path: '/admin/v1/tasks?status=succeeded', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin task', method: 'GET', path: '/admin/v1/tasks/task_unknown', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin models', method: 'GET', path: '/admin/v1/models', family: 'admin', keyPlaces: ['bearer'] },
+  {
+    name: 'admin model override',
+    method: 'PUT',
+    path: '/admin/v1/models/fuzz-model-override',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({ displayName: 'fuzz', operations: ['chat'], price: { inputPerMillion: 1, outputPerMillion: 2 } }),
+  },
+  {
+    name: 'admin playground',
+    method: 'POST',
+    path: '/admin/v1/playground/chat',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'Say hello.' }], maxTokens: 16 }),
+  },
+  { name: 'admin audit', method: 'GET', path: '/admin/v1/audit?limit=10', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'unknown path', method: 'GET', path: '/v2/unknown', family: 'openai', keyPlaces: ['bearer'] },
   { name: 'unknown gemini path', method: 'POST', path: '/v1beta/tunedModels/x:generate', family: 'gemini', keyPlaces: ['x-goog-api-key'], body: () => ({}) },
 ];
