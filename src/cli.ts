@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `gengate` command: `start` runs the gateway; `keys create|list|revoke` manage API keys;
- * `migrate` brings the database schema up to date; `tasks ledger` shows a task's billing. Each command is in `src/cli/`.
+ * `migrate` brings the database schema up to date; `tasks ledger` shows a task's billing;
+ * `secrets rotate` re-encrypts stored credentials under the current secret key. Each command is in `src/cli/`.
  */
 import { keysCommand } from './cli/keys-command.js';
 import { debugDetail, describeFailure } from './cli/describe-failure.js';
 import { migrateCommand } from './cli/migrate-command.js';
+import { secretsCommand } from './cli/secrets-command.js';
 import { startCommand } from './cli/start-command.js';
 import { tasksCommand } from './cli/tasks-command.js';
 import { USAGE, UsageError } from './cli/usage.js';
@@ -27,6 +29,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'keys') return keysCommand(rest, loadConfigFrom);
   if (command === 'migrate') return migrateCommand(rest, loadConfigFrom);
   if (command === 'tasks') return tasksCommand(rest, loadConfigFrom);
+  if (command === 'secrets') return secretsCommand(rest, loadConfigFrom);
   throw new UsageError(command.startsWith('-') ? `unknown option ${command}: a command comes first` : `unknown command "${command}"`);
 }
 
