@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../../src/observability/logger.js';
 import { type FakeOpenAIUpstream, startFakeOpenAIUpstream } from '../fakes/fake-openai-upstream.js';
 import { openaiUpChannel } from '../helpers/fake-channels.js';
 import { type RunningGateway, startGateway } from '../helpers/start-gateway.js';
@@ -24,6 +26,7 @@ describe('admin API: channels', () => {
   let running: RunningGateway;
   let admin: AdminClient;
   let dir: string;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gengate-channels-'));
@@ -34,6 +37,8 @@ describe('admin API: channels', () => {
       databaseUrl: `sqlite:${join(dir, 'gengate.db')}`,
       secretKey: Buffer.alloc(32, 9).toString('base64'),
       channels: [openaiUpChannel(configuredUpstream, { name: 'yaml-openai', models: ['textmodel-b-4o-mini'] })],
+      // Everything the gateway logs, at the most detailed level, is kept to be searched for credentials.
+      logger: pino({ ...loggerOptions('trace') }, { write: (line: string) => logLines.push(line) }),
     });
     admin = new AdminClient(running.url, MASTER);
   });
@@ -293,5 +298,11 @@ describe('admin API: channels', () => {
     expect(bytes.includes(SECRET.slice(8, 24))).toBe(false);
     expect(bytes.includes(HEADER_SECRET)).toBe(false);
     expect(bytes.includes('sk-wrong-key')).toBe(false);
+  });
+
+  it('wrote no credential to the log', () => {
+    expect(logLines.length).toBeGreaterThan(0);
+    const text = logLines.join('');
+    for (const secret of [SECRET, HEADER_SECRET, 'sk-wrong-key', 'sk-fake-openai-upstream', MASTER]) expect(text).not.toContain(secret);
   });
 });
