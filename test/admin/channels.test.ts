@@ -300,6 +300,24 @@ describe('admin API: channels', () => {
     expect(bytes.includes('sk-wrong-key')).toBe(false);
   });
 
+  it('describes every channel route in the OpenAPI document', async () => {
+    const doc = await new AdminClient(running.url).call('GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths;
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        '/admin/v1/providers',
+        '/admin/v1/channels',
+        '/admin/v1/channels/order',
+        '/admin/v1/channels/{name}',
+        '/admin/v1/channels/{name}/test',
+      ]),
+    );
+    expect(paths['/admin/v1/channels'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'provider', 'models']);
+    expect(Object.keys(paths['/admin/v1/channels/{name}'])).toEqual(expect.arrayContaining(['patch', 'delete']));
+    expect(paths['/admin/v1/channels'].get.responses['200'].content['application/json'].schema.properties.data.items.properties).not.toHaveProperty('apiKey');
+  });
+
   it('wrote no credential to the log', () => {
     expect(logLines.length).toBeGreaterThan(0);
     const text = logLines.join('');
