@@ -36,6 +36,7 @@ describe('admin API: channels', () => {
       masterKey: MASTER,
       databaseUrl: `sqlite:${join(dir, 'gengate.db')}`,
       secretKey: Buffer.alloc(32, 9).toString('base64'),
+      router: { failureThreshold: 1 },
       channels: [openaiUpChannel(configuredUpstream, { name: 'yaml-openai', models: ['textmodel-b-4o-mini'] })],
       // Everything the gateway logs, at the most detailed level, is kept to be searched for credentials.
       logger: pino({ ...loggerOptions('trace') }, { write: (line: string) => logLines.push(line) }),
@@ -316,6 +317,15 @@ describe('admin API: channels', () => {
     expect(paths['/admin/v1/channels'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'provider', 'models']);
     expect(Object.keys(paths['/admin/v1/channels/{name}'])).toEqual(expect.arrayContaining(['patch', 'delete']));
     expect(paths['/admin/v1/channels'].get.responses['200'].content['application/json'].schema.properties.data.items.properties).not.toHaveProperty('apiKey');
+  });
+
+  it("shows the circuit breaker's state of each channel; a test goes past an open circuit", async () => {
+    configuredUpstream.setNext('fail-500');
+    await expect(ask('textmodel-b-4o-mini')).rejects.toBeInstanceOf(OpenAI.InternalServerError);
+    const listed = await admin.call('GET', '/channels');
+    expect(listed.body.data.find((c: { name: string }) => c.name === 'yaml-openai').circuit).toBe('open');
+    expect(listed.body.data.find((c: { name: string }) => c.name === 'house').circuit).toBe('closed');
+    expect((await admin.call('POST', '/channels/yaml-openai/test')).body.ok).toBe(true);
   });
 
   it('wrote no credential to the log', () => {
