@@ -44,7 +44,7 @@ import { renderVideogen3Error, videogen3Surface, videogen3TaskNotifier } from '.
 import { openaiSurface } from './surfaces/openai/index.js';
 import { openaiVideosSurface, openaiVideosTaskNotifier } from './surfaces/openai-videos/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
-import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
+import { loadCredentialCipher, loadSecretKey } from './store/credential-cipher.js';
 import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
@@ -113,10 +113,18 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const catalog = Catalog.withOverrides(config.models);
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
-  const channels = new ChannelsRepository(store.db, () => new CredentialCipher(loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir })));
+  const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
   const invalidation = new LocalInvalidationBus();
   const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
-  await liveChannels.start();
+  try {
+    // A stored channel that cannot be decrypted (another GENGATE_SECRET_KEY) stops the start here.
+    await liveChannels.start();
+  } catch (error) {
+    directory.stop();
+    await recorder.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw error;
+  }
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   configureImageDecoding({ maxPixels: config.media.maxImagePixels });

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * The `gengate` command: `start` runs the gateway; `keys create|list|revoke` manage API keys;
- * `accounts create|link|list` manage dashboard accounts; `migrate` brings the database schema up to date; `tasks ledger` shows a task's billing. Each command is in `src/cli/`.
+ * `accounts create|link|list` manage dashboard accounts; `migrate` brings the database schema up to date; `tasks ledger`
+ * shows a task's billing; `secrets rotate` re-encrypts stored credentials under the current secret key. Each command is in `src/cli/`.
  */
 import { accountsCommand } from './cli/accounts-command.js';
 import { keysCommand } from './cli/keys-command.js';
 import { debugDetail, describeFailure } from './cli/describe-failure.js';
 import { migrateCommand } from './cli/migrate-command.js';
+import { secretsCommand } from './cli/secrets-command.js';
 import { startCommand } from './cli/start-command.js';
 import { tasksCommand } from './cli/tasks-command.js';
 import { USAGE, UsageError } from './cli/usage.js';
@@ -29,6 +31,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'accounts') return accountsCommand(rest, loadConfigFrom);
   if (command === 'migrate') return migrateCommand(rest, loadConfigFrom);
   if (command === 'tasks') return tasksCommand(rest, loadConfigFrom);
+  if (command === 'secrets') return secretsCommand(rest, loadConfigFrom);
   throw new UsageError(command.startsWith('-') ? `unknown option ${command}: a command comes first` : `unknown command "${command}"`);
 }
 

@@ -1,8 +1,9 @@
 /**
  * Turns whatever stopped a command into one line for stderr and an exit code: 2 for a usage or
- * configuration mistake, 1 for anything else. The stack trace is for GENGATE_LOG_LEVEL=debug.
+ * configuration mistake (a secret key that opens no stored credential included), 1 for anything else. The stack trace is for GENGATE_LOG_LEVEL=debug.
  */
 import { ConfigError } from '../config/load-config.js';
+import { CredentialKeyError } from '../store/credential-cipher.js';
 import { StoreOpenError } from '../store/open-store.js';
 import { UsageError } from './usage.js';
 
@@ -34,6 +35,7 @@ function listenFailure(error: ListenError): string | undefined {
 export function describeFailure(error: unknown): Failure {
   if (error instanceof UsageError) return { message: error.message, exitCode: 2, showUsage: true };
   if (error instanceof ConfigError) return { message: error.message, exitCode: 2, showUsage: false };
+  if (error instanceof CredentialKeyError) return { message: error.message, exitCode: 2, showUsage: false };
   if (error instanceof StoreOpenError) return { message: error.message, exitCode: error.reason === 'unsupported' ? 2 : 1, showUsage: false };
   const listen = error && typeof error === 'object' ? listenFailure(error as ListenError) : undefined;
   if (listen) return { message: listen, exitCode: 1, showUsage: false };

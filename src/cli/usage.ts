@@ -20,13 +20,17 @@ export const USAGE = `usage:
   gengate accounts list
   gengate tasks ledger TASK_ID [--json]
       a task's status and ledger entries (reserve, then one settle or refund)
+  gengate secrets rotate
+      re-encrypt every stored channel credential under GENGATE_SECRET_KEY, reading old
+      ones with the keys in GENGATE_SECRET_KEY_PREVIOUS; says how many it re-encrypted
   gengate migrate [--config FILE]
       apply pending database migrations and say which
   gengate help
 
 Options in [brackets] are optional; --config FILE works with every command.
 Configuration: gengate.yaml (or GENGATE_CONFIG) and environment variables; see docs/configuration.md.
-Exit codes: 0 done, 1 failed (port in use, database unreachable, no such key), 2 usage or configuration error.`;
+Exit codes: 0 done, 1 failed (port in use, database unreachable, no such key), 2 usage or configuration error
+(a secret key that cannot decrypt the stored channel credentials included).`;
 
 export class UsageError extends Error {
   constructor(message: string) {

@@ -27,6 +27,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
   });
 
+  it('takes the keys in force before a rotation from GENGATE_SECRET_KEY_PREVIOUS, comma-separated', () => {
+    expect(loadConfig({ env: {} }).previousSecretKeys).toEqual([]);
+    expect(loadConfig({ env: { GENGATE_SECRET_KEY_PREVIOUS: ` ${'b'.repeat(64)} ,, ${'c'.repeat(64)}` } }).previousSecretKeys).toEqual([
+      'b'.repeat(64),
+      'c'.repeat(64),
+    ]);
+  });
+
   it('creates one channel per provider key in the environment, with the family prefix rewrite', () => {
     const config = loadConfig({
       env: { OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'ak', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', GEMINI_API_KEY: 'gk' },

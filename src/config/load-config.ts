@@ -62,6 +62,18 @@ function checkLogFormat(value: unknown, where: string): 'json' | 'pretty' | unde
   return value;
 }
 
+/** `GENGATE_SECRET_KEY_PREVIOUS` (comma-separated) or the file's `previousSecretKeys` list. */
+function previousSecretKeys(fromEnv: string | undefined, fromFile: unknown): string[] {
+  if (fromEnv)
+    return fromEnv
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean);
+  if (fromFile === undefined || fromFile === null) return [];
+  if (!Array.isArray(fromFile) || fromFile.some((key) => typeof key !== 'string')) throw new ConfigError('previousSecretKeys must be a list of keys');
+  return fromFile as string[];
+}
+
 function asRecord(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} must be a mapping`);
@@ -147,6 +159,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     dataDir: env.GENGATE_DATA_DIR ?? (file.dataDir as string | undefined) ?? DEFAULT_CONFIG.dataDir,
     masterKey: env.GENGATE_MASTER_KEY ?? (file.masterKey as string | undefined),
     secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
+    previousSecretKeys: previousSecretKeys(env.GENGATE_SECRET_KEY_PREVIOUS, file.previousSecretKeys),
     logLevel: checkLogLevel(env.GENGATE_LOG_LEVEL, 'GENGATE_LOG_LEVEL') ?? checkLogLevel(file.logLevel, 'logLevel') ?? DEFAULT_CONFIG.logLevel,
     logFormat: checkLogFormat(env.GENGATE_LOG_FORMAT, 'GENGATE_LOG_FORMAT') ?? checkLogFormat(file.logFormat, 'logFormat'),
     accessLog:

@@ -146,6 +146,11 @@ export interface GatewayConfig {
    * generated into `<dataDir>/secret.key` on first use.
    */
   secretKey?: string;
+  /**
+   * Keys in force before a rotation (`GENGATE_SECRET_KEY_PREVIOUS`, comma-separated): stored
+   * credentials sealed under them can still be read until `gengate secrets rotate` re-seals them.
+   */
+  previousSecretKeys?: string[];
   /** A key that is always valid as an API key (and later for the admin API). */
   masterKey?: string;
   logLevel: string;

@@ -14,7 +14,7 @@ import { costOf } from '../ledger/pricing.js';
 import type { UsageRecorder } from '../ledger/usage-recorder.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
-import type { CircuitBreaker } from '../routing/circuit-breaker.js';
+import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
 import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
@@ -79,6 +79,11 @@ export class CallLifecycle {
 
   constructor(private readonly deps: LifecycleDeps) {
     this.hooks = deps.hooks ?? [];
+  }
+
+  /** The circuit breaker's view of a channel, for the admin API. */
+  circuit(channel: string): CircuitStateName {
+    return this.deps.breaker.state(channel);
   }
 
   /** Adds hooks (rate limits, budgets, metrics); they run in the order added. */

@@ -103,4 +103,31 @@ describe('live channel registry', () => {
     await expect(live.reload()).rejects.toThrow('db down');
     expect(registry.channels.map((c) => c.name)).toEqual(['db-0', 'db-1']);
   });
+
+  it('at start, an unreadable stored channel stops the start with its error, unlogged (the caller reports it)', async () => {
+    const registry = new ChannelRegistry({ providers, catalog: new Catalog(), sandboxFallback: false });
+    const logged: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => logged.push(line) });
+    const live = new LiveChannels(
+      registry,
+      { configured: [], stored: async () => Promise.reject(new Error('channel "x" cannot be decrypted')) },
+      new LocalInvalidationBus(),
+      logger,
+    );
+    await expect(live.start()).rejects.toThrow('channel "x" cannot be decrypted');
+    expect(logged.filter((line) => line.includes('"level":50'))).toEqual([]);
+  });
+
+  it('settled() waits for the reloads under way', async () => {
+    const registry = new ChannelRegistry({ providers, catalog: new Catalog(), sandboxFallback: false });
+    const bus = new LocalInvalidationBus();
+    let generationNumber = 1;
+    const live = new LiveChannels(registry, { configured: [], stored: async () => generation('db', generationNumber) }, bus, silent);
+    await live.start();
+    generationNumber = 3;
+    bus.publish('channels');
+    await live.settled();
+    expect(registry.channels.map((c) => c.name)).toEqual(['db-0', 'db-1', 'db-2']);
+    live.stop();
+  });
 });

@@ -2,7 +2,9 @@
  * Keeps the channel registry equal to its sources: the channels of the configuration (YAML and
  * environment, fixed for the process's life) followed by the channels stored in the database
  * (changed at runtime through the admin API). A `channels` invalidation reloads the stored ones
- * and swaps the registry's snapshot; a failed reload keeps the channels in force.
+ * and swaps the registry's snapshot; a failed reload keeps the channels in force. At start
+ * there is nothing in force to keep: a stored channel that cannot be read (its credentials
+ * sealed under another secret key) stops the start with an error naming it.
  */
 import type { Logger } from 'pino';
 import type { ChannelDefinition } from '../config/types.js';
@@ -28,8 +30,9 @@ export class LiveChannels {
     private readonly logger: Logger,
   ) {}
 
+  /** Puts the channels in force; throws (without logging) when the stored ones cannot be read. */
   async start(): Promise<void> {
-    await this.reload();
+    await this.apply();
     this.unsubscribe = this.bus.subscribe('channels', () => {
       this.reload().catch(() => undefined);
     });
@@ -55,17 +58,26 @@ export class LiveChannels {
     return this.reloading;
   }
 
+  /** Resolves once the reloads under way (including ones they queued) are done, whatever their outcome. */
+  async settled(): Promise<void> {
+    while (this.reloading) await this.reloading.catch(() => undefined);
+  }
+
   private async readAndReplace(): Promise<void> {
     try {
-      const stored = this.sources.stored ? await this.sources.stored() : [];
-      const configuredNames = new Set(this.sources.configured.map((c) => c.name));
-      const clashing = stored.filter((c) => configuredNames.has(c.name));
-      if (clashing.length > 0) this.logger.warn({ channels: clashing.map((c) => c.name) }, 'stored channels named like configured ones are ignored');
-      const snapshot = this.registry.replace([...this.sources.configured, ...stored.filter((c) => !configuredNames.has(c.name))]);
-      this.logger.debug({ version: snapshot.version, channels: snapshot.channels.length }, 'channels in force');
+      await this.apply();
     } catch (error) {
       this.logger.error({ err: error }, 'reloading channels failed; the channels in force stay');
       throw error;
     }
+  }
+
+  private async apply(): Promise<void> {
+    const stored = this.sources.stored ? await this.sources.stored() : [];
+    const configuredNames = new Set(this.sources.configured.map((c) => c.name));
+    const clashing = stored.filter((c) => configuredNames.has(c.name));
+    if (clashing.length > 0) this.logger.warn({ channels: clashing.map((c) => c.name) }, 'stored channels named like configured ones are ignored');
+    const snapshot = this.registry.replace([...this.sources.configured, ...stored.filter((c) => !configuredNames.has(c.name))]);
+    this.logger.debug({ version: snapshot.version, channels: snapshot.channels.length }, 'channels in force');
   }
 }

@@ -43,4 +43,20 @@ describe('CircuitBreaker', () => {
     breaker.failure('a');
     expect(breaker.isOpen('b')).toBe(false);
   });
+
+  it('names its state for display: closed, open, then half-open once the cooldown is over', () => {
+    let now = 0;
+    const breaker = new CircuitBreaker(2, 100, () => now);
+    expect(breaker.state('a')).toBe('closed');
+    breaker.failure('a');
+    expect(breaker.state('a')).toBe('closed');
+    breaker.failure('a');
+    expect(breaker.state('a')).toBe('open');
+    now = 100;
+    expect(breaker.state('a')).toBe('half-open');
+    breaker.beginAttempt('a');
+    expect(breaker.state('a')).toBe('half-open');
+    breaker.success('a');
+    expect(breaker.state('a')).toBe('closed');
+  });
 });

@@ -11,6 +11,8 @@ interface CircuitState {
   trialInFlight: boolean;
 }
 
+export type CircuitStateName = 'closed' | 'open' | 'half-open';
+
 export class CircuitBreaker {
   private readonly states = new Map<string, CircuitState>();
 
@@ -25,6 +27,13 @@ export class CircuitBreaker {
     const state = this.states.get(channel);
     if (!state || state.openUntil === 0) return false;
     return this.now() < state.openUntil || state.trialInFlight;
+  }
+
+  /** For display: closed (in rotation), open (kept out), or half-open (cooldown over; the next request is, or is in flight as, the trial). */
+  state(channel: string): CircuitStateName {
+    const state = this.states.get(channel);
+    if (!state || state.openUntil === 0) return 'closed';
+    return this.now() < state.openUntil ? 'open' : 'half-open';
   }
 
   /** Notes that a request goes to the channel; past the cooldown that request is the trial. */

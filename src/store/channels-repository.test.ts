@@ -113,6 +113,43 @@ describe.each(backends)('channels on %s', (_name, makeBackend) => {
     await expect(wrong.get('claude')).rejects.toThrow(/channel "claude" cannot be decrypted: it was encrypted under secret key/);
   });
 
+  it('reorders several channels in one transaction: all or none', async () => {
+    await channels.insert({ ...local, name: 'order-a' });
+    await channels.insert({ ...local, name: 'order-b' });
+    expect(
+      await channels.reorder([
+        { name: 'order-a', priority: 3, weight: 4 },
+        { name: 'order-b', priority: 7, weight: 0 },
+      ]),
+    ).toEqual({});
+    expect(await channels.get('order-a')).toMatchObject({ priority: 3, weight: 4, apiKey: local.apiKey });
+    expect(await channels.get('order-b')).toMatchObject({ priority: 7, weight: 0 });
+    expect(
+      await channels.reorder([
+        { name: 'order-a', priority: 99, weight: 1 },
+        { name: 'absent', priority: 1, weight: 1 },
+      ]),
+    ).toEqual({ missing: 'absent' });
+    expect(await channels.get('order-a')).toMatchObject({ priority: 3, weight: 4 });
+    expect(await channels.names()).toEqual(expect.arrayContaining(['order-a', 'order-b']));
+    await channels.delete('order-a');
+    await channels.delete('order-b');
+  });
+
+  it('re-encrypts every channel sealed under a previous key, and only those', async () => {
+    const next = Buffer.alloc(32, 8);
+    const rotated = new ChannelsRepository(store.db, new CredentialCipher(next, [key]));
+    const before = await channels.list();
+    expect(await rotated.reencryptAll()).toEqual({ total: before.length, reencrypted: before.length, keyId: keyIdOf(next) });
+    expect(await rotated.reencryptAll()).toMatchObject({ reencrypted: 0 });
+    expect(await new ChannelsRepository(store.db, new CredentialCipher(next)).list()).toEqual(before);
+    await expect(channels.list()).rejects.toThrow(CredentialKeyError);
+    await expect(new ChannelsRepository(store.db, new CredentialCipher(Buffer.alloc(32, 9))).reencryptAll()).rejects.toThrow(/cannot be decrypted/);
+    // Back under the original key for the tests below.
+    await new ChannelsRepository(store.db, new CredentialCipher(key, [next])).reencryptAll();
+    expect(await channels.list()).toEqual(before);
+  });
+
   it("refuses credentials moved from another channel's row", async () => {
     await channels.insert({ ...local, name: 'victim', apiKey: 'victim-key' });
     const { credentials } = await store.db.selectFrom('channels').select('credentials').where('name', '=', 'claude').executeTakeFirstOrThrow();

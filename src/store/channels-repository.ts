@@ -13,6 +13,12 @@ type PlainPart = Omit<ChannelDefinition, 'name' | 'provider' | 'apiKey' | 'heade
 
 const associatedData = (name: string) => `gengate channel:${name}`;
 
+class MissingChannel extends Error {
+  constructor(readonly channel: string) {
+    super(`no stored channel is named "${channel}"`);
+  }
+}
+
 export class ChannelsRepository {
   private cipher?: CredentialCipher;
 
@@ -78,6 +84,59 @@ export class ChannelsRepository {
   async update(name: string, definition: ChannelDefinition, now = Date.now()): Promise<boolean> {
     const result = await this.db.updateTable('channels').set(this.toRow(definition, now)).where('name', '=', name).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** The names of the stored channels, without decrypting anything. */
+  async names(): Promise<string[]> {
+    const rows = await this.db.selectFrom('channels').select('name').orderBy('name').execute();
+    return rows.map((row) => row.name);
+  }
+
+  /**
+   * Sets priority and weight of several channels in one transaction: all change, or none when
+   * one is missing (`missing` names it).
+   */
+  async reorder(entries: ReadonlyArray<{ name: string; priority: number; weight: number }>, now = Date.now()): Promise<{ missing?: string }> {
+    return this.db
+      .transaction()
+      .execute(async (trx) => {
+        for (const entry of entries) {
+          const row = await trx.selectFrom('channels').select('definition').where('name', '=', entry.name).executeTakeFirst();
+          if (!row) throw new MissingChannel(entry.name);
+          const plain = { ...(JSON.parse(row.definition) as PlainPart), priority: entry.priority, weight: entry.weight };
+          await trx
+            .updateTable('channels')
+            .set({ definition: JSON.stringify(plain), updated_at: now })
+            .where('name', '=', entry.name)
+            .execute();
+        }
+        return {};
+      })
+      .catch((error: unknown) => {
+        if (error instanceof MissingChannel) return { missing: error.channel };
+        throw error;
+      });
+  }
+
+  /**
+   * Re-seals every stored credential not sealed under the current key (after a rotation, with
+   * the old key among the previous ones), in one transaction. Throws CredentialKeyError, naming
+   * the channel, when one cannot be opened with any configured key.
+   */
+  async reencryptAll(now = Date.now()): Promise<{ total: number; reencrypted: number; keyId: string }> {
+    const cipher = this.getCipher();
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx.selectFrom('channels').selectAll().orderBy('name').execute();
+      let reencrypted = 0;
+      for (const row of rows) {
+        if (CredentialCipher.keyIdOfEnvelope(row.credentials) === cipher.keyId) continue;
+        const definition = this.fromRow(row);
+        const { credentials, key_id } = this.toRow(definition, now);
+        await trx.updateTable('channels').set({ credentials, key_id, updated_at: now }).where('name', '=', row.name).execute();
+        reencrypted++;
+      }
+      return { total: rows.length, reencrypted, keyId: cipher.keyId };
+    });
   }
 
   async delete(name: string): Promise<boolean> {

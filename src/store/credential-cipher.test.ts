@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CredentialCipher, CredentialKeyError, keyIdOf, loadSecretKey, parseSecretKey } from './credential-cipher.js';
+import { CredentialCipher, CredentialKeyError, keyIdOf, loadCredentialCipher, loadSecretKey, parseSecretKey } from './credential-cipher.js';
 
 const key = Buffer.alloc(32, 7);
 const other = Buffer.alloc(32, 9);
@@ -30,7 +30,7 @@ describe('CredentialCipher', () => {
     const wrong = new CredentialCipher(other);
     expect(() => wrong.decrypt(envelope, 'channel:a')).toThrow(CredentialKeyError);
     expect(() => wrong.decrypt(envelope, 'channel:a')).toThrow(
-      new RegExp(`encrypted under secret key ${keyIdOf(key)}, but the current secret key is ${keyIdOf(other)}`),
+      new RegExp(`encrypted under secret key ${keyIdOf(key)}, but the configured secret key is ${keyIdOf(other)}`),
     );
   });
 
@@ -39,6 +39,27 @@ describe('CredentialCipher', () => {
     const rotated = new CredentialCipher(other, [key]);
     expect(rotated.decrypt(old, 'c')).toBe('secret');
     expect(CredentialCipher.keyIdOfEnvelope(rotated.encrypt('secret', 'c'))).toBe(keyIdOf(other));
+  });
+
+  it('loadCredentialCipher: the configured key seals, GENGATE_SECRET_KEY_PREVIOUS keys (hex or base64) still open', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gengate-previous-'));
+    try {
+      const old = new CredentialCipher(key).encrypt('secret', 'c');
+      const cipher = loadCredentialCipher({
+        secretKey: other.toString('base64'),
+        previousSecretKeys: [Buffer.alloc(32, 5).toString('hex'), key.toString('base64')],
+        dataDir,
+      });
+      expect(cipher.keyId).toBe(keyIdOf(other));
+      expect(cipher.decrypt(old, 'c')).toBe('secret');
+      expect(() => loadCredentialCipher({ secretKey: other.toString('hex'), previousSecretKeys: ['short'], dataDir })).toThrow(
+        /GENGATE_SECRET_KEY_PREVIOUS \(key 1\) must be 32 bytes/,
+      );
+      const unknown = new CredentialCipher(Buffer.alloc(32, 6)).encrypt('secret', 'c');
+      expect(() => cipher.decrypt(unknown, 'c')).toThrow(/previous keys: .*GENGATE_SECRET_KEY_PREVIOUS/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("refuses an altered ciphertext, another record's ciphertext and garbage", () => {

@@ -46,6 +46,17 @@ export interface SecretKeySource {
   dataDir: string;
 }
 
+export interface CipherSource extends SecretKeySource {
+  /** Keys in force before a rotation (`GENGATE_SECRET_KEY_PREVIOUS`): they still open, never seal. */
+  previousSecretKeys?: readonly string[];
+}
+
+/** The cipher of the configured keys: the current one (see `loadSecretKey`) seals, previous ones still open. */
+export function loadCredentialCipher(source: CipherSource): CredentialCipher {
+  const previous = (source.previousSecretKeys ?? []).map((text, i) => parseSecretKey(text, `GENGATE_SECRET_KEY_PREVIOUS (key ${i + 1})`));
+  return new CredentialCipher(loadSecretKey(source), previous);
+}
+
 /**
  * The configured key, or the one in `<dataDir>/secret.key`, generated there (mode 0600) the
  * first time. Losing that file makes stored credentials unreadable: back it up with the database.
@@ -110,8 +121,10 @@ export class CredentialCipher {
     const key = this.keys.get(keyId);
     if (!key) {
       throw new CredentialKeyError(
-        `it was encrypted under secret key ${keyId}, but the current secret key is ${this.keyId}: ` +
-          'set GENGATE_SECRET_KEY (or restore <dataDir>/secret.key) to the key it was stored with',
+        `it was encrypted under secret key ${keyId}, but the configured secret key is ${this.keyId}` +
+          (this.keys.size > 1 ? ` (previous keys: ${[...this.keys.keys()].filter((id) => id !== this.keyId).join(', ')})` : '') +
+          ': set GENGATE_SECRET_KEY (or restore <dataDir>/secret.key) to the key it was stored with, ' +
+          'or, after changing the key, put the old one in GENGATE_SECRET_KEY_PREVIOUS and run `gengate secrets rotate`',
       );
     }
     const ivBytes = Buffer.from(iv, 'base64url');

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp, type GatewayApp } from '../../src/app.js';
 import { createApiKey, type CreateKeyOptions } from '../../src/auth/key-admin.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -42,6 +42,8 @@ export interface StartOptions {
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
   key?: CreateKeyOptions;
+  /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
+  logger?: Logger;
 }
 
 export interface RunningGateway {
@@ -70,7 +72,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     tasks: { ...base.tasks, ...options.tasks },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`)),
   };
-  const gateway = await buildApp(config, { logger: pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });
+  const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });
   const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });
   const createKey = async (keyOptions: CreateKeyOptions) => (await createApiKey(gateway.keys, keyOptions)).key;
   const key = await createKey(options.key ?? { name: 'test' });

@@ -1,0 +1,107 @@
+/**
+ * A channel as the admin API shows it: its definition without credentials — the key only as a
+ * hint (`sk-…abcd`), headers only by name — where it comes from, and its circuit state.
+ */
+import type { ChannelDefinition } from '../config/types.js';
+import type { CircuitStateName } from '../routing/circuit-breaker.js';
+
+export type ChannelSource = 'config' | 'stored';
+
+export interface ChannelView {
+  name: string;
+  provider: string;
+  baseUrl: string;
+  models: string[];
+  modelMap: Record<string, string>;
+  modelRewrite: Array<{ from: string; to: string }>;
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  timeoutMs: number;
+  source: ChannelSource;
+  readOnly: boolean;
+  credentialHint: string | null;
+  headerNames: string[];
+  circuit: CircuitStateName;
+}
+
+/**
+ * Enough of a key to recognise it, too little to use it: the first three and last four
+ * characters of a long key, fewer of a short one, nothing of a very short one.
+ */
+export function credentialHint(apiKey: string): string | null {
+  if (apiKey === '') return null;
+  if (apiKey.length >= 20) return `${apiKey.slice(0, 3)}…${apiKey.slice(-4)}`;
+  if (apiKey.length >= 10) return `…${apiKey.slice(-2)}`;
+  return '…';
+}
+
+export function channelView(definition: ChannelDefinition, source: ChannelSource, circuit: CircuitStateName): ChannelView {
+  return {
+    name: definition.name,
+    provider: definition.provider,
+    baseUrl: definition.baseUrl,
+    models: definition.models,
+    modelMap: definition.modelMap,
+    modelRewrite: definition.modelRewrite,
+    priority: definition.priority,
+    weight: definition.weight,
+    enabled: definition.enabled,
+    timeoutMs: definition.timeoutMs,
+    source,
+    readOnly: source === 'config',
+    credentialHint: credentialHint(definition.apiKey),
+    headerNames: Object.keys(definition.headers),
+    circuit,
+  };
+}
+
+/** Removes a channel's credentials from text about it (an upstream's error, an answer's sample). */
+export function withoutCredentials(text: string, definition: Pick<ChannelDefinition, 'apiKey' | 'headers'>): string {
+  let clean = text;
+  for (const secret of [definition.apiKey, ...Object.values(definition.headers)]) {
+    if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+  }
+  return clean;
+}
+
+export const CHANNEL_VIEW_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    provider: { type: 'string' },
+    baseUrl: { type: 'string' },
+    models: { type: 'array', items: { type: 'string' } },
+    modelMap: { type: 'object', additionalProperties: { type: 'string' } },
+    modelRewrite: {
+      type: 'array',
+      items: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] },
+    },
+    priority: { type: 'number' },
+    weight: { type: 'number' },
+    enabled: { type: 'boolean' },
+    timeoutMs: { type: 'number' },
+    source: { type: 'string', enum: ['config', 'stored'] },
+    readOnly: { type: 'boolean' },
+    credentialHint: { type: ['string', 'null'], description: 'A hint of the upstream key (e.g. `sk-…abcd`); never the key' },
+    headerNames: { type: 'array', items: { type: 'string' }, description: 'Names of the extra upstream headers; their values are never shown' },
+    circuit: { type: 'string', enum: ['closed', 'open', 'half-open'] },
+  },
+  required: [
+    'name',
+    'provider',
+    'baseUrl',
+    'models',
+    'modelMap',
+    'modelRewrite',
+    'priority',
+    'weight',
+    'enabled',
+    'timeoutMs',
+    'source',
+    'readOnly',
+    'credentialHint',
+    'headerNames',
+    'circuit',
+  ],
+} as const;

@@ -1,0 +1,118 @@
+/**
+ * "Test" of one channel: one small real request to its upstream, past the router (no failover,
+ * no circuit breaker, no usage record), so the answer says whether this channel works. A chat
+ * model gets a short "ping" with a tiny output budget; an embedding model embeds one word.
+ */
+import { performance } from 'node:perf_hooks';
+import type { ChannelDefinition } from '../config/types.js';
+import { GatewayError, toGatewayError } from '../core/errors.js';
+import type { Operation } from '../core/operation.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Provider } from '../providers/types.js';
+import type { Catalog } from '../routing/catalog.js';
+import { type RuntimeChannel, toRuntimeChannel } from '../routing/runtime-channel.js';
+import { withoutCredentials } from './channel-view.js';
+
+export const CHANNEL_TEST_TIMEOUT_MS = 15_000;
+const SAMPLE_CHARS = 200;
+const TEST_MAX_TOKENS = 16;
+
+export interface ChannelTestResult {
+  ok: boolean;
+  model: string;
+  operation: 'chat' | 'embed';
+  latencyMs: number;
+  /** The upstream's HTTP status when it answered with an error (or the gateway's for its own failure). */
+  status?: number;
+  message: string;
+  /** The start of the answer: text for chat, the vector's size for embeddings. */
+  sample?: string;
+}
+
+export interface ChannelTestDeps {
+  providers: ProviderRegistry;
+  catalog: Catalog;
+  requestId: string;
+  timeoutMs?: number;
+}
+
+function testableOperation(provider: Provider, catalog: Catalog, model: string): 'chat' | 'embed' | undefined {
+  const wanted: readonly Operation[] = catalog.get(model)?.operations ?? ['chat', 'embed'];
+  if (wanted.includes('chat') && provider.chat && provider.operations.has('chat')) return 'chat';
+  if (wanted.includes('embed') && provider.embed && provider.operations.has('embed')) return 'embed';
+  return undefined;
+}
+
+/** The model asked for, else the first model the channel names, else the first catalog model it serves. */
+function chooseModel(channel: RuntimeChannel, catalog: Catalog, asked: string | undefined): string {
+  if (asked !== undefined) {
+    if (!channel.matches(asked)) {
+      throw new GatewayError('invalid_request', `The channel "${channel.name}" does not serve the model \`${asked}\`.`, {
+        param: 'model',
+        code: 'model_not_served',
+      });
+    }
+    return asked;
+  }
+  const concrete = [
+    ...channel.literalModels,
+    ...catalog
+      .all()
+      .map((entry) => entry.id)
+      .filter((id) => channel.matches(id)),
+  ];
+  const model = concrete.find((id) => testableOperation(channel.provider, catalog, id) !== undefined);
+  if (!model) {
+    throw new GatewayError('invalid_request', `The channel "${channel.name}" serves no chat or embedding model by a concrete name; name the model to test.`, {
+      param: 'model',
+      code: 'not_testable',
+    });
+  }
+  return model;
+}
+
+export async function testChannel(definition: ChannelDefinition, deps: ChannelTestDeps, askedModel?: string): Promise<ChannelTestResult> {
+  const channel = toRuntimeChannel(definition, deps.providers.get(definition.provider), false);
+  const model = chooseModel(channel, deps.catalog, askedModel);
+  const operation = testableOperation(channel.provider, deps.catalog, model);
+  if (!operation) {
+    throw new GatewayError('invalid_request', `Only chat and embedding models can be tested; \`${model}\` is neither on this channel.`, {
+      param: 'model',
+      code: 'not_testable',
+    });
+  }
+  const attempt = {
+    channel: channel.config,
+    upstreamModel: channel.upstreamModel(model),
+    signal: AbortSignal.timeout(deps.timeoutMs ?? CHANNEL_TEST_TIMEOUT_MS),
+    requestId: deps.requestId,
+    maxOutputTokens: TEST_MAX_TOKENS,
+  };
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const clean = (text: string) => withoutCredentials(text, definition);
+  try {
+    let sample: string;
+    if (operation === 'chat') {
+      const answer = await (channel.provider.chat as NonNullable<Provider['chat']>).chat(
+        { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'ping' }] }], maxTokens: TEST_MAX_TOKENS, stream: false },
+        attempt,
+      );
+      sample = answer.content
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join('');
+    } else {
+      const answer = await (channel.provider.embed as NonNullable<Provider['embed']>).embed({ model, inputs: ['ping'] }, attempt);
+      sample = `${answer.embeddings[0]?.length ?? 0} dimensions`;
+    }
+    const latencyMs = elapsed();
+    return { ok: true, model, operation, latencyMs, message: `The channel answered in ${latencyMs} ms.`, sample: clean(sample).slice(0, SAMPLE_CHARS) };
+  } catch (error) {
+    const latencyMs = elapsed();
+    const failure = attempt.signal.aborted
+      ? new GatewayError('timeout', `No answer within ${deps.timeoutMs ?? CHANNEL_TEST_TIMEOUT_MS} ms.`)
+      : toGatewayError(error);
+    return { ok: false, model, operation, latencyMs, status: failure.upstreamStatus ?? failure.status, message: clean(failure.message) };
+  }
+}
