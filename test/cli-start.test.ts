@@ -131,7 +131,8 @@ describe('gengate start', () => {
     let token: string | undefined;
     try {
       const deadline = Date.now() + 30_000;
-      while (!(token = /\/dashboard\/setup#token=([A-Za-z0-9_-]+)/.exec(output)?.[1])) {
+      const tokenIn = (text: string) => /\/dashboard\/setup#token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+      for (token = tokenIn(output); token === undefined; token = tokenIn(output)) {
         if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no admin link:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -5,9 +5,11 @@
  * fake upstream, test it and route a call through it, open a finished task's preview, sign
  * out. Every page is scanned by axe-core (no serious or critical violation) and photographed.
  */
+import OpenAI from 'openai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshot, seriousViolations } from './browser.js';
+import { FAKE_OPENAI_API_KEY, type FakeOpenAIUpstream, startFakeOpenAIUpstream } from '../fakes/fake-openai-upstream.js';
 import { ensureDashboardBuilt, type GatewayProcess, startGatewayProcess } from './gateway-process.js';
 
 const MASTER_KEY = 'gg-browser-test-master-key-0123456789';
@@ -18,9 +20,11 @@ describe('the dashboard in Chromium', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let upstream: FakeOpenAIUpstream;
 
   beforeAll(async () => {
     ensureDashboardBuilt();
+    upstream = await startFakeOpenAIUpstream();
     gateway = await startGatewayProcess({ GENGATE_MASTER_KEY: MASTER_KEY, GENGATE_SANDBOX_TASK_MS: '300' });
     browser = await launchChromium();
     // axe-core is injected as a script, which the dashboard's strict CSP would refuse.
@@ -32,6 +36,7 @@ describe('the dashboard in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await gateway?.stop();
+    await upstream?.close();
   });
 
   /** Scans and photographs the page as it is now. */
@@ -63,5 +68,35 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }, 60_000);
+
+  it('adds a channel to a fake upstream, tests it, and routes a call through it without a restart', async () => {
+    await openNav('Channels');
+    await page.getByRole('button', { name: 'Add channel' }).click();
+    const form = page.getByTestId('channel-form');
+    await form.getByLabel('Name', { exact: true }).fill('browser-openai');
+    await form.locator('select').selectOption('openai');
+    await form.getByLabel('Base URL').fill(upstream.url);
+    await form.getByLabel('API key').fill(FAKE_OPENAI_API_KEY);
+    await form.getByLabel('Models').fill('browser-only-model');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('channel-browser-openai').waitFor({ timeout: 10_000 });
+    await page.getByRole('button', { name: 'Test browser-openai' }).click();
+    await expect.poll(() => page.getByTestId('test-result-browser-openai').textContent(), { timeout: 20_000 }).toMatch(/^OK browser-only-model/);
+    await check('channels');
+
+    const client = new OpenAI({ apiKey: MASTER_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const { data, response } = await client.chat.completions
+      .create({ model: 'browser-only-model', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(response.headers.get('x-gengate-channel')).toBe('browser-openai');
+    expect(data.choices[0].message.content).toBeTruthy();
+    expect(upstream.requests.some((r) => r.headers.authorization === `Bearer ${FAKE_OPENAI_API_KEY}`)).toBe(true);
+
+    await openNav('Usage');
+    await page.getByLabel('Group by').selectOption('channel');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => page.getByTestId('usage-table').textContent(), { timeout: 10_000 }).toContain('browser-openai');
+    await check('usage');
   }, 60_000);
 });

@@ -48,8 +48,9 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
-  let adminLink: string | undefined;
-  while (!(adminLink = /(http:\/\/\S+\/dashboard\/setup#token=[A-Za-z0-9_-]+)/.exec(output)?.[1])) {
+  const linkIn = (text: string) => /(http:\/\/\S+\/dashboard\/setup#token=[A-Za-z0-9_-]+)/.exec(text)?.[1];
+  let adminLink = linkIn(output);
+  for (; adminLink === undefined; adminLink = linkIn(output)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the gateway printed no admin link:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -24,12 +24,13 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
     setError(null);
     const body: Record<string, unknown> = {
       provider,
-      baseUrl: baseUrl.trim() || null,
       models: parseNameList(models) ?? [],
       priority: Number(priority) || 0,
       weight: Number(weight) || 0,
-      timeoutMs: timeout ? Number(timeout) : null,
     };
+    // Empty fields are left out: the provider's default base URL and timeout apply.
+    if (baseUrl.trim()) body.baseUrl = baseUrl.trim();
+    if (timeout) body.timeoutMs = Number(timeout);
     if (apiKey) body.apiKey = apiKey;
     try {
       const saved = c
