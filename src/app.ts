@@ -43,7 +43,8 @@ import { openaiSurface } from './surfaces/openai/index.js';
 import { openaiVideosSurface, openaiVideosTaskNotifier } from './surfaces/openai-videos/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
-import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
+import type { InvalidationBus } from './store/invalidation-bus.js';
+import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
@@ -100,7 +101,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite);
-  const directory = new KeyDirectory(keys, config.masterKey);
+  // Changes by other processes on the same database (revoked keys, edited channels) arrive within a poll.
+  const invalidation = new StoreInvalidationBus(store.db, { logger });
+  await invalidation.start();
+  const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
   // An in-memory database ends with the process: nothing to recover, so nothing to journal.
   const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
@@ -112,7 +116,6 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => new CredentialCipher(loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir })));
-  const invalidation = new LocalInvalidationBus();
   const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
   await liveChannels.start();
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
@@ -274,6 +277,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     close(options = {}) {
       closing ??= (async () => {
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        await invalidation.close();
         directory.stop();
         liveChannels.stop();
         await engine.stop();

@@ -1,12 +1,6 @@
 /** `gengate keys list`: a table with a header row and aligned columns, or JSON. */
+import { keyStatus as keyState } from '../auth/key-rules.js';
 import type { StoredApiKey } from '../store/api-keys-repository.js';
-
-export type KeyState = 'active' | 'revoked' | 'expired';
-
-export function keyState(key: StoredApiKey, now: number): KeyState {
-  if (key.revokedAt) return 'revoked';
-  return key.expiresAt && key.expiresAt <= now ? 'expired' : 'active';
-}
 
 /** Names stored before names were checked may hold tabs or newlines: shown escaped, so each key stays one row. */
 function printable(text: string): string {
