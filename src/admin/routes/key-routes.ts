@@ -195,7 +195,7 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
         accountId: account?.id ?? null,
         admin: body.admin ?? false,
       });
-      deps.invalidation.publish('keys');
+      await deps.keyDirectory.reload();
       await deps.audit.record(request, 'key.create', record.id, {
         name,
         accountId: record.accountId,
@@ -224,7 +224,8 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const key = await deps.keys.findById(request.params.id);
       if (!key || (scope !== undefined && key.accountId !== scope)) throw new GatewayError('not_found', 'No such key.', { code: 'not_found' });
       if (await deps.keys.revoke(key.id, Date.now())) {
-        deps.invalidation.publish('keys');
+        // In force here before the answer; other processes (and other listeners here) hear of it from the store's bus.
+        await deps.keyDirectory.reload();
         await deps.audit.record(request, 'key.revoke', key.id, { name: key.name, accountId: key.accountId });
       }
       const revoked = (await deps.keys.findById(key.id)) as StoredApiKey;
