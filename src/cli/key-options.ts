@@ -26,6 +26,14 @@ export function parseModelPatterns(value: string | undefined): string[] | null {
   return [...new Set(patterns)];
 }
 
+/** `--account`: the email of the account the key is for; `undefined` makes an operator key. */
+export function parseAccountEmail(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const email = value.trim().toLowerCase();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--account "${JSON.stringify(value).slice(1, -1)}" is not an email address`);
+  return email;
+}
+
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 /** A date (midnight UTC) or an ISO 8601 time, later than `now`; `undefined` means never. */
