@@ -64,5 +64,13 @@ describe('gengate keys with accounts', () => {
     ]);
     const table = await gengate(['keys', 'list']);
     expect(table.stdout.split('\n')[1]).toMatch(/ active +ops@example\.com +yes +ci /);
+
+    const check = await openStore(databaseUrl);
+    const audit = await check.db.selectFrom('audit_log').select(['actor_kind', 'action', 'details']).orderBy('id').execute();
+    await check.close();
+    expect(audit.map((entry) => [entry.actor_kind, entry.action])).toEqual([
+      ['cli', 'key.create'],
+      ['cli', 'key.create'],
+    ]);
   }, 90_000);
 });

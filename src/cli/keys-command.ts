@@ -4,6 +4,7 @@ import { patternsOutside } from '../auth/key-rules.js';
 import type { GatewayConfig } from '../config/types.js';
 import { AccountsRepository } from '../store/accounts-repository.js';
 import { ApiKeysRepository } from '../store/api-keys-repository.js';
+import { AuditRepository } from '../store/audit-repository.js';
 import { openStore } from '../store/open-store.js';
 import { loadSecretKey } from '../store/credential-cipher.js';
 import { webhookSecretFor } from '../tasks/webhook-secret.js';
@@ -14,10 +15,31 @@ import { UsageError } from './usage.js';
 
 type LoadConfig = (configPath: string | undefined) => GatewayConfig;
 
-async function withKeys<T>(config: GatewayConfig, work: (keys: ApiKeysRepository, accounts: AccountsRepository) => Promise<T>): Promise<T> {
+interface KeyStores {
+  keys: ApiKeysRepository;
+  accounts: AccountsRepository;
+  /** Writes the audit log entry of a change made from the command line (never a secret). */
+  audit(action: string, target: string, details: Record<string, unknown>): Promise<void>;
+}
+
+async function withKeys<T>(config: GatewayConfig, work: (stores: KeyStores) => Promise<T>): Promise<T> {
   const store = await openStore(config.databaseUrl);
   try {
-    return await work(new ApiKeysRepository(store.db), new AccountsRepository(store.db));
+    const keys = new ApiKeysRepository(store.db);
+    const accounts = new AccountsRepository(store.db);
+    const auditLog = new AuditRepository(store.db);
+    const audit = async (action: string, target: string, details: Record<string, unknown>) =>
+      auditLog.append({
+        at: Date.now(),
+        actor_kind: 'cli',
+        actor_id: null,
+        actor_label: 'command line',
+        action,
+        target,
+        details: JSON.stringify(details),
+        ip: null,
+      });
+    return await work({ keys, accounts, audit });
   } finally {
     await store.close();
   }
@@ -35,7 +57,7 @@ interface NewKey {
 }
 
 /** Creates the key, for the account named (whose model restriction it stays within) or as an operator key. */
-async function createFor(keys: ApiKeysRepository, accounts: AccountsRepository, wanted: NewKey) {
+async function createFor({ keys, accounts, audit }: KeyStores, wanted: NewKey) {
   let accountId: string | null = null;
   let models = wanted.models;
   if (wanted.accountEmail !== undefined) {
@@ -50,7 +72,10 @@ async function createFor(keys: ApiKeysRepository, accounts: AccountsRepository, 
     }
     accountId = account.id;
   }
-  return createApiKey(keys, { name: wanted.name, models, expiresAt: wanted.expiresAt, accountId, admin: wanted.admin });
+  const created = await createApiKey(keys, { name: wanted.name, models, expiresAt: wanted.expiresAt, accountId, admin: wanted.admin });
+  const { record } = created;
+  await audit('key.create', record.id, { name: record.name, accountId, models: record.models, expiresAt: record.expiresAt, admin: record.admin });
+  return created;
 }
 
 export async function keysCommand(args: string[], loadConfig: LoadConfig): Promise<void> {
@@ -80,7 +105,7 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
     const config = loadConfig(values.config);
     let created: Awaited<ReturnType<typeof createFor>>;
     try {
-      created = await withKeys(config, (keys, accounts) => createFor(keys, accounts, wanted));
+      created = await withKeys(config, (stores) => createFor(stores, wanted));
     } catch (error) {
       if (!(error instanceof KeyRefused)) throw error;
       console.error(`gengate: ${error.message}`);
@@ -97,7 +122,7 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
   }
   if (action === 'list') {
     const { values } = parseCommandLine('keys list', rest, { ...CONFIG_OPTION, json: { type: 'boolean' } }, { min: 0, max: 0 });
-    const [list, emails] = await withKeys(loadConfig(values.config), async (keys, accounts) => [
+    const [list, emails] = await withKeys(loadConfig(values.config), async ({ keys, accounts }) => [
       await keys.list(),
       new Map((await accounts.list()).map((account) => [account.id, account.email])),
     ]);
@@ -109,7 +134,11 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
   if (action === 'revoke') {
     const { values, positionals } = parseCommandLine('keys revoke', rest, CONFIG_OPTION, { min: 1, max: 1, names: 'a KEY_ID (see `gengate keys list`)' });
     const id = positionals[0];
-    const revoked = await withKeys(loadConfig(values.config), (keys) => keys.revoke(id, Date.now()));
+    const revoked = await withKeys(loadConfig(values.config), async ({ keys, audit }) => {
+      const done = await keys.revoke(id, Date.now());
+      if (done) await audit('key.revoke', id, {});
+      return done;
+    });
     if (revoked) console.log(`revoked ${id}`);
     else {
       console.error(`gengate: no active key ${id} (see \`gengate keys list\`)`);
@@ -125,7 +154,7 @@ export async function keysCommand(args: string[], loadConfig: LoadConfig): Promi
     });
     const config = loadConfig(values.config);
     const id = positionals[0];
-    const known = await withKeys(config, async (keys) => (await keys.list()).some((key) => key.id === id));
+    const known = await withKeys(config, async ({ keys }) => (await keys.list()).some((key) => key.id === id));
     if (!known) {
       console.error(`gengate: no key ${id} (see \`gengate keys list\`)`);
       process.exitCode = 1;

@@ -188,4 +188,13 @@ describe('admin API: API keys', () => {
     while (!(refused instanceof OpenAI.AuthenticationError) && Date.now() < deadline);
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
   });
+
+  it('describes the key routes in the OpenAPI document', async () => {
+    const doc = await new AdminClient(running.url).call('GET', '/openapi.json');
+    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/admin/v1/keys', '/admin/v1/keys/{id}']));
+    const create = doc.body.paths['/admin/v1/keys'].post;
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(['name']);
+    expect(Object.keys(create.responses)).toContain('201');
+    expect(doc.body.paths['/admin/v1/keys/{id}'].delete.tags).toEqual(['keys']);
+  });
 });
