@@ -155,6 +155,7 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
         body: {
           type: 'object',
           properties: {
+            // Room for surrounding spaces; the trimmed name is held to MAX_KEY_NAME_CHARS characters below.
             name: { type: 'string', minLength: 1, maxLength: MAX_KEY_NAME_CHARS * 2 },
             models: {
               type: ['array', 'null'],
@@ -164,7 +165,7 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
             },
             expiresAt: { type: ['integer', 'null'], minimum: 0, maximum: MAX_TIME_MS, description: 'Unix milliseconds, in the future; null for never' },
             admin: { type: 'boolean', description: 'May call the admin API (admins only, for an admin account or an operator key)' },
-            accountId: { type: ['string', 'null'], maxLength: 64, description: 'The account the key is for (admins only; default: the caller’s)' },
+            accountId: { type: ['string', 'null'], maxLength: 64, description: 'The account the key is for (admins only; default: the account of the caller)' },
           },
           required: ['name'],
           additionalProperties: false,
