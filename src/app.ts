@@ -45,7 +45,8 @@ import { openaiSurface } from './surfaces/openai/index.js';
 import { openaiVideosSurface, openaiVideosTaskNotifier } from './surfaces/openai-videos/index.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { loadCredentialCipher, loadSecretKey } from './store/credential-cipher.js';
-import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
+import type { InvalidationBus } from './store/invalidation-bus.js';
+import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
@@ -102,7 +103,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite);
-  const directory = new KeyDirectory(keys, config.masterKey);
+  // Changes by other processes on the same database (revoked keys, edited channels) arrive within a poll.
+  const invalidation = new StoreInvalidationBus(store.db, { logger });
+  await invalidation.start();
+  const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
   // An in-memory database ends with the process: nothing to recover, so nothing to journal.
   const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
@@ -114,13 +118,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
-  const invalidation = new LocalInvalidationBus();
   const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
   try {
     // A stored channel that cannot be decrypted (another GENGATE_SECRET_KEY) stops the start here.
     await liveChannels.start();
   } catch (error) {
     directory.stop();
+    await invalidation.close().catch(() => undefined);
     await recorder.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
@@ -288,6 +292,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       closing ??= (async () => {
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         clearInterval(sweepSessions);
+        await invalidation.close();
         directory.stop();
         liveChannels.stop();
         await engine.stop();

@@ -104,7 +104,7 @@ describe('gengate command-line mistakes', () => {
   it.concurrent('finding 14: the usage text marks --name and the other key options optional', async () => {
     const help = await gengate(['help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE]');
+    expect(help.stdout).toContain('gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE] [--account EMAIL] [--admin]');
     expect(help.stdout).toContain('Options in [brackets] are optional');
   }, 60_000);
 
@@ -126,7 +126,7 @@ describe('gengate keys list', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0].split(/\s+/)).toEqual(['ID', 'HINT', 'STATE', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']);
+    expect(lines[0].split(/\s+/)).toEqual(['ID', 'HINT', 'STATE', 'ACCOUNT', 'ADMIN', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']);
     const nameAt = lines[0].indexOf('NAME');
     expect(lines[1].slice(nameAt)).toMatch(/^first app +textmodel-b-\* +never /);
     expect(lines[2].slice(nameAt)).toMatch(/^b +any +never /);

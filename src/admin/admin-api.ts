@@ -14,6 +14,7 @@ import { renderAdminError } from './render-admin-error.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { channelRoutes } from './routes/channel-routes.js';
+import { keyRoutes } from './routes/key-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 
@@ -25,7 +26,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type RouteModule = (app: FastifyInstance, deps: AdminDeps) => void;
 
 /** Every group of admin routes; a new group is one file in routes/ and one line here. */
-const ROUTE_MODULES: RouteModule[] = [sessionRoutes, accountRoutes, auditRoutes, usageRoutes, channelRoutes];
+const ROUTE_MODULES: RouteModule[] = [sessionRoutes, accountRoutes, auditRoutes, keyRoutes, usageRoutes, channelRoutes];
 
 export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   await app.register(

@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AccountsRepository } from '../store/accounts-repository.js';
 import { ApiKeysRepository } from '../store/api-keys-repository.js';
+import { LocalInvalidationBus } from '../store/invalidation-bus.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
 import { createApiKey } from './key-admin.js';
 import { KeyDirectory } from './key-directory.js';
@@ -52,5 +54,57 @@ describe('KeyDirectory', () => {
     expect(await directory.authenticate('my-master-secret')).toMatchObject({ isMaster: true, models: null });
     await expect(directory.authenticate('my-master-secreT')).rejects.toMatchObject({ kind: 'authentication' });
     directory.stop();
+  });
+
+  it('reloads on a keys invalidation, so a revocation by another process takes effect without waiting for the periodic reload', async () => {
+    const { key, record } = await createApiKey(keys, { name: 'a' });
+    const bus = new LocalInvalidationBus();
+    const directory = new KeyDirectory(keys, undefined, { bus, refreshMs: 3_600_000 });
+    await directory.start();
+    await expect(directory.authenticate(key)).resolves.toMatchObject({ id: record.id });
+    await keys.revoke(record.id, Date.now());
+    await expect(directory.authenticate(key)).resolves.toMatchObject({ id: record.id });
+    bus.publish('keys');
+    await vi.waitFor(() => expect(directory.authenticate(key)).rejects.toThrow(/revoked/), { timeout: 1_000, interval: 5 });
+    directory.stop();
+  });
+
+  it('refuses the keys of a disabled account, and accepts them again once it is enabled', async () => {
+    const accounts = new AccountsRepository(store.db);
+    const now = Date.now();
+    await accounts.insert({
+      id: 'acc-1',
+      email: 'a@example.com',
+      role: 'member',
+      passwordHash: null,
+      models: null,
+      createdAt: now,
+      updatedAt: now,
+      disabledAt: null,
+    });
+    const { key } = await createApiKey(keys, { name: 'a', accountId: 'acc-1' });
+    const directory = new KeyDirectory(keys, undefined);
+    await directory.start();
+    await expect(directory.authenticate(key)).resolves.toMatchObject({ accountId: 'acc-1' });
+    await accounts.update('acc-1', { disabledAt: now });
+    await directory.reload();
+    await expect(directory.authenticate(key)).rejects.toMatchObject({ kind: 'authentication', message: expect.stringMatching(/disabled/) });
+    await accounts.update('acc-1', { disabledAt: null });
+    await directory.reload();
+    await expect(directory.authenticate(key)).resolves.toMatchObject({ accountId: 'acc-1' });
+    directory.stop();
+  });
+
+  it('coalesces overlapping reloads into one more read after the one under way', async () => {
+    let reads = 0;
+    const counting = Object.assign(Object.create(keys) as ApiKeysRepository, {
+      list: async () => {
+        reads++;
+        return keys.list();
+      },
+    });
+    const directory = new KeyDirectory(counting, undefined);
+    await Promise.all([directory.reload(), directory.reload(), directory.reload(), directory.reload()]);
+    expect(reads).toBe(2);
   });
 });

@@ -1,16 +1,25 @@
 /**
- * Answers "which key is this?" from memory on the hot path. Keys are loaded at start and
- * reloaded periodically (so revocations by another process take effect within the refresh
- * interval); a key id not yet in memory (created by the CLI a moment ago) is looked up once in
- * the store, and unknown ids are remembered briefly so a flood of bad keys cannot hammer it.
+ * Answers "which key is this?" from memory on the hot path. Keys (and which accounts are
+ * disabled) are loaded at start and reloaded on every `keys` invalidation — which the store's bus
+ * delivers within a poll interval of a change by any process — and, as a safety net, every
+ * `refreshMs`. A key id not yet in memory (created a moment ago) is looked up once in the store,
+ * and unknown ids are remembered briefly so a flood of bad keys cannot hammer it.
  */
 import { GatewayError } from '../core/errors.js';
 import type { ApiKeysRepository, StoredApiKey } from '../store/api-keys-repository.js';
+import type { InvalidationBus } from '../store/invalidation-bus.js';
 import type { AuthenticatedKey } from '../core/key.js';
 import { hashApiKey, keyIdOf, sameHash } from './api-key-format.js';
 
 const NEGATIVE_TTL_MS = 10_000;
 const NEGATIVE_LIMIT = 10_000;
+
+export interface KeyDirectoryOptions {
+  /** Reload on its `keys` topic. */
+  bus?: InvalidationBus;
+  /** The safety-net reload period (default 30 s). */
+  refreshMs?: number;
+}
 
 function invalidKey(): GatewayError {
   return new GatewayError('authentication', 'Invalid API key. Pass a valid gengate key.', { code: 'invalid_api_key' });
@@ -18,34 +27,63 @@ function invalidKey(): GatewayError {
 
 export class KeyDirectory {
   private keys = new Map<string, StoredApiKey>();
+  private disabledAccounts = new Set<string>();
   private readonly unknown = new Map<string, number>();
   private readonly masterHash?: string;
   private timer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+  private reloading?: Promise<void>;
+  private again = false;
 
   constructor(
     private readonly repository: ApiKeysRepository,
     masterKey: string | undefined,
-    private readonly refreshMs = 5_000,
+    private readonly options: KeyDirectoryOptions = {},
   ) {
     if (masterKey) this.masterHash = hashApiKey(masterKey);
   }
 
   async start(): Promise<void> {
     await this.reload();
+    this.unsubscribe = this.options.bus?.subscribe('keys', () => {
+      this.reload().catch(() => undefined);
+    });
     this.timer = setInterval(() => {
       this.reload().catch(() => undefined);
-    }, this.refreshMs);
+    }, this.options.refreshMs ?? 30_000);
     this.timer.unref();
   }
 
   stop(): void {
+    this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
   }
 
-  async reload(): Promise<void> {
+  /**
+   * Reads the keys again. A call during a reload waits for one more read after it, so a change
+   * made while a read was under way is never missed.
+   */
+  reload(): Promise<void> {
+    if (this.reloading) {
+      this.again = true;
+      return this.reloading.then(() => this.reloading);
+    }
+    this.reloading = this.read().finally(() => {
+      this.reloading = undefined;
+      if (this.again) {
+        this.again = false;
+        this.reload().catch(() => undefined);
+      }
+    });
+    return this.reloading;
+  }
+
+  private async read(): Promise<void> {
+    const [keys, disabled] = await Promise.all([this.repository.list(), this.repository.disabledAccountIds()]);
     const next = new Map<string, StoredApiKey>();
-    for (const key of await this.repository.list()) next.set(key.id, key);
+    for (const key of keys) next.set(key.id, key);
     this.keys = next;
+    this.disabledAccounts = new Set(disabled);
   }
 
   async authenticate(presented: string | undefined): Promise<AuthenticatedKey> {
@@ -66,6 +104,9 @@ export class KeyDirectory {
     if (stored.revokedAt !== null) throw new GatewayError('authentication', 'This API key has been revoked.', { code: 'invalid_api_key' });
     if (stored.expiresAt !== null && stored.expiresAt <= now) {
       throw new GatewayError('authentication', 'This API key has expired.', { code: 'expired_api_key' });
+    }
+    if (stored.accountId !== null && this.disabledAccounts.has(stored.accountId)) {
+      throw new GatewayError('authentication', 'The account of this API key is disabled.', { code: 'invalid_api_key' });
     }
     return { id: stored.id, name: stored.name, models: stored.models, isMaster: false, accountId: stored.accountId };
   }

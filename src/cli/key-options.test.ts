@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseExpiry, parseKeyName, parseModelPatterns } from './key-options.js';
+import { parseAccountEmail, parseExpiry, parseKeyName, parseModelPatterns } from './key-options.js';
 import { UsageError } from './usage.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
@@ -37,5 +37,12 @@ describe('keys create values', () => {
     expect(() => parseKeyName('   ')).toThrow(/empty/);
     expect(parseKeyName('é'.repeat(100))).toHaveLength(100);
     expect(() => parseKeyName('a'.repeat(101))).toThrow(/longer than 100/);
+  });
+
+  it('--account is an email, lower-cased; without it the key is an operator key', () => {
+    expect(parseAccountEmail(' Ops@Example.com ')).toBe('ops@example.com');
+    expect(parseAccountEmail(undefined)).toBeUndefined();
+    for (const bad of ['', 'ops', 'a b@example.com', `${'a'.repeat(250)}@example.com`])
+      expect(() => parseAccountEmail(bad), bad).toThrow(/is not an email address/);
   });
 });

@@ -1,19 +1,13 @@
 /** The values of `gengate keys create`, checked: a key's name, its model patterns and its expiry. */
+import { keyNameProblem, modelPatternsProblem } from '../auth/key-rules.js';
 import { UsageError } from './usage.js';
-
-export const MAX_NAME_CHARS = 100;
-const MAX_PATTERNS = 100;
-const MAX_PATTERN_CHARS = 200;
-
-/** Control characters (tabs, newlines, escapes) and the bidirectional overrides that reorder text on a terminal. */
-const UNPRINTABLE = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 export function parseKeyName(value: string | undefined): string {
   if (value === undefined) return 'unnamed';
   const name = value.trim();
   if (!name) throw new UsageError('--name is empty: give a label, or leave --name out');
-  if (UNPRINTABLE.test(name)) throw new UsageError('--name must be one line of printable text (no tabs, newlines or control characters)');
-  if ([...name].length > MAX_NAME_CHARS) throw new UsageError(`--name is longer than ${MAX_NAME_CHARS} characters`);
+  const problem = keyNameProblem(name);
+  if (problem) throw new UsageError(`--name ${problem}`);
   return name;
 }
 
@@ -27,13 +21,17 @@ export function parseModelPatterns(value: string | undefined): string[] | null {
   if (patterns.length === 0) {
     throw new UsageError('--models lists no model: give patterns such as textmodel-b-*, or leave --models out for a key that may use any model');
   }
-  if (patterns.length > MAX_PATTERNS) throw new UsageError(`--models lists more than ${MAX_PATTERNS} patterns`);
-  for (const pattern of patterns) {
-    if (/\s/.test(pattern) || UNPRINTABLE.test(pattern))
-      throw new UsageError(`--models: "${JSON.stringify(pattern).slice(1, -1)}" contains spaces or control characters`);
-    if (pattern.length > MAX_PATTERN_CHARS) throw new UsageError(`--models: a pattern is longer than ${MAX_PATTERN_CHARS} characters`);
-  }
+  const problem = modelPatternsProblem(patterns);
+  if (problem) throw new UsageError(`--models ${problem}`);
   return [...new Set(patterns)];
+}
+
+/** `--account`: the email of the account the key is for; `undefined` makes an operator key. */
+export function parseAccountEmail(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const email = value.trim().toLowerCase();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new UsageError(`--account "${JSON.stringify(value).slice(1, -1)}" is not an email address`);
+  return email;
 }
 
 const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;

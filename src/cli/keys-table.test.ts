@@ -27,21 +27,22 @@ describe('keys list', () => {
         key({}),
         key({ id: 'k2', name: 'a much longer name', models: ['textmodel-b-*', 'textmodel-a-*'], expiresAt: Date.UTC(2027, 0, 1) }),
         key({ id: 'k3', name: 'old', revokedAt: NOW - 1 }),
-        key({ id: 'k4', name: 'lapsed', expiresAt: NOW - 1 }),
+        key({ id: 'k4', name: 'lapsed', expiresAt: NOW - 1, accountId: 'acc-1', admin: true }),
       ],
       NOW,
+      new Map([['acc-1', 'ops@example.com']]),
     ).split('\n');
     expect(table).toHaveLength(5);
-    expect(table[0].split(/\s+/)).toEqual(['ID', 'HINT', 'STATE', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']);
+    expect(table[0].split(/\s+/)).toEqual(['ID', 'HINT', 'STATE', 'ACCOUNT', 'ADMIN', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']);
     // Every column starts at the same place on every row.
-    for (const title of ['STATE', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']) {
+    for (const title of ['STATE', 'ACCOUNT', 'ADMIN', 'NAME', 'MODELS', 'EXPIRES', 'CREATED']) {
       const at = table[0].indexOf(title);
       for (const row of table.slice(1)) expect(row[at - 1], `${title} in ${row}`).toBe(' ');
       for (const row of table.slice(1)) expect(row[at], `${title} in ${row}`).not.toBe(' ');
     }
-    expect(table[2]).toContain('active   a much longer name  textmodel-b-*,textmodel-a-*  2027-01-01T00:00:00.000Z');
+    expect(table[2]).toContain('active   operator         no     a much longer name  textmodel-b-*,textmodel-a-*  2027-01-01T00:00:00.000Z');
     expect(table[3]).toContain('revoked');
-    expect(table[4]).toContain('expired');
+    expect(table[4]).toContain('expired  ops@example.com  yes    lapsed');
   });
 
   it('finding 14: a stored name with a tab or newline stays on its own row, escaped', () => {
@@ -56,6 +57,8 @@ describe('keys list', () => {
         id: 'abcdefghij',
         hint: 'gg-abcd…wxyz',
         state: 'active',
+        account: null,
+        admin: false,
         name: 'ci',
         models: ['x*'],
         expiresAt: '2027-01-01T00:00:00.000Z',

@@ -1,12 +1,6 @@
 /** `gengate keys list`: a table with a header row and aligned columns, or JSON. */
+import { keyStatus as keyState } from '../auth/key-rules.js';
 import type { StoredApiKey } from '../store/api-keys-repository.js';
-
-export type KeyState = 'active' | 'revoked' | 'expired';
-
-export function keyState(key: StoredApiKey, now: number): KeyState {
-  if (key.revokedAt) return 'revoked';
-  return key.expiresAt && key.expiresAt <= now ? 'expired' : 'active';
-}
 
 /** Names stored before names were checked may hold tabs or newlines: shown escaped, so each key stays one row. */
 function printable(text: string): string {
@@ -17,12 +11,19 @@ const NAMED_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': 
 
 const iso = (at: number | null): string => (at ? new Date(at).toISOString() : 'never');
 
-export function formatKeysTable(keys: StoredApiKey[], now: number): string {
-  const header = ['ID', 'HINT', 'STATE', 'NAME', 'MODELS', 'EXPIRES', 'CREATED'];
+/** Account ids to emails, for the ACCOUNT column; an operator key (no account) shows as `operator`. */
+export type AccountEmails = ReadonlyMap<string, string>;
+
+const accountOf = (key: StoredApiKey, emails: AccountEmails): string | null => (key.accountId === null ? null : (emails.get(key.accountId) ?? key.accountId));
+
+export function formatKeysTable(keys: StoredApiKey[], now: number, emails: AccountEmails = new Map()): string {
+  const header = ['ID', 'HINT', 'STATE', 'ACCOUNT', 'ADMIN', 'NAME', 'MODELS', 'EXPIRES', 'CREATED'];
   const rows = keys.map((key) => [
     key.id,
     printable(key.keyHint),
     keyState(key, now),
+    printable(accountOf(key, emails) ?? 'operator'),
+    key.admin ? 'yes' : 'no',
     printable(key.name),
     key.models ? printable(key.models.join(',')) : 'any',
     iso(key.expiresAt),
@@ -34,12 +35,14 @@ export function formatKeysTable(keys: StoredApiKey[], now: number): string {
   return [header, ...rows].map(line).join('\n');
 }
 
-export function keysAsJson(keys: StoredApiKey[], now: number): string {
+export function keysAsJson(keys: StoredApiKey[], now: number, emails: AccountEmails = new Map()): string {
   return JSON.stringify(
     keys.map((key) => ({
       id: key.id,
       hint: key.keyHint,
       state: keyState(key, now),
+      account: accountOf(key, emails),
+      admin: key.admin,
       name: key.name,
       models: key.models,
       expiresAt: key.expiresAt ? new Date(key.expiresAt).toISOString() : null,

@@ -2,14 +2,19 @@
 export const USAGE = `usage:
   gengate start [--config FILE]
       run the gateway; port from GENGATE_PORT or PORT (default 8080)
-  gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE]
+  gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE] [--account EMAIL] [--admin]
       create an API key and print it once
         --name     a label for the key (default "unnamed"), one line, at most 100 characters
         --models   comma-separated model ids the key may use, * as wildcard, e.g. 'textmodel-b-*,textmodel-a-*'
-                   (without --models the key may use any model)
+                   (without --models the key may use any model its account may)
         --expires  a future date (UTC) such as 2027-01-01, or an ISO 8601 time
                    (without --expires the key never expires)
+        --account  the email of the account the key belongs to (its usage and tasks are that account's);
+                   without --account it is an operator key of no account
+        --admin    the key may also call the admin API (/admin/v1) as a Bearer token;
+                   only an admin account's key or an operator key may
   gengate keys list [--json]
+      every key with its state and account
   gengate keys revoke KEY_ID
   gengate keys webhook-secret KEY_ID
       print the secret that signs the task webhooks of this key (x-gengate-signature)

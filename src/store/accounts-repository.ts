@@ -1,6 +1,7 @@
 /** Accounts and their one-time links (the link's token is stored only as its SHA-256). */
 import type { Kysely, Selectable } from 'kysely';
 import type { AccountRole, AccountsTable, Database } from './schema.js';
+import { bumpRevision } from './store-revisions.js';
 
 export interface Account {
   id: string;
@@ -79,20 +80,25 @@ export class AccountsRepository {
     return row !== undefined;
   }
 
+  /** Disabling or enabling an account bumps the `keys` revision: its keys stop or start working in every process. */
   async update(id: string, changes: AccountChanges, now = Date.now()): Promise<boolean> {
-    const result = await this.db
-      .updateTable('accounts')
-      .set({
-        ...(changes.email !== undefined ? { email: changes.email.trim().toLowerCase() } : {}),
-        ...(changes.role !== undefined ? { role: changes.role } : {}),
-        ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
-        ...(changes.models !== undefined ? { models: changes.models === null ? null : JSON.stringify(changes.models) } : {}),
-        ...(changes.disabledAt !== undefined ? { disabled_at: changes.disabledAt } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('accounts')
+        .set({
+          ...(changes.email !== undefined ? { email: changes.email.trim().toLowerCase() } : {}),
+          ...(changes.role !== undefined ? { role: changes.role } : {}),
+          ...(changes.passwordHash !== undefined ? { password_hash: changes.passwordHash } : {}),
+          ...(changes.models !== undefined ? { models: changes.models === null ? null : JSON.stringify(changes.models) } : {}),
+          ...(changes.disabledAt !== undefined ? { disabled_at: changes.disabledAt } : {}),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const updated = Number(result.numUpdatedRows) > 0;
+      if (updated && changes.disabledAt !== undefined) await bumpRevision(trx, 'keys');
+      return updated;
+    });
   }
 
   /** Stores a one-time link (by the hash of its token); earlier unused links of the account for the same purpose stop working. */

@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import type { ChannelDefinition } from '../config/types.js';
 import { CredentialCipher, CredentialKeyError } from './credential-cipher.js';
 import type { ChannelsTable, Database } from './schema.js';
+import { bumpRevision } from './store-revisions.js';
 
 type Credentials = Pick<ChannelDefinition, 'apiKey' | 'headers'>;
 type PlainPart = Omit<ChannelDefinition, 'name' | 'provider' | 'apiKey' | 'headers'>;
@@ -72,18 +73,24 @@ export class ChannelsRepository {
     return row ? this.fromRow(row) : undefined;
   }
 
-  /** Throws when a channel of that name exists. */
+  /** Throws when a channel of that name exists. Every change bumps the `channels` revision in the same transaction. */
   async insert(definition: ChannelDefinition, now = Date.now()): Promise<void> {
-    await this.db
-      .insertInto('channels')
-      .values({ ...this.toRow(definition, now), created_at: now })
-      .execute();
+    const row = { ...this.toRow(definition, now), created_at: now };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('channels').values(row).execute();
+      await bumpRevision(trx, 'channels');
+    });
   }
 
   /** Replaces the channel called `name` (and renames it when `definition.name` differs); false when there is none. */
   async update(name: string, definition: ChannelDefinition, now = Date.now()): Promise<boolean> {
-    const result = await this.db.updateTable('channels').set(this.toRow(definition, now)).where('name', '=', name).executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    const row = this.toRow(definition, now);
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('channels').set(row).where('name', '=', name).executeTakeFirst();
+      const updated = Number(result.numUpdatedRows) > 0;
+      if (updated) await bumpRevision(trx, 'channels');
+      return updated;
+    });
   }
 
   /** The names of the stored channels, without decrypting anything. */
@@ -140,7 +147,11 @@ export class ChannelsRepository {
   }
 
   async delete(name: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('channels').where('name', '=', name).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('channels').where('name', '=', name).executeTakeFirst();
+      const deleted = Number(result.numDeletedRows) > 0;
+      if (deleted) await bumpRevision(trx, 'channels');
+      return deleted;
+    });
   }
 }

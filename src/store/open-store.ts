@@ -19,6 +19,7 @@ import { tasksMigration } from './migrations/005-tasks.js';
 import { taskDeletionMigration } from './migrations/006-task-deletion.js';
 import { accountsMigration } from './migrations/007-accounts.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
+import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
 
 export type { StoreDialect };
 
@@ -42,6 +43,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '006-task-deletion': taskDeletionMigration,
         '007-accounts': accountsMigration(dialect),
         '008-usage-rollups': usageRollupsMigration(dialect),
+        '009-store-revisions': storeRevisionsMigration,
       };
     },
   };

@@ -221,6 +221,12 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** A counter per invalidation topic (`keys`, `channels`, `catalog`), bumped by every write to what it covers. */
+export interface StoreRevisionsTable {
+  topic: string;
+  revision: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -234,4 +240,5 @@ export interface Database {
   tasks: TasksTable;
   task_ledger: TaskLedgerTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  store_revisions: StoreRevisionsTable;
 }

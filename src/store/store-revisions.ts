@@ -1,0 +1,22 @@
+/**
+ * The `store_revisions` counters: a write that changes keys, channels or the catalog bumps its
+ * topic's counter in the same transaction, so a process that sees a new counter knows to reload.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { InvalidationTopic } from './invalidation-bus.js';
+import type { Database } from './schema.js';
+
+/** Adds one to the topic's counter (creating it at 1); call it inside the transaction of the write. */
+export async function bumpRevision(db: Kysely<Database>, topic: InvalidationTopic): Promise<void> {
+  await db
+    .insertInto('store_revisions')
+    .values({ topic, revision: 1 })
+    .onConflict((oc) => oc.column('topic').doUpdateSet({ revision: sql<number>`store_revisions.revision + 1` }))
+    .execute();
+}
+
+/** Every topic's counter; the table has one row per topic, so this is one tiny query. */
+export async function readRevisions(db: Kysely<Database>): Promise<Map<string, number>> {
+  const rows = await db.selectFrom('store_revisions').select(['topic', 'revision']).execute();
+  return new Map(rows.map((row) => [row.topic, Number(row.revision)]));
+}
