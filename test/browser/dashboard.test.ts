@@ -70,6 +70,44 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
   }, 60_000);
 
+  it('creates a key and copies it, the openai SDK works with it, the call shows in usage, and revoking it gets the SDK a 401', async () => {
+    await openNav('API keys');
+    await page.getByLabel('Name', { exact: true }).fill('browser-key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const dialog = page.getByTestId('secret-dialog');
+    await dialog.waitFor();
+    const shown = await page.getByTestId('new-key-secret').inputValue();
+    expect(shown).toMatch(/^gg-[A-Za-z0-9]{42}$/);
+    await check('key-created');
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog.getByText('Copied.').waitFor();
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(copied).toBe(shown);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    // The list shows the key's hint, never the key again.
+    await expect.poll(() => page.getByTestId('keys-table').textContent()).toContain('browser-key');
+    expect(await page.getByTestId('keys-table').textContent()).not.toContain(shown);
+    await check('keys');
+
+    const client = new OpenAI({ apiKey: copied, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const answer = await client.chat.completions.create({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'Hello from the browser test' }] });
+    expect(answer.choices[0].message.content).toBeTruthy();
+
+    await openNav('Usage');
+    await page.getByLabel('Group by').selectOption('key');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => page.getByTestId('usage-table').textContent(), { timeout: 10_000 }).toContain('browser-key');
+
+    await openNav('API keys');
+    await page.getByRole('button', { name: 'Revoke browser-key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke', exact: true }).click();
+    await expect.poll(() => page.getByTestId('keys-table').textContent()).toMatch(/revoked/i);
+    const refused = await client.chat.completions
+      .create({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'again' }] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
+  }, 60_000);
+
   it('adds a channel to a fake upstream, tests it, and routes a call through it without a restart', async () => {
     await openNav('Channels');
     await page.getByRole('button', { name: 'Add channel' }).click();
