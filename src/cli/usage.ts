@@ -23,6 +23,8 @@ export const USAGE = `usage:
   gengate accounts link --email EMAIL
       print a new one-time link to set (or reset) an account's password
   gengate accounts list
+  gengate accounts first-admin-link
+      while no admin can sign in: a fresh one-time link to set the first admin's password
   gengate tasks ledger TASK_ID [--json]
       a task's status and ledger entries (reserve, then one settle or refund)
   gengate secrets rotate
