@@ -231,7 +231,7 @@ export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
       // The engine's cancel is owner-only: act as the key that created the task.
       const owner: AuthenticatedKey = { id: task.owner, name: 'admin cancel', models: null, isMaster: false, accountId: task.accountId };
       const after = await deps.services.tasks.cancel(owner, task.id);
-      if (!after || after.status !== 'canceled') {
+      if (after?.status !== 'canceled') {
         throw new GatewayError('invalid_request', `Task ${task.id} finished (${after?.status ?? 'gone'}) before it could be canceled.`, {
           status: 409,
           code: 'conflict',
