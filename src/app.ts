@@ -46,6 +46,8 @@ import { CredentialCipher, loadSecretKey } from './store/credential-cipher.js';
 import { type InvalidationBus, LocalInvalidationBus } from './store/invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
+import { LiveCatalog } from './gateway/live-catalog.js';
+import { ModelOverridesRepository } from './store/model-overrides-repository.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
 import { renderOpenAIError } from './surfaces/openai/render-error.js';
@@ -114,6 +116,16 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const channels = new ChannelsRepository(store.db, () => new CredentialCipher(loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir })));
   const invalidation = new LocalInvalidationBus();
   const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
+  // Model overrides stored through the admin API: in force from the start, reloaded on every `catalog` invalidation.
+  const modelOverrides = new ModelOverridesRepository(store.db);
+  const liveCatalog = new LiveCatalog(
+    catalog,
+    { configured: config.models, stored: async () => (await modelOverrides.list()).map((row) => row.override) },
+    invalidation,
+    () => liveChannels.reload(),
+    logger,
+  );
+  await liveCatalog.start();
   await liveChannels.start();
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
@@ -276,6 +288,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         directory.stop();
         liveChannels.stop();
+        liveCatalog.stop();
         await engine.stop();
         await media.close();
         await recorder.close();

@@ -13,6 +13,7 @@ import type { AdminDeps } from './admin-deps.js';
 import { renderAdminError } from './render-admin-error.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
+import { modelRoutes } from './routes/model-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { taskRoutes } from './routes/task-routes.js';
 
@@ -24,7 +25,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type RouteModule = (app: FastifyInstance, deps: AdminDeps) => void;
 
 /** Every group of admin routes; a new group is one file in routes/ and one line here. */
-const ROUTE_MODULES: RouteModule[] = [sessionRoutes, accountRoutes, auditRoutes, taskRoutes];
+const ROUTE_MODULES: RouteModule[] = [sessionRoutes, accountRoutes, auditRoutes, taskRoutes, modelRoutes];
 
 export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   await app.register(

@@ -18,6 +18,7 @@ import { uniqueRequestIdMigration } from './migrations/004-unique-request-id.js'
 import { tasksMigration } from './migrations/005-tasks.js';
 import { taskDeletionMigration } from './migrations/006-task-deletion.js';
 import { accountsMigration } from './migrations/007-accounts.js';
+import { modelOverridesMigration } from './migrations/010-model-overrides.js';
 
 export type { StoreDialect };
 
@@ -40,6 +41,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '005-tasks': tasksMigration(dialect),
         '006-task-deletion': taskDeletionMigration,
         '007-accounts': accountsMigration(dialect),
+        '010-model-overrides': modelOverridesMigration,
       };
     },
   };

@@ -191,6 +191,13 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** A model change made at run time: the JSON of a `models:` entry without its id. */
+export interface ModelOverridesTable {
+  id: string;
+  definition: string;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -203,4 +210,5 @@ export interface Database {
   tasks: TasksTable;
   task_ledger: TaskLedgerTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  model_overrides: ModelOverridesTable;
 }
