@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts', 'fuzz/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'bench/**/*.test.ts', 'fuzz/**/*.test.ts', 'dashboard/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -3,6 +3,7 @@
  * surfaces. `buildApp` returns it ready to listen; `close` drains and flushes everything.
  */
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
@@ -14,6 +15,7 @@ import type { ErrorRenderers } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
+import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
@@ -247,6 +249,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     services,
     media,
   });
+  const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
+  sweepSessions.unref();
+  registerDashboardRoutes(http, { dir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)) });
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorRenderers);
 
@@ -286,6 +291,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     close(options = {}) {
       closing ??= (async () => {
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        clearInterval(sweepSessions);
         directory.stop();
         liveChannels.stop();
         liveCatalog.stop();

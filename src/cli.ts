@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * The `gengate` command: `start` runs the gateway; `keys create|list|revoke` manage API keys;
- * `migrate` brings the database schema up to date; `tasks ledger` shows a task's billing. Each command is in `src/cli/`.
+ * `accounts create|link|list` manage dashboard accounts; `migrate` brings the database schema up to date; `tasks ledger` shows a task's billing. Each command is in `src/cli/`.
  */
+import { accountsCommand } from './cli/accounts-command.js';
 import { keysCommand } from './cli/keys-command.js';
 import { debugDetail, describeFailure } from './cli/describe-failure.js';
 import { migrateCommand } from './cli/migrate-command.js';
@@ -25,6 +26,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'start') return startCommand(rest, loadConfigFrom);
   if (command === 'keys') return keysCommand(rest, loadConfigFrom);
+  if (command === 'accounts') return accountsCommand(rest, loadConfigFrom);
   if (command === 'migrate') return migrateCommand(rest, loadConfigFrom);
   if (command === 'tasks') return tasksCommand(rest, loadConfigFrom);
   throw new UsageError(command.startsWith('-') ? `unknown option ${command}: a command comes first` : `unknown command "${command}"`);

@@ -3,7 +3,7 @@ import type { ChannelRegistry } from './routing/channel-registry.js';
 import { redactDatabaseUrl } from './store/open-store.js';
 
 /** What a person starting the gateway needs to see: where it listens, what serves, and a first request. */
-export function printStartBanner(config: GatewayConfig, registry: ChannelRegistry, address: string, firstKey: string | undefined): void {
+export function printStartBanner(config: GatewayConfig, registry: ChannelRegistry, address: string, firstKey: string | undefined, adminLink?: string): void {
   const base = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
   const lines = [
     '',
@@ -31,6 +31,10 @@ export function printStartBanner(config: GatewayConfig, registry: ChannelRegistr
     );
   } else if (config.masterKey) {
     lines.push('', 'Master key from GENGATE_MASTER_KEY is active.');
+  }
+  lines.push('', `Dashboard: ${base}/dashboard`);
+  if (adminLink) {
+    lines.push('', 'No admin can sign in yet. Open this one-time link (valid 24 hours) to set the first admin password:', '', `  ${adminLink}`);
   }
   lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -43,6 +43,8 @@ beforeAll(async () => {
 }, 60_000);
 
 const under = (folder: string) => (file: string) => file.startsWith(folder);
+/** Files of a folder without the tests beside them (which may wire anything together). */
+const shipped = (prefix: string) => (path: string) => under(prefix)(path) && !path.endsWith('.test.ts');
 const describeEdge = (edge: ImportEdge) => `${edge.from} -> ${edge.to}`;
 
 function importsBetween(fromFolder: (file: string) => boolean, toModule: (target: string) => boolean): string[] {
@@ -75,7 +77,6 @@ describe('import graph', () => {
   });
 
   it('surfaces/ and providers/ never import each other (tests beside them may wire one to the other)', () => {
-    const shipped = (prefix: string) => (path: string) => under(prefix)(path) && !path.endsWith('.test.ts');
     expect(importsBetween(shipped('src/surfaces/'), under('src/providers/'))).toEqual([]);
     expect(importsBetween(shipped('src/providers/'), under('src/surfaces/'))).toEqual([]);
   });
@@ -87,6 +88,15 @@ describe('import graph', () => {
   it('outside surfaces/, only the composition root imports a surface (the service contract lives in core/ and gateway/)', () => {
     const outsideSurfaces = (from: string) => from.startsWith('src/') && !from.startsWith('src/surfaces/') && !COMPOSITION_ROOTS.includes(from);
     expect(importsBetween(outsideSurfaces, under('src/surfaces/'))).toEqual([]);
+  });
+
+  it('admin/ never imports surfaces/, reaches providers only through their registry, and only the composition roots and the CLI import admin/', () => {
+    expect(importsBetween(shipped('src/admin/'), under('src/surfaces/'))).toEqual([]);
+    const providerInternals = (to: string) => to.startsWith('src/providers/') && to !== 'src/providers/registry.ts' && to !== 'src/providers/types.ts';
+    expect(importsBetween(shipped('src/admin/'), providerInternals)).toEqual([]);
+    const outsideAdmin = (from: string) =>
+      from.startsWith('src/') && !from.startsWith('src/admin/') && !from.startsWith('src/cli/') && !COMPOSITION_ROOTS.includes(from);
+    expect(importsBetween(outsideAdmin, under('src/admin/'))).toEqual([]);
   });
 
   it('only store/ talks SQL', () => {

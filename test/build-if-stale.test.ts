@@ -75,3 +75,52 @@ describe('build only when sources changed', () => {
     expect(start.stderr).toMatch(/^gengate: dist\/ is missing or older than src\/ and TypeScript is not installed/);
   });
 });
+
+describe('the dashboard', () => {
+  /** The project above plus dashboard/, a build-dashboard.mjs that counts its runs, and "esbuild". */
+  function withDashboard(withEsbuild: boolean): string {
+    const dir = project(true);
+    mkdirSync(join(dir, 'dashboard', 'src'), { recursive: true });
+    writeFileSync(join(dir, 'dashboard', 'src', 'main.tsx'), 'export {};\n');
+    writeFileSync(
+      join(dir, 'scripts', 'build-dashboard.mjs'),
+      `import { appendFileSync } from 'node:fs'; import { join } from 'node:path';
+appendFileSync(join(import.meta.dirname, '..', 'dashboard-runs'), 'run\\n');`,
+    );
+    if (withEsbuild) {
+      mkdirSync(join(dir, 'node_modules', 'esbuild'), { recursive: true });
+      writeFileSync(join(dir, 'node_modules', 'esbuild', 'package.json'), '{"name":"esbuild","main":"index.js"}\n');
+      writeFileSync(join(dir, 'node_modules', 'esbuild', 'index.js'), '');
+    }
+    return dir;
+  }
+  const dashboardRuns = (dir: string) =>
+    existsSync(join(dir, 'dashboard-runs')) ? readFileSync(join(dir, 'dashboard-runs'), 'utf8').split('\n').filter(Boolean).length : 0;
+
+  it('is built apart from src/: only when dashboard/ changed, without recompiling the server', () => {
+    const dir = withDashboard(true);
+    expect(build(dir)).toMatchObject({ status: 0, runs: 1 });
+    expect(dashboardRuns(dir)).toBe(1);
+    expect(build(dir)).toMatchObject({ status: 0, runs: 1 });
+    expect(dashboardRuns(dir)).toBe(1);
+
+    later(join(dir, 'dashboard', 'src', 'main.tsx'));
+    expect(build(dir)).toMatchObject({ status: 0, runs: 1 });
+    expect(dashboardRuns(dir)).toBe(2);
+
+    later(join(dir, 'src', 'cli.ts'));
+    expect(build(dir)).toMatchObject({ status: 0, runs: 2 });
+    expect(dashboardRuns(dir)).toBe(2);
+    expect(build(dir, '--force')).toMatchObject({ status: 0, runs: 3 });
+    expect(dashboardRuns(dir)).toBe(3);
+  });
+
+  it('without esbuild: the server still builds and starts; a warning at start, silence at install', () => {
+    const dir = withDashboard(false);
+    expect(build(dir, '--if-possible')).toMatchObject({ status: 0, runs: 1, stderr: expect.not.stringMatching(/dashboard/) });
+    const start = build(dir);
+    expect(start).toMatchObject({ status: 0, runs: 1 });
+    expect(start.stderr).toMatch(/the dashboard is not built and esbuild is not installed/);
+    expect(dashboardRuns(dir)).toBe(0);
+  });
+});

@@ -44,6 +44,19 @@ async function startAndWait(port: number): Promise<{ child: ChildProcess; output
   return { child, output: () => output };
 }
 
+async function startAndWaitWith(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
+  const port = await freePort();
+  const child = run(['start'], { ...env, GENGATE_PORT: String(port) });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('Dashboard:')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`gateway did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, output: () => output };
+}
+
 async function stop(child: ChildProcess): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill('SIGTERM');
@@ -107,6 +120,46 @@ describe('gengate start', () => {
     expect(await new Promise((resolve) => revoke.once('exit', resolve))).toBe(0);
     expect(revoked).toContain(`revoked ${id}`);
   }, 60_000);
+
+  it('prints a one-time link for the first admin until one has a password; `accounts create` prints one for a new account', async () => {
+    const home = mkdtempSync(join(dir, 'admin-'));
+    const env = { GENGATE_DATABASE_URL: `sqlite:${join(home, 'gengate.db')}` };
+    const port = await freePort();
+    const child = run(['start'], { ...env, GENGATE_PORT: String(port) });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    let token: string | undefined;
+    try {
+      const deadline = Date.now() + 30_000;
+      while (!(token = /\/dashboard\/setup#token=([A-Za-z0-9_-]+)/.exec(output)?.[1])) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no admin link:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(output).toContain(`http://127.0.0.1:${port}/dashboard/setup#token=`);
+      const set = await fetch(`http://127.0.0.1:${port}/admin/v1/setup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token, password: 'first admin password', email: 'root@example.com' }),
+      });
+      expect(set.status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+    const again = await startAndWaitWith(env);
+    try {
+      expect(again.output()).not.toContain('/dashboard/setup#token=');
+      expect(again.output()).toContain('/dashboard');
+    } finally {
+      await stop(again.child);
+    }
+    const created = run(['accounts', 'create', '--email', 'Dev@Example.com', '--role', 'member'], env);
+    let printed = '';
+    created.stdout!.on('data', (chunk) => (printed += chunk));
+    const code = await new Promise<number | null>((resolve) => created.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(printed).toContain('created member account dev@example.com');
+    expect(printed).toMatch(/\/dashboard\/setup#token=[A-Za-z0-9_-]{40,}/);
+  }, 90_000);
 
   it('finding 15: listens on PORT, prints the banner before any log line, logs JSON off a terminal (pretty when asked), answers /healthz', async () => {
     const home = mkdtempSync(join(dir, 'port-'));

@@ -54,6 +54,10 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
       scope.addHook('onRoute', (route) => {
         if (route.config?.access === undefined) throw new Error(`admin route ${route.method} ${route.url} does not say who may call it`);
         route.bodyLimit ??= ADMIN_BODY_LIMIT;
+        if (route.schema && !route.schema.hide) {
+          const who = { public: 'anyone', 'signed-in': 'any signed-in account (members see their own data)', admin: 'admins only' }[route.config.access];
+          route.schema = { ...route.schema, description: `${route.schema.description ? `${route.schema.description}\n\n` : ''}Access: ${who}.` };
+        }
       });
       scope.setErrorHandler((error, request, reply) => {
         const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);

@@ -173,6 +173,12 @@ export class AdminAuth {
     reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
   }
 
+  /** Forgets ended sessions and failures older than the throttling window. */
+  async sweep(now = Date.now()): Promise<void> {
+    await this.deps.sessions.deleteExpired(now);
+    await this.deps.loginFailures.deleteBefore(now - LOGIN_WINDOW_MS);
+  }
+
   /** Ends every session of the account (this one included). */
   async signOutEverywhere(accountId: string, reply: FastifyReply): Promise<number> {
     reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });

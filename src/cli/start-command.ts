@@ -1,5 +1,6 @@
 /** `gengate start`: builds the gateway, listens, prints the start banner, drains on SIGINT/SIGTERM. */
 import { buildApp } from '../app.js';
+import { firstAdminLink } from '../admin/setup-links.js';
 import { createApiKey } from '../auth/key-admin.js';
 import type { GatewayConfig } from '../config/types.js';
 import { createLogger } from '../observability/logger.js';
@@ -28,7 +29,9 @@ async function start(config: GatewayConfig): Promise<void> {
     if (!config.masterKey && (await gateway.keys.count()) === 0) {
       firstKey = (await createApiKey(gateway.keys, { name: 'first key' })).key;
     }
-    printStartBanner(config, gateway.registry, address, firstKey);
+    const base = config.media.publicBaseUrl ?? address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
+    const adminLink = await firstAdminLink(gateway.accounts, base);
+    printStartBanner(config, gateway.registry, address, firstKey, adminLink);
   } catch (error) {
     await gateway.close().catch(() => {});
     throw error;

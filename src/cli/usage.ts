@@ -13,6 +13,11 @@ export const USAGE = `usage:
   gengate keys revoke KEY_ID
   gengate keys webhook-secret KEY_ID
       print the secret that signs the task webhooks of this key (x-gengate-signature)
+  gengate accounts create --email EMAIL [--role admin|member]
+      create a dashboard account and print a one-time link to set its password (default role: member)
+  gengate accounts link --email EMAIL
+      print a new one-time link to set (or reset) an account's password
+  gengate accounts list
   gengate tasks ledger TASK_ID [--json]
       a task's status and ledger entries (reserve, then one settle or refund)
   gengate migrate [--config FILE]

@@ -1,0 +1,138 @@
+/** The admin API's shapes, as the contract in the issue-12 brief gives them. */
+
+export type Role = 'admin' | 'member';
+
+export interface Account {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+export interface Session {
+  account: Account;
+  csrfToken: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  hint: string;
+  models: string[] | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  createdAt: number;
+  accountId: string | null;
+  accountEmail: string | null;
+  admin: boolean;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+export interface Provider {
+  name: string;
+  operations: string[];
+  dialect: string;
+  defaultBaseUrl: string | null;
+}
+
+export interface Channel {
+  name: string;
+  provider: string;
+  baseUrl: string | null;
+  models: string[];
+  priority: number;
+  weight: number;
+  enabled: boolean;
+  timeoutMs: number | null;
+  source: 'config' | 'stored';
+  readOnly: boolean;
+  credentialHint: string | null;
+  circuit: 'closed' | 'open' | 'half-open';
+}
+
+export interface ChannelTestResult {
+  ok: boolean;
+  model: string;
+  operation: string;
+  latencyMs: number;
+  status?: number;
+  message: string;
+  sample?: string;
+}
+
+export interface UsageRow {
+  group: string | number | null;
+  label: string | null;
+  requests: number;
+  errors: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  units: number;
+  costUsd: number;
+  latencyMs: { p50: number | null; p95: number | null; p99: number | null };
+}
+
+export interface UsageReport {
+  totals: UsageRow;
+  rows: UsageRow[];
+}
+
+export interface Task {
+  id: string;
+  family: string;
+  operation: string;
+  model: string;
+  status: string;
+  progress: number | null;
+  keyId: string | null;
+  accountId: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+  priceUsd: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  outputs?: { url: string; kind: 'image' | 'video' }[];
+}
+
+export interface TaskDetail {
+  task: Task;
+  timeline: { at: number; event: string; detail?: unknown }[];
+  ledger: { kind: string; amountUsd: number; at: number }[];
+  webhooks: { id: string; url: string; status: string; attempts: number; lastError: string | null; createdAt: number; deliveredAt: number | null }[];
+}
+
+export interface Model {
+  id: string;
+  displayName: string | null;
+  ownedBy: string | null;
+  operations: string[];
+  price: Record<string, unknown> | null;
+  channels: string[];
+  overridden: boolean;
+}
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: number;
+  disabledAt: number | null;
+  hasPassword: boolean;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: number;
+  actor: { kind: string; id: string | null; label: string };
+  action: string;
+  target: string | null;
+  details: unknown;
+  ip: string | null;
+}
