@@ -49,6 +49,8 @@ import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
+import { LiveCatalog } from './gateway/live-catalog.js';
+import { ModelOverridesRepository } from './store/model-overrides-repository.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
 import { renderOpenAIError } from './surfaces/openai/render-error.js';
@@ -119,11 +121,22 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
   const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
+  // Model overrides stored through the admin API: in force from the start, reloaded on every `catalog` invalidation.
+  const modelOverrides = new ModelOverridesRepository(store.db);
+  const liveCatalog = new LiveCatalog(
+    catalog,
+    { configured: config.models, stored: async () => (await modelOverrides.list()).map((row) => row.override) },
+    invalidation,
+    () => liveChannels.reload(),
+    logger,
+  );
   try {
+    await liveCatalog.start();
     // A stored channel that cannot be decrypted (another GENGATE_SECRET_KEY) stops the start here.
     await liveChannels.start();
   } catch (error) {
     directory.stop();
+    liveCatalog.stop();
     await invalidation.close().catch(() => undefined);
     await recorder.close().catch(() => undefined);
     await store.close().catch(() => undefined);
@@ -295,6 +308,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await invalidation.close();
         directory.stop();
         liveChannels.stop();
+        liveCatalog.stop();
         await engine.stop();
         await media.close();
         await recorder.close();

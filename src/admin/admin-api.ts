@@ -15,7 +15,10 @@ import { accountRoutes } from './routes/account-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { channelRoutes } from './routes/channel-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
+import { modelRoutes } from './routes/model-routes.js';
+import { playgroundRoutes } from './routes/playground-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
+import { taskRoutes } from './routes/task-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 
 export const ADMIN_PREFIX = '/admin/v1';
@@ -26,7 +29,17 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 type RouteModule = (app: FastifyInstance, deps: AdminDeps) => void;
 
 /** Every group of admin routes; a new group is one file in routes/ and one line here. */
-const ROUTE_MODULES: RouteModule[] = [sessionRoutes, accountRoutes, auditRoutes, keyRoutes, usageRoutes, channelRoutes];
+const ROUTE_MODULES: RouteModule[] = [
+  sessionRoutes,
+  accountRoutes,
+  auditRoutes,
+  keyRoutes,
+  usageRoutes,
+  channelRoutes,
+  taskRoutes,
+  modelRoutes,
+  playgroundRoutes,
+];
 
 export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   await app.register(

@@ -20,6 +20,8 @@ const OPERATIONS: Record<Operation, true> = {
   'video.generate': true,
   'task.get': true,
 };
+/** Every operation a model entry may name. */
+export const KNOWN_OPERATIONS = Object.keys(OPERATIONS) as Operation[];
 const FIELDS = new Set(['id', 'operations', 'ownedBy', 'displayName', 'inputTokenLimit', 'outputTokenLimit', 'price']);
 const PRICE_FIELDS = new Set<keyof ModelPrice>(['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit']);
 const MAX_ID_LENGTH = 256;

@@ -16,7 +16,8 @@ import type { RouteInfo } from '../core/route.js';
 import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 import type { ByteRange, StoredMedia } from '../media/media-store.js';
 
-export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | TaskSurface;
+/** `playground`: the dashboard's chat playground (admin API), billed to the signed-in account. */
+export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'playground' | TaskSurface;
 
 /** Who asks, through which surface, for which request; common to every call. */
 export interface CallOrigin {

@@ -11,7 +11,7 @@ import type { Operation } from '../core/operation.js';
 export type { CatalogEntry };
 
 export class Catalog {
-  private readonly byId = new Map<string, CatalogEntry>();
+  private byId = new Map<string, CatalogEntry>();
 
   /** With no arguments, the shipped catalog as it is. */
   constructor(
@@ -24,6 +24,15 @@ export class Catalog {
   /** The shipped catalog with the configuration's `models:` applied. */
   static withOverrides(overrides: readonly ModelOverride[]): Catalog {
     return new Catalog(applyModelOverrides(shippedModelCatalog().models, overrides));
+  }
+
+  /**
+   * Puts a new set of models in force (stored overrides changed): the map is built whole, then
+   * swapped, so a reader sees either the old catalog or the new one. Everything holding this
+   * object (the call lifecycle, the task engine, model lists) sees the change at once.
+   */
+  replace(entries: readonly CatalogEntry[]): void {
+    this.byId = new Map(entries.map((entry) => [entry.id, entry]));
   }
 
   get(id: string): CatalogEntry | undefined {

@@ -20,6 +20,7 @@ import { taskDeletionMigration } from './migrations/006-task-deletion.js';
 import { accountsMigration } from './migrations/007-accounts.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
+import { modelOverridesMigration } from './migrations/010-model-overrides.js';
 
 export type { StoreDialect };
 
@@ -44,6 +45,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '007-accounts': accountsMigration(dialect),
         '008-usage-rollups': usageRollupsMigration(dialect),
         '009-store-revisions': storeRevisionsMigration,
+        '010-model-overrides': modelOverridesMigration,
       };
     },
   };

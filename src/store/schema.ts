@@ -227,6 +227,13 @@ export interface StoreRevisionsTable {
   revision: number;
 }
 
+/** A model change made at run time: the JSON of a `models:` entry without its id. */
+export interface ModelOverridesTable {
+  id: string;
+  definition: string;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
@@ -241,4 +248,5 @@ export interface Database {
   task_ledger: TaskLedgerTable;
   webhook_deliveries: WebhookDeliveriesTable;
   store_revisions: StoreRevisionsTable;
+  model_overrides: ModelOverridesTable;
 }

@@ -7,6 +7,8 @@ export type TaskRow = Selectable<TasksTable>;
 
 /** A task as the engine works on it: the canonical task plus where and how it is polled. */
 export interface StoredTask extends Task {
+  /** The account of the key that submitted it (null: an operator key or the master key). */
+  accountId: string | null;
   upstreamData?: Record<string, unknown>;
   callbackToken: string;
   deadlineAt: number;
@@ -56,5 +58,6 @@ export function taskFromRow(row: TaskRow): StoredTask {
     leaseOwner: present(row.lease_owner),
     leaseUntil: row.lease_until,
     version: row.version,
+    accountId: row.account_id ?? null,
   };
 }

@@ -20,6 +20,8 @@ const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
 /** A task's row as submitted: the task's own fields, plus what only the store keeps. */
 export interface NewTask
   extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
+  /** The account of the submitting key (null: an operator key or the master key). */
+  accountId?: string | null;
   callbackToken: string;
   deadlineAt: number;
   /** The submitting process holds the queued row until the upstream answered. */
@@ -93,6 +95,7 @@ export class TasksRepository {
           lease_until: task.leaseUntil,
           version: 1,
           deleted_at: null,
+          account_id: task.accountId ?? null,
         })
         .execute();
       await insertLedger(trx, { task_id: task.id, owner: task.owner, kind: 'reserve', amount_usd: task.priceUsd, created_at: task.createdAt });

@@ -157,5 +157,6 @@ function usageRow(task: StoredTask, outcome: string, units: number, costUsd: num
     cost_usd: costUsd,
     latency_ms: Math.max(0, (task.finishedAt ?? task.updatedAt) - task.createdAt),
     created_at: task.updatedAt,
+    account_id: task.accountId,
   };
 }

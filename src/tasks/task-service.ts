@@ -59,6 +59,7 @@ export class TaskService implements TaskServices {
     await repository.insertQueued({
       id,
       owner: call.key.id,
+      accountId: call.key.accountId,
       surface: call.surface,
       operation: call.operation,
       model,
