@@ -137,4 +137,100 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => page.getByTestId('usage-table').textContent(), { timeout: 10_000 }).toContain('browser-openai');
     await check('usage');
   }, 60_000);
+
+  it('opens a finished image task and its preview, and a video task plays', async () => {
+    const submit = (path: string, body: object) =>
+      fetch(`${gateway.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const image = (await (
+      await submit('/imagegen1/create', { model: 'black-forest-labs/flux-schnell', prompt: 'a lighthouse at dawn', width: 512, height: 512 })
+    ).json()) as { id: string };
+    const video = (await (await submit('/videogen1/video', { prompt: 'waves at dusk', duration: 5, aspect_ratio: '16:9' })).json()) as {
+      data: { task_id: string };
+    };
+    expect(image.id).toBeTruthy();
+
+    await openNav('Tasks');
+    await expect.poll(() => page.getByRole('table').textContent(), { timeout: 10_000 }).toContain(image.id);
+    await check('tasks');
+    // The list refreshes when asked; wait until the image task finished, then open it.
+    await expect
+      .poll(
+        async () => {
+          await openNav('Tasks');
+          return page.getByRole('row', { name: new RegExp(image.id) }).textContent();
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toContain('succeeded');
+    await page.getByRole('link', { name: image.id }).click();
+    const preview = page.getByTestId('task-preview').locator('img').first();
+    await preview.waitFor();
+    await expect.poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await check('task');
+
+    await page.goto(`${gateway.url}/dashboard/tasks/${encodeURIComponent(video.data.task_id)}`);
+    const player = page.getByTestId('task-preview').locator('video');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return player.count();
+        },
+        { timeout: 60_000, interval: 1_000 },
+      )
+      .toBe(1);
+    await expect
+      .poll(() => player.evaluate((v) => ((v as unknown as { readyState: number }).readyState >= 1 ? (v as unknown as { duration: number }).duration : 0)), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(1);
+  }, 120_000);
+
+  it('streams a playground answer, shows the models, accounts and audit log, and signs out', async () => {
+    await openNav('Playground');
+    await page.getByLabel('Model', { exact: true }).selectOption('textmodel-b-4o-mini');
+    await page.getByLabel('Message').fill('Say hello to the dashboard.');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByTestId('playground-result').textContent(), { timeout: 20_000 }).toContain('via sandbox');
+    expect(await page.getByTestId('message-assistant').last().textContent()).toMatch(/\w/);
+    await check('playground');
+
+    await openNav('Models');
+    const row = page.getByRole('row', { name: /^textmodel-b-4o-mini\b/ });
+    await expect.poll(() => row.textContent()).toContain('sandbox');
+    await check('models');
+    // An admin changes a price; the catalog shows it at once.
+    await page.getByRole('button', { name: 'Edit textmodel-b-4o-mini' }).click();
+    await page.getByLabel('Input, USD per million tokens').fill('0.2');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => row.textContent()).toContain('input 0.2');
+    expect(await row.textContent()).toContain('edited');
+
+    await openNav('Accounts');
+    await expect.poll(() => page.getByRole('table').first().textContent()).toContain('ops@example.com');
+    await check('accounts');
+
+    await openNav('Audit log');
+    await expect.poll(() => page.getByRole('table').first().textContent()).toContain('channel.create');
+    await check('audit');
+
+    // A phone-sized screen: the same pages still work and pass the scan.
+    await page.setViewportSize({ width: 375, height: 800 });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    await openNav('Usage');
+    await page.getByTestId('usage-totals').waitFor();
+    await check('usage-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    await page.getByTestId('account-menu').click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByTestId('sign-in-form').waitFor();
+    const after = await page.evaluate(`fetch('/admin/v1/session').then((r) => r.status)`);
+    expect(after).toBe(401);
+  }, 90_000);
 });

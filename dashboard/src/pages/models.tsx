@@ -111,28 +111,35 @@ export function ModelsPage() {
   );
 }
 
+const PRICE_FIELDS = [
+  ['input', 'Input, USD per million tokens'],
+  ['output', 'Output, USD per million tokens'],
+  ['cacheRead', 'Cache read, USD per million tokens'],
+  ['cacheWrite', 'Cache write, USD per million tokens'],
+  ['perUnit', 'Per unit (image, second of video), USD'],
+] as const;
+type PriceField = (typeof PRICE_FIELDS)[number][0];
+
 function ModelForm(props: { model: Model; onSaved: (m: Model) => void; onCancel: () => void }) {
   const [displayName, setDisplayName] = useState(props.model.displayName ?? '');
   const [operations, setOperations] = useState(props.model.operations.join(', '));
-  const [price, setPrice] = useState(props.model.price ? JSON.stringify(props.model.price, null, 2) : '');
+  const current = (props.model.price ?? {}) as Partial<Record<PriceField, number>>;
+  const [price, setPrice] = useState<Record<PriceField, string>>(
+    Object.fromEntries(PRICE_FIELDS.map(([field]) => [field, current[field] === undefined ? '' : String(current[field])])) as Record<PriceField, string>,
+  );
   const [error, setError] = useState<string | null>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
-    let parsedPrice: unknown = null;
-    if (price.trim()) {
-      try {
-        parsedPrice = JSON.parse(price);
-      } catch {
-        return setError('The price is not valid JSON.');
-      }
-    }
+    // Only the fields filled in are sent: the others keep the catalog's value.
+    const priceBody: Partial<Record<PriceField, number>> = {};
+    for (const [field] of PRICE_FIELDS) if (price[field].trim() !== '') priceBody[field] = Number(price[field]);
     try {
       const { model } = await api<{ model: Model }>('PUT', `/models/${encodeURIComponent(props.model.id)}`, {
-        displayName: displayName.trim() || null,
+        ...(displayName.trim() ? { displayName: displayName.trim() } : {}),
         operations: parseNameList(operations) ?? [],
-        price: parsedPrice,
+        ...(Object.keys(priceBody).length > 0 ? { price: priceBody } : {}),
       });
       props.onSaved(model);
     } catch (e) {
@@ -150,10 +157,15 @@ function ModelForm(props: { model: Model; onSaved: (m: Model) => void; onCancel:
         Operations <span class="muted">(comma-separated)</span>
         <input type="text" maxLength={2000} value={operations} onInput={(e) => setOperations(e.currentTarget.value)} />
       </label>
-      <label>
-        Price <span class="muted">(JSON, as in the catalog)</span>
-        <textarea rows={6} maxLength={4000} value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
-      </label>
+      <fieldset class="fields">
+        <legend>Price</legend>
+        {PRICE_FIELDS.map(([field, label]) => (
+          <label key={field}>
+            {label}
+            <input type="number" min={0} step="any" value={price[field]} onInput={(e) => setPrice({ ...price, [field]: e.currentTarget.value })} />
+          </label>
+        ))}
+      </fieldset>
       <ErrorAlert error={error} />
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>

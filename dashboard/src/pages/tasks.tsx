@@ -9,7 +9,7 @@ import { buildQuery } from '../lib/query.js';
 import { BASE } from '../lib/routes.js';
 import type { Task } from '../types.js';
 
-const STATUSES = ['', 'queued', 'submitted', 'running', 'succeeded', 'failed', 'cancelled'];
+const STATUSES = ['', 'queued', 'submitted', 'running', 'succeeded', 'failed', 'canceled'];
 
 export function TasksPage() {
   useTitle('Tasks');
