@@ -6,7 +6,6 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { channelDefaults } from '../src/config/defaults.js';
 import { ChannelsRepository } from '../src/store/channels-repository.js';
 import { CredentialCipher, keyIdOf } from '../src/store/credential-cipher.js';
 import { openStore } from '../src/store/open-store.js';
+import { freePort } from './helpers/free-port.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-secret-'));
 const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
@@ -41,16 +41,6 @@ beforeAll(async () => {
     await store.close();
   }
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Run {
   child: ChildProcess;

@@ -4,20 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+export { freePort } from '../helpers/free-port.js';
+import { freePort } from '../helpers/free-port.js';
 
 export const MASTER_KEY = 'gg-fault-suite-master-key-0123456789';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface GatewaySetup {
   dataDir: string;
