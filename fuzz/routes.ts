@@ -505,7 +505,14 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['none'],
     body: () => ({ email: 'fuzz@example.com', password: 'not the password' }),
   },
-  { name: 'admin setup link lookup', method: 'GET', path: `/admin/v1/setup/${'f'.repeat(43)}`, family: 'admin', keyPlaces: ['none'] },
+  {
+    name: 'admin setup link lookup',
+    method: 'POST',
+    path: '/admin/v1/setup/lookup',
+    family: 'admin',
+    keyPlaces: ['none'],
+    body: () => ({ token: 'f'.repeat(43) }),
+  },
   {
     name: 'admin setup',
     method: 'POST',

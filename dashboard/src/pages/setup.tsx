@@ -1,6 +1,6 @@
 /** The one-time link from the start banner or an invitation: `/dashboard/setup#token=…`. */
 import { useEffect, useState } from 'preact/hooks';
-import { api, get } from '../api.js';
+import { api } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { useTitle } from '../components/use-title.js';
 import { readSetupToken } from '../lib/routes.js';
@@ -20,7 +20,7 @@ export function SetupPage(props: { onSignedIn: (session: Session) => void }) {
     if (!token) return;
     // The token is secret: drop it from the address bar (and so from history) once read.
     history.replaceState(null, '', location.pathname);
-    get<{ email: string }>(`/setup/${encodeURIComponent(token)}`, { quiet401: true }).then(
+    api<{ email: string }>('POST', '/setup/lookup', { token }, { quiet401: true }).then(
       (body) => {
         setEmail(body.email);
         setNewEmail(body.email);

@@ -73,19 +73,20 @@ export function sessionRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
   );
 
-  app.get<{ Params: { token: string } }>(
-    '/setup/:token',
+  // A POST, not a GET with the token in the path: the path of every request is in the access log.
+  app.post<{ Body: { token: string } }>(
+    '/setup/lookup',
     {
       config: { access: 'public' },
       schema: {
         tags: ['session'],
         summary: 'Which account a one-time link sets the password of',
-        params: { type: 'object', properties: { token: TOKEN_SCHEMA }, required: ['token'] },
+        body: { type: 'object', properties: { token: TOKEN_SCHEMA }, required: ['token'], additionalProperties: false },
         response: { 200: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] } },
       },
     },
     async (request) => {
-      const account = await deps.accounts.accountOfLink(sha256(request.params.token), Date.now());
+      const account = await deps.accounts.accountOfLink(sha256(request.body.token), Date.now());
       if (!account || account.disabledAt !== null) throw linkGone();
       return { email: account.email };
     },
