@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { ChannelForm } from '../components/channel-form.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Dialog } from '../components/dialog.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
@@ -200,19 +201,11 @@ export function ChannelsPage() {
         )}
       </Dialog>
 
-      <Dialog open={deleting !== null} title="Delete this channel?" onClose={() => setDeleting(null)}>
+      <ConfirmDialog open={deleting !== null} title="Delete this channel?" action="Delete" onConfirm={remove} onCancel={() => setDeleting(null)}>
         <p>
           <strong>{deleting?.name}</strong> stops serving requests at once and its stored credential is deleted.
         </p>
-        <div class="actions">
-          <button type="button" class="secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </button>
-          <button type="button" class="danger" onClick={remove}>
-            Delete
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }

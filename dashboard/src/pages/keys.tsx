@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { CopyButton } from '../components/copy-button.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Dialog } from '../components/dialog.js';
 import { usePaged } from '../components/use-paged.js';
 import { TableWrap } from '../components/table-wrap.js';
@@ -112,19 +113,11 @@ export function KeysPage() {
         </div>
       </Dialog>
 
-      <Dialog open={revoking !== null} title="Revoke this key?" onClose={() => setRevoking(null)}>
+      <ConfirmDialog open={revoking !== null} title="Revoke this key?" action="Revoke" onConfirm={revoke} onCancel={() => setRevoking(null)}>
         <p>
           Requests with <strong>{revoking?.name}</strong> (<code>{revoking?.hint}</code>) will be refused within a second. This cannot be undone.
         </p>
-        <div class="actions">
-          <button type="button" class="secondary" onClick={() => setRevoking(null)}>
-            Cancel
-          </button>
-          <button type="button" class="danger" onClick={revoke}>
-            Revoke
-          </button>
-        </div>
-      </Dialog>
+      </ConfirmDialog>
     </>
   );
 }
