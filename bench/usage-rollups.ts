@@ -129,7 +129,7 @@ async function fillRollupOnly(store: OpenedStore, skip: number, rows: number): P
   for (let done = skip; done < rows; done += 200_000) {
     const batch = new RollupBatch();
     for (let i = done; i < Math.min(rows, done + 200_000); i++) batch.add(makeRow(i - skip, rows - skip, end));
-    await store.db.transaction().execute((trx) => addToRollup(trx, batch.rows()));
+    await store.db.transaction().execute((trx) => addToRollup(trx, batch));
   }
   return (performance.now() - started) / 1000;
 }
