@@ -26,9 +26,8 @@ export const ROLLUP_SUM_COLUMNS = [
   'latency_ms_sum',
 ] as const;
 export const ROLLUP_ADDED_COLUMNS: readonly string[] = [...ROLLUP_SUM_COLUMNS, ...LATENCY_COLUMNS];
-export const ROLLUP_COLUMNS: readonly string[] = [...ROLLUP_KEY_COLUMNS, ...ROLLUP_ADDED_COLUMNS];
 
-/** A rollup table: its name and the key columns it sums over (a prefix-free subset of `ROLLUP_KEY_COLUMNS`). */
+/** A rollup table: its name and the key columns it sums over (some of `ROLLUP_KEY_COLUMNS`, in their order). */
 export interface RollupTable {
   name: 'usage_daily' | `usage_daily_by_${'key' | 'model' | 'channel' | 'surface'}`;
   keyColumns: readonly string[];
@@ -84,7 +83,7 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
-/** Folds rows into one accumulator per rollup key (values in `ROLLUP_COLUMNS` order). */
+/** Folds rows into one accumulator per fine rollup key (sums in `ROLLUP_ADDED_COLUMNS` order). */
 export class RollupBatch {
   private readonly groups = new Map<string, number[]>();
   private readonly keys = new Map<string, (string | number)[]>();
