@@ -2,7 +2,7 @@
  * Usage rollups at scale: fills a fresh database with usage rows through the real write path
  * (`UsageRepository.insertMany`, which also maintains the daily rollups), then times the dashboard's
  * usage queries (the functions behind `GET /usage` and `GET /usage.csv`) and the cost of writing
- * one batch with every rollup, with only the fine `usage_daily` one (SQLite), and without any.
+ * one batch with every rollup, with only the fine `usage_daily` one, and without any.
  *
  *   npm run bench:usage -- [--rows 10000000] [--batch 2000] [--runs 7] [--postgres <url>] [--keep]
  *
@@ -142,7 +142,7 @@ interface WriteCost {
 
 /**
  * One 1,000-row batch through the repository, against the fine rollup alone (what the writer did
- * before migration 011; SQLite) and the bare insert it did before rollups. `spreadMs`: the time
+ * before migration 011) and the bare insert it did before rollups. `spreadMs`: the time
  * the batch's rows cover (a running gateway's batch covers a second or a minute; rows spread over
  * 90 days touch a rollup row each, the worst case).
  */
@@ -188,6 +188,23 @@ async function writeCost(store: OpenedStore, spreadMs: number): Promise<WriteCos
                 .values(b.slice(i, i + 500))
                 .onConflict((c) => c.column('request_id').doNothing())
                 .execute();
+          }),
+        ),
+      );
+      fineOnly.push(
+        await time(() =>
+          store.db.transaction().execute(async (trx) => {
+            const batch = new RollupBatch();
+            for (let i = 0; i < c.length; i += 500) {
+              const inserted = await trx
+                .insertInto('usage_records')
+                .values(c.slice(i, i + 500))
+                .onConflict((conflict) => conflict.column('request_id').doNothing())
+                .returningAll()
+                .execute();
+              for (const row of inserted) batch.add(row);
+            }
+            await addToRollup(trx, batch, [FINE_ROLLUP]);
           }),
         ),
       );

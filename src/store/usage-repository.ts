@@ -2,7 +2,7 @@
 import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, UsageRecordsTable } from './schema.js';
-import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, rollupUpsertSql } from './usage-rollup.js';
+import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, type RollupTable, rollupUpsertSql } from './usage-rollup.js';
 
 export type UsageRow = Insertable<UsageRecordsTable>;
 export type StoredUsage = Selectable<UsageRecordsTable>;
@@ -134,8 +134,8 @@ export class UsageRepository {
 const UPSERT_CHUNK = 200;
 
 /** Adds a folded batch to every rollup table (at most 58 values a row: 200 rows stay under every parameter limit). */
-export async function addToRollup(trx: Transaction<Database>, batch: RollupBatch): Promise<void> {
-  for (const table of ROLLUP_TABLES) {
+export async function addToRollup(trx: Transaction<Database>, batch: RollupBatch, tables: readonly RollupTable[] = ROLLUP_TABLES): Promise<void> {
+  for (const table of tables) {
     const rows = batch.rows(table);
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
       // The table's name and columns come from `ROLLUP_TABLES`, which the schema types mirror.
