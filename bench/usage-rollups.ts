@@ -1,8 +1,8 @@
 /**
  * Usage rollups at scale: fills a fresh database with usage rows through the real write path
- * (`UsageRepository.insertMany`, which also maintains `usage_daily`), then times the dashboard's
+ * (`UsageRepository.insertMany`, which also maintains the daily rollups), then times the dashboard's
  * usage queries (the functions behind `GET /usage` and `GET /usage.csv`) and the cost of writing
- * one batch with and without the rollup.
+ * one batch with every rollup, with only the fine `usage_daily` one, and without any.
  *
  *   npm run bench:usage -- [--rows 10000000] [--batch 2000] [--runs 7] [--postgres <url>] [--keep]
  *
@@ -18,7 +18,7 @@ import { usageCsv } from '../src/admin/usage-csv.js';
 import { openStore, type OpenedStore } from '../src/store/open-store.js';
 import { addToRollup, UsageRepository, type UsageRow } from '../src/store/usage-repository.js';
 import { UsageReports, type UsageQuery } from '../src/store/usage-report.js';
-import { DAY_MS, RollupBatch } from '../src/store/usage-rollup.js';
+import { DAY_MS, FINE_ROLLUP, ROLLUP_TABLES, RollupBatch, rollupUpsertSql } from '../src/store/usage-rollup.js';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -129,31 +129,55 @@ async function fillRollupOnly(store: OpenedStore, skip: number, rows: number): P
   for (let done = skip; done < rows; done += 200_000) {
     const batch = new RollupBatch();
     for (let i = done; i < Math.min(rows, done + 200_000); i++) batch.add(makeRow(i - skip, rows - skip, end));
-    await store.db.transaction().execute((trx) => addToRollup(trx, batch.rows()));
+    await store.db.transaction().execute((trx) => addToRollup(trx, batch));
   }
   return (performance.now() - started) / 1000;
 }
 
-/** One 1,000-row batch through the repository, against the bare insert the writer did before rollups. */
-async function writeCost(store: OpenedStore): Promise<{ withRollup: number; without: number }> {
+interface WriteCost {
+  withRollup: number;
+  fineOnly?: number;
+  without: number;
+}
+
+/**
+ * One 1,000-row batch through the repository, against the fine rollup alone (what the writer did
+ * before migration 011) and the bare insert it did before rollups. `spreadMs`: the time
+ * the batch's rows cover (a running gateway's batch covers a second or a minute; rows spread over
+ * 90 days touch a rollup row each, the worst case).
+ */
+async function writeCost(store: OpenedStore, spreadMs: number): Promise<WriteCost> {
   const end = Date.now();
+  const makeBatch = () =>
+    Array.from({ length: 1000 }, (_, i) => ({ ...makeRow(i, 1000, end), created_at: end - spreadMs + Math.floor((i / 1000) * spreadMs) }));
   const usage = new UsageRepository(store.db, store.sqlite);
   const runs = 15;
   const withRollup: number[] = [];
+  const fineOnly: number[] = [];
   const without: number[] = [];
   const columns = Object.keys(makeRow(0, 1, end));
+  const sqlite = store.sqlite;
+  const statement = sqlite?.prepare(
+    `INSERT INTO usage_records (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
+  );
+  const fineUpsert = sqlite?.prepare(rollupUpsertSql(FINE_ROLLUP));
   for (let run = 0; run < runs; run++) {
-    const a = Array.from({ length: 1000 }, (_, i) => makeRow(i, 1000, end));
-    const b = Array.from({ length: 1000 }, (_, i) => makeRow(i, 1000, end));
+    const a = makeBatch();
+    const b = makeBatch();
+    const c = makeBatch();
     withRollup.push(await time(() => usage.insertMany(a)));
-    if (store.sqlite) {
-      const statement = store.sqlite.prepare(
-        `INSERT INTO usage_records (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
-      );
-      const insert = store.sqlite.transaction((rows: UsageRow[]) => {
+    if (sqlite && statement && fineUpsert) {
+      const insert = sqlite.transaction((rows: UsageRow[]) => {
         for (const row of rows) statement.run(row);
       });
       without.push(await time(async () => insert(b)));
+      // What the writer did before migration 011: rows plus `usage_daily` only.
+      const insertFine = sqlite.transaction((rows: UsageRow[]) => {
+        const batch = new RollupBatch();
+        for (const row of rows) if (statement.run(row).changes === 1) batch.add(row);
+        for (const values of batch.values()) fineUpsert.run(values);
+      });
+      fineOnly.push(await time(async () => insertFine(c)));
     } else {
       without.push(
         await time(() =>
@@ -167,9 +191,30 @@ async function writeCost(store: OpenedStore): Promise<{ withRollup: number; with
           }),
         ),
       );
+      fineOnly.push(
+        await time(() =>
+          store.db.transaction().execute(async (trx) => {
+            const batch = new RollupBatch();
+            for (let i = 0; i < c.length; i += 500) {
+              const inserted = await trx
+                .insertInto('usage_records')
+                .values(c.slice(i, i + 500))
+                .onConflict((conflict) => conflict.column('request_id').doNothing())
+                .returningAll()
+                .execute();
+              for (const row of inserted) batch.add(row);
+            }
+            await addToRollup(trx, batch, [FINE_ROLLUP]);
+          }),
+        ),
+      );
     }
   }
-  return { withRollup: median(withRollup.slice(3)), without: median(without.slice(3)) };
+  return {
+    withRollup: median(withRollup.slice(3)),
+    fineOnly: fineOnly.length ? median(fineOnly.slice(3)) : undefined,
+    without: median(without.slice(3)),
+  };
 }
 
 async function queries(store: OpenedStore): Promise<Record<string, number>> {
@@ -181,7 +226,13 @@ async function queries(store: OpenedStore): Promise<Record<string, number>> {
     ['GET /usage 30 days by model', () => reports.summarize({ from, to, groupBy: 'model' })],
     ['GET /usage 30 days by key', () => reports.summarize({ from, to, groupBy: 'key' })],
     ['GET /usage 90 days by account', () => reports.summarize({ from: to - 89 * DAY_MS, to, groupBy: 'account' })],
+    ['GET /usage 30 days by channel', () => reports.summarize({ from, to, groupBy: 'channel' })],
+    ['GET /usage 30 days by surface', () => reports.summarize({ from, to, groupBy: 'surface' })],
+    ['GET /usage 30 days by model, one account filter', () => reports.summarize({ from, to, groupBy: 'model', filters: { account: 'acct03' } })],
+    ['GET /usage 30 days by day, one key filter', () => reports.summarize({ from, to, groupBy: 'day', filters: { key: 'key0007' } })],
+    ['GET /usage 30 days by model, one key filter (fine table)', () => reports.summarize({ from, to, groupBy: 'model', filters: { key: 'key0007' } })],
     ['GET /usage 30 days by day, one member', () => reports.summarize({ from, to, groupBy: 'day', accountScope: 'acct03' } satisfies UsageQuery)],
+    ['GET /usage 30 days by model, one member', () => reports.summarize({ from, to, groupBy: 'model', accountScope: 'acct03' })],
     ['GET /usage.csv 30 days by key', async () => usageCsv(await reports.summarize({ from, to, groupBy: 'key' }))],
     ['GET /usage/records first page (50), one member', () => reports.records({ limit: 51, accountScope: 'acct03' })],
   ];
@@ -203,16 +254,19 @@ async function main(): Promise<void> {
     console.error(`filling ${ROWS} rows into ${POSTGRES ? 'PostgreSQL' : url} in batches of ${BATCH}…`);
     const seconds = await fill(store, ROWS);
     const rollupSeconds = ROLLUP_ROWS > ROWS ? await fillRollupOnly(store, ROWS, ROLLUP_ROWS) : 0;
-    const rollupRows = Number(
-      (
-        await store.db
-          .selectFrom('usage_daily')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const rollupRows: Record<string, number> = {};
+    for (const table of ROLLUP_TABLES) {
+      rollupRows[table.name] = Number(
+        (
+          await store.db
+            .selectFrom(table.name)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    }
     const timings = await queries(store);
-    const cost = await writeCost(store);
+    const costs = { oneMinute: await writeCost(store, 60_000), ninetyDays: await writeCost(store, 90 * DAY_MS) };
     const size = POSTGRES ? undefined : statSync(join(dir, 'usage.db')).size;
     const result = {
       backend: store.dialect,
@@ -225,7 +279,16 @@ async function main(): Promise<void> {
       rollupRows,
       databaseMB: size === undefined ? undefined : Math.round(size / 1e6),
       medianMs: Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
-      batchOf1000Ms: { withRollup: Math.round(cost.withRollup * 100) / 100, withoutRollup: Math.round(cost.without * 100) / 100 },
+      batchOf1000Ms: Object.fromEntries(
+        Object.entries(costs).map(([spread, cost]) => [
+          spread,
+          {
+            withEveryRollup: Math.round(cost.withRollup * 100) / 100,
+            withFineRollupOnly: cost.fineOnly === undefined ? undefined : Math.round(cost.fineOnly * 100) / 100,
+            withoutRollup: Math.round(cost.without * 100) / 100,
+          },
+        ]),
+      ),
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {

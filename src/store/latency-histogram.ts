@@ -3,7 +3,7 @@
  * (1 ms … 700 s, then one open bucket), so a percentile read from merged histograms is off by
  * less than one bucket (at most 40 %) whatever the distribution. The bounds are part of the
  * schema: migration 008 created one column per bucket and filled them with these bounds, so
- * they never change without a migration that rebuilds `usage_daily`.
+ * they never change without a migration that rebuilds every rollup table (`usage-rollup.ts`).
  */
 
 /** Upper bounds (exclusive, ms) of buckets 0…39 (round(1.4^n)); bucket 40 holds everything from 700,038 ms up. */

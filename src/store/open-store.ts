@@ -21,6 +21,7 @@ import { accountsMigration } from './migrations/007-accounts.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
 import { modelOverridesMigration } from './migrations/010-model-overrides.js';
+import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
 
 export type { StoreDialect };
 
@@ -46,6 +47,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '008-usage-rollups': usageRollupsMigration(dialect),
         '009-store-revisions': storeRevisionsMigration,
         '010-model-overrides': modelOverridesMigration,
+        '011-usage-dimension-rollups': usageDimensionRollupsMigration,
       };
     },
   };

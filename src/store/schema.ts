@@ -49,6 +49,21 @@ type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 /** The latency histogram's bucket columns, `lat_00` … `lat_40` (bounds in `latency-histogram.ts`). */
 export type LatencyColumn = `lat_${'0' | '1' | '2' | '3'}${Digit}` | 'lat_40';
 
+/** What every usage rollup table adds up per row. */
+export type UsageRollupMeasures = {
+  requests: number;
+  /** Requests whose outcome was not `ok`. */
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
+  units: number;
+  cost_usd: number;
+  latency_ms_sum: number;
+} & { [column in LatencyColumn]: number };
+
 /**
  * Usage summed per UTC day and (account, key, model, channel, surface, operation), kept up to
  * date by the writer of `usage_records` in the same transaction. Key columns hold '' for none.
@@ -62,18 +77,10 @@ export type UsageDailyTable = {
   channel: string;
   surface: string;
   operation: string;
-  requests: number;
-  /** Requests whose outcome was not `ok`. */
-  errors: number;
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  reasoning_tokens: number;
-  units: number;
-  cost_usd: number;
-  latency_ms_sum: number;
-} & { [column in LatencyColumn]: number };
+} & UsageRollupMeasures;
+
+/** The same measures per (day, account, one dimension): small tables the reports read first (migration 011). */
+export type UsageDimensionRollupTable<Dimension extends string> = { day: number; account_id: string } & { [column in Dimension]: string } & UsageRollupMeasures;
 
 /** Channels defined at run time (admin API, CLI); channels from the configuration file are not stored. */
 export interface ChannelsTable {
@@ -243,6 +250,10 @@ export interface Database {
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;
   usage_daily: UsageDailyTable;
+  usage_daily_by_key: UsageDimensionRollupTable<'key_id'>;
+  usage_daily_by_model: UsageDimensionRollupTable<'model'>;
+  usage_daily_by_channel: UsageDimensionRollupTable<'channel'>;
+  usage_daily_by_surface: UsageDimensionRollupTable<'surface'>;
   channels: ChannelsTable;
   tasks: TasksTable;
   task_ledger: TaskLedgerTable;

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase } from '../../test/helpers/postgres.js';
 import { openStore, type OpenedStore } from './open-store.js';
 import { UsageRepository, type UsageRow } from './usage-repository.js';
-import { UsageReports } from './usage-report.js';
-import { DAY_MS } from './usage-rollup.js';
+import { neededColumns, rollupTableFor, USAGE_GROUP_BYS, UsageReports, type UsageQuery } from './usage-report.js';
+import { DAY_MS, FINE_ROLLUP, ROLLUP_TABLES } from './usage-rollup.js';
 
 const DAY0 = 19_700 * DAY_MS; // 2023-12-09
 
@@ -168,5 +168,103 @@ describe.each(backends)('usage reports on %s', (_name, makeBackend) => {
     expect((await reports.records({ limit: 10, accountScope: 'acct_b' })).map((r) => r.requestId)).toEqual(['r4']);
     expect((await reports.records({ limit: 10, filters: { account: '' } })).map((r) => [r.requestId, r.accountId])).toEqual([['r5', null]]);
     expect(first[0]).toMatchObject({ keyId: 'k1', accountId: 'acct_a', costUsd: 100, stream: false, cacheReadTokens: 30 });
+  });
+});
+
+describe('the rollup table a report reads', () => {
+  it('is the smallest one holding every column the report groups or filters by besides day and account', () => {
+    const name = (query: Pick<UsageQuery, 'groupBy' | 'filters'>) => rollupTableFor(query).name;
+    expect(name({ groupBy: 'day' })).toBe('usage_daily_by_surface');
+    expect(name({ groupBy: 'account', filters: { account: 'a' } })).toBe('usage_daily_by_surface');
+    expect(name({ groupBy: 'model', filters: { account: 'a' } })).toBe('usage_daily_by_model');
+    expect(name({ groupBy: 'key' })).toBe('usage_daily_by_key');
+    expect(name({ groupBy: 'account', filters: { key: 'k' } })).toBe('usage_daily_by_key');
+    expect(name({ groupBy: 'channel', filters: { channel: 'c' } })).toBe('usage_daily_by_channel');
+    expect(name({ groupBy: 'surface' })).toBe('usage_daily_by_surface');
+    expect(name({ groupBy: 'model', filters: { key: 'k' } })).toBe('usage_daily');
+    expect(name({ groupBy: 'day', filters: { model: 'm', surface: 's' } })).toBe('usage_daily');
+  });
+});
+
+describe.each(backends)('usage reports on %s give the same answer from every rollup table that can serve them', (_name, makeBackend) => {
+  let store: OpenedStore;
+  let cleanup: () => Promise<void>;
+  let reports: UsageReports;
+
+  beforeAll(async () => {
+    const backend = await makeBackend();
+    cleanup = backend.cleanup;
+    store = await openStore(backend.url);
+    let state = 7;
+    const next = () => {
+      state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+      return state / 2 ** 32;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
+    const usage = new UsageRepository(store.db, store.sqlite);
+    let id = 0;
+    for (let batch = 0; batch < 6; batch++) {
+      const rows: UsageRow[] = [];
+      for (let i = 0; i < 300; i++) {
+        // Costs in 1/1024 dollars add up exactly in any order, so every table's sums are bit-identical.
+        const fresh = row(id++, {
+          key_id: pick(['k1', 'k2', 'k3', 'master']),
+          account_id: pick(['acct_a', 'acct_b', null]),
+          surface: pick(['openai', 'anthropic', 'gemini']),
+          operation: pick(['chat', 'embed']),
+          model: pick(['m1', 'm2', 'm3']),
+          channel: pick(['c1', 'c2', '']),
+          outcome: next() < 0.9 ? 'ok' : 'upstream',
+          input_tokens: Math.floor(next() * 5000),
+          units: Math.floor(next() * 3),
+          cost_usd: Math.floor(next() * 4096) / 1024,
+          latency_ms: Math.floor(next() ** 3 * 100_000),
+          created_at: DAY0 + Math.floor(next() * 10 * DAY_MS),
+        });
+        rows.push(next() < 0.1 && rows.length > 0 ? { ...pick(rows), cost_usd: 999 } : fresh);
+      }
+      await usage.insertMany(rows);
+    }
+    reports = new UsageReports(store.db);
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await cleanup?.();
+  });
+
+  const scopes: Array<Pick<UsageQuery, 'filters' | 'accountScope'>> = [
+    {},
+    { filters: { account: 'acct_a' } },
+    { filters: { account: '' } },
+    { accountScope: 'acct_b' },
+    { filters: { key: 'k2' } },
+    { filters: { model: 'm1' }, accountScope: 'acct_a' },
+    { filters: { channel: '' } },
+    { filters: { surface: 'anthropic' } },
+    { filters: { key: 'k1', model: 'm2' } },
+    { filters: { channel: 'c1', surface: 'gemini', account: 'acct_b' } },
+  ];
+
+  it.each(USAGE_GROUP_BYS)('grouped by %s', async (groupBy) => {
+    let compared = 0;
+    for (const scope of scopes) {
+      for (const [from, to] of [
+        [DAY0, DAY0 + 9 * DAY_MS],
+        [DAY0 + 2 * DAY_MS + 5, DAY0 + 5 * DAY_MS],
+      ]) {
+        const query: UsageQuery = { from, to, groupBy, ...scope };
+        const fine = await reports.summarize(query, FINE_ROLLUP);
+        expect(fine.totals.requests).toBeGreaterThan(0);
+        const needed = neededColumns(query);
+        for (const table of ROLLUP_TABLES) {
+          if (table === FINE_ROLLUP || ![...needed].every((column) => table.keyColumns.includes(column))) continue;
+          expect({ table: table.name, query, report: await reports.summarize(query, table) }).toEqual({ table: table.name, query, report: fine });
+          compared++;
+        }
+        expect(await reports.summarize(query)).toEqual(fine);
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(10);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Usage and spend reports, read from the daily rollup (`usage_daily`) so they cost the same at
- * ten million usage rows as at ten: sums per group in SQL, latency percentiles from the merged
+ * Usage and spend reports, read from the daily rollups so they cost the same at ten million
+ * usage rows as at ten: from the smallest rollup table that holds every dimension the report
+ * groups or filters by (`rollupTableFor`); sums per group in SQL, latency percentiles from the merged
  * histograms in JS. Also the raw recent rows, paged newest first. Everything is bounded: at most
  * 366 days, at most `MAX_GROUPS` groups, at most 200 raw rows a page.
  */
@@ -8,7 +9,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GatewayError } from '../core/errors.js';
 import { LATENCY_COLUMNS, percentilesOf } from './latency-histogram.js';
 import type { Database } from './schema.js';
-import { DAY_MS, dayOf, ROLLUP_SUM_COLUMNS } from './usage-rollup.js';
+import { DAY_MS, DIMENSION_ROLLUPS, dayOf, FINE_ROLLUP, ROLLUP_SUM_COLUMNS, type RollupTable } from './usage-rollup.js';
 
 export const USAGE_GROUP_BYS = ['day', 'key', 'account', 'model', 'channel', 'surface'] as const;
 export type UsageGroupBy = (typeof USAGE_GROUP_BYS)[number];
@@ -111,23 +112,49 @@ function emptySums(group: string): Sums {
   return { group, values: new Array(SUMMED.length).fill(0) };
 }
 
+const SMALLEST_ROLLUP = DIMENSION_ROLLUPS[DIMENSION_ROLLUPS.length - 1];
+
+/**
+ * The rollup table a report reads: every table has the day and the account, so the choice turns
+ * on the other columns it groups or filters by. None: the smallest table (the surface one); one:
+ * that dimension's table; two or more: the fine `usage_daily`.
+ */
+export function rollupTableFor(query: Pick<UsageQuery, 'groupBy' | 'filters'>): RollupTable {
+  const needed = neededColumns(query);
+  if (needed.size === 0) return SMALLEST_ROLLUP;
+  if (needed.size > 1) return FINE_ROLLUP;
+  const [column] = needed;
+  return DIMENSION_ROLLUPS.find((table) => table.dimension === column) ?? FINE_ROLLUP;
+}
+
+/** The columns besides day and account that a report groups or filters by. */
+export function neededColumns(query: Pick<UsageQuery, 'groupBy' | 'filters'>): Set<string> {
+  const needed = new Set<string>();
+  if (query.groupBy !== 'day' && query.groupBy !== 'account') needed.add(COLUMN_OF[query.groupBy]);
+  for (const name of USAGE_FILTERS) if (name !== 'account' && query.filters?.[name] !== undefined) needed.add(COLUMN_OF[name]);
+  return needed;
+}
+
 export class UsageReports {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async summarize(query: UsageQuery): Promise<UsageReport> {
+  /** `table` forces a rollup table that holds every needed column (tests compare tables with it). */
+  async summarize(query: UsageQuery, table: RollupTable = rollupTableFor(query)): Promise<UsageReport> {
     const { fromDay, toDay } = dayRange(query.from, query.to);
+    for (const column of neededColumns(query)) if (!table.keyColumns.includes(column)) throw new Error(`${table.name} has no ${column}`);
+    const source = sql.table(table.name);
     const where = this.conditions(fromDay, toDay, query);
     const column = COLUMN_OF[query.groupBy];
     // Days in order (a chart's series); any other grouping costliest first.
     const order = query.groupBy === 'day' ? sql`grp ASC` : sql`sum(cost_usd) DESC, sum(requests) DESC, grp ASC`;
-    const result = await sql<Record<string, unknown>>`SELECT ${sql.ref(column)} AS grp, ${this.sums()} FROM usage_daily
+    const result = await sql<Record<string, unknown>>`SELECT ${sql.ref(column)} AS grp, ${this.sums()} FROM ${source}
       WHERE ${where} GROUP BY ${sql.ref(column)} ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`.execute(this.db);
     let groups = result.rows.map(readSums);
     const truncated = groups.length > MAX_GROUPS;
     if (truncated) groups = groups.slice(0, MAX_GROUPS);
     let totals: Sums;
     if (truncated) {
-      const all = await sql<Record<string, unknown>>`SELECT '' AS grp, ${this.sums()} FROM usage_daily WHERE ${where}`.execute(this.db);
+      const all = await sql<Record<string, unknown>>`SELECT '' AS grp, ${this.sums()} FROM ${source} WHERE ${where}`.execute(this.db);
       totals = readSums(all.rows[0]);
     } else {
       totals = emptySums('');

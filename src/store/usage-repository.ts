@@ -2,7 +2,7 @@
 import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, UsageRecordsTable } from './schema.js';
-import { ROLLUP_ADDED_COLUMNS, ROLLUP_COLUMNS, ROLLUP_KEY_COLUMNS, RollupBatch, type RollupRow } from './usage-rollup.js';
+import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, type RollupTable, rollupUpsertSql } from './usage-rollup.js';
 
 export type UsageRow = Insertable<UsageRecordsTable>;
 export type StoredUsage = Selectable<UsageRecordsTable>;
@@ -50,9 +50,6 @@ const RETURNED = [
   'latency_ms',
 ] as const;
 
-const ROLLUP_UPSERT_SQL = `INSERT INTO usage_daily (${ROLLUP_COLUMNS.join(', ')}) VALUES (${ROLLUP_COLUMNS.map(() => '?').join(', ')})
-  ON CONFLICT (${ROLLUP_KEY_COLUMNS.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = usage_daily.${c} + excluded.${c}`).join(', ')}`;
-
 /** Rows without an account (older callers, journal lines from before accounts) are stored with none. */
 function withAccount(row: UsageRow): UsageRow {
   return row.account_id === undefined ? { ...row, account_id: null } : row;
@@ -74,20 +71,20 @@ export class UsageRepository {
       const statement = sqlite.prepare(
         `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
       );
-      const upsert = sqlite.prepare(ROLLUP_UPSERT_SQL);
+      const upserts = ROLLUP_TABLES.map((table) => ({ table, statement: sqlite.prepare(rollupUpsertSql(table)) }));
       this.sqliteInsert = sqlite.transaction((rows: UsageRow[]) => {
         const rollup = new RollupBatch();
         for (const row of rows) {
           // A request id already stored is skipped (changes 0) and must not be counted again.
           if (statement.run(withAccount(row)).changes === 1) rollup.add(row);
         }
-        for (const values of rollup.values()) upsert.run(values);
+        for (const { table, statement: upsert } of upserts) for (const values of rollup.values(table)) upsert.run(values);
       });
     }
   }
 
   /**
-   * Inserts rows and adds them to the daily rollup, in one transaction; a request id the table
+   * Inserts rows and adds them to the daily rollups, in one transaction; a request id the table
    * already holds is skipped (rows are written, and counted, at most once).
    */
   async insertMany(rows: UsageRow[]): Promise<void> {
@@ -108,7 +105,7 @@ export class UsageRepository {
           .execute();
         for (const row of inserted) rollup.add(row);
       }
-      await addToRollup(trx, rollup.rows());
+      await addToRollup(trx, rollup);
     });
   }
 
@@ -136,17 +133,23 @@ export class UsageRepository {
 
 const UPSERT_CHUNK = 200;
 
-/** Adds rollup rows to `usage_daily` (58 values a row: 200 rows stay under every parameter limit). */
-export async function addToRollup(trx: Transaction<Database>, rows: RollupRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    await trx
-      .insertInto('usage_daily')
-      .values(rows.slice(i, i + UPSERT_CHUNK))
-      .onConflict((conflict) =>
-        conflict
-          .columns([...ROLLUP_KEY_COLUMNS])
-          .doUpdateSet(Object.fromEntries(ROLLUP_ADDED_COLUMNS.map((c) => [c, sql`usage_daily.${sql.ref(c)} + excluded.${sql.ref(c)}`]))),
-      )
-      .execute();
+/** Adds a folded batch to every rollup table (at most 58 values a row: 200 rows stay under every parameter limit). */
+export async function addToRollup(trx: Transaction<Database>, batch: RollupBatch, tables: readonly RollupTable[] = ROLLUP_TABLES): Promise<void> {
+  for (const table of tables) {
+    const rows = batch.rows(table);
+    for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+      // The table's name and columns come from `ROLLUP_TABLES`, which the schema types mirror.
+      await trx
+        .insertInto(table.name)
+        .values(rows.slice(i, i + UPSERT_CHUNK) as never)
+        .onConflict((conflict) =>
+          conflict
+            .columns(table.keyColumns as never)
+            .doUpdateSet(
+              Object.fromEntries(ROLLUP_ADDED_COLUMNS.map((c) => [c, sql`${sql.ref(`${table.name}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as never,
+            ),
+        )
+        .execute();
+    }
   }
 }

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase } from '../../test/helpers/postgres.js';
 import { LATENCY_BOUNDS, LATENCY_COLUMNS } from './latency-histogram.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
+import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
 import { openStore, type OpenedStore } from './open-store.js';
 import { UsageRepository, type UsageRow } from './usage-repository.js';
-import { DAY_MS, ROLLUP_KEY_COLUMNS } from './usage-rollup.js';
+import { DAY_MS, DIMENSION_ROLLUPS, FINE_ROLLUP, ROLLUP_TABLES, type RollupTable } from './usage-rollup.js';
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number): () => number {
@@ -47,11 +48,12 @@ function randomRow(next: () => number, id: number): UsageRow {
   };
 }
 
-/** The rollup computed naively from the stored rows, keyed like the table. */
-function expectedRollup(stored: Record<string, unknown>[]): Map<string, Record<string, number>> {
+/** The rollup computed naively from the stored rows, keyed like `table`. */
+function expectedRollup(stored: Record<string, unknown>[], table: RollupTable = FINE_ROLLUP): Map<string, Record<string, number>> {
   const out = new Map<string, Record<string, number>>();
   for (const row of stored) {
-    const key = [Math.floor(Number(row.created_at) / DAY_MS), row.account_id ?? '', row.key_id, row.model, row.channel, row.surface, row.operation].join('|');
+    const full: Record<string, unknown> = { ...row, day: Math.floor(Number(row.created_at) / DAY_MS), account_id: row.account_id ?? '' };
+    const key = table.keyColumns.map((c) => full[c]).join('|');
     let sums = out.get(key);
     if (!sums) {
       sums = Object.fromEntries(
@@ -84,13 +86,13 @@ function expectedRollup(stored: Record<string, unknown>[]): Map<string, Record<s
   return out;
 }
 
-async function actualRollup(store: OpenedStore): Promise<Map<string, Record<string, number>>> {
-  const rows = (await store.db.selectFrom('usage_daily').selectAll().execute()) as unknown as Record<string, unknown>[];
+async function actualRollup(store: OpenedStore, table: RollupTable = FINE_ROLLUP): Promise<Map<string, Record<string, number>>> {
+  const rows = (await store.db.selectFrom(table.name).selectAll().execute()) as unknown as Record<string, unknown>[];
   const out = new Map<string, Record<string, number>>();
   for (const row of rows) {
     const sums: Record<string, number> = {};
-    for (const [column, value] of Object.entries(row)) if (!(ROLLUP_KEY_COLUMNS as readonly string[]).includes(column)) sums[column] = Number(value);
-    out.set(ROLLUP_KEY_COLUMNS.map((c) => row[c]).join('|'), sums);
+    for (const [column, value] of Object.entries(row)) if (!table.keyColumns.includes(column)) sums[column] = Number(value);
+    out.set(table.keyColumns.map((c) => row[c]).join('|'), sums);
   }
   return out;
 }
@@ -174,11 +176,11 @@ describe.each(backends)('usage rollup on %s', (_name, makeBackend, raw) => {
     const stored = await storedRows(store);
     expect(stored.length).toBe(id);
     expect(stored.some((row) => Number(row.input_tokens) === 999_999 || Number(row.output_tokens) === 777_777)).toBe(false);
-    expectSame(await actualRollup(store), expectedRollup(stored));
+    for (const table of ROLLUP_TABLES) expectSame(await actualRollup(store, table), expectedRollup(stored, table));
     // A whole batch folded in again (journal recovery after a lost answer) changes nothing.
-    const before = await actualRollup(store);
+    const before = await Promise.all(ROLLUP_TABLES.map((table) => actualRollup(store, table)));
     await usage.insertMany(sent.slice(0, 500));
-    expectSame(await actualRollup(store), before);
+    for (const [i, table] of ROLLUP_TABLES.entries()) expectSame(await actualRollup(store, table), before[i]);
   });
 
   it('stores the account of each row (none when a row has none) and migration 008 backfills the rollup from stored rows', async () => {
@@ -190,5 +192,17 @@ describe.each(backends)('usage rollup on %s', (_name, makeBackend, raw) => {
     await migration.down(db);
     await migration.up(db);
     expectSame(await actualRollup(store), expectedRollup(stored));
+  });
+
+  it('migration 011 creates the per-dimension rollups and backfills them from usage_daily', async () => {
+    const stored = await storedRows(store);
+    const db = store.db as unknown as Parameters<typeof usageDimensionRollupsMigration.up>[0];
+    await usageDimensionRollupsMigration.down(db);
+    await usageDimensionRollupsMigration.up(db);
+    for (const table of DIMENSION_ROLLUPS) {
+      const actual = await actualRollup(store, table);
+      expect(actual.size).toBeGreaterThan(1);
+      expectSame(actual, expectedRollup(stored, table));
+    }
   });
 });

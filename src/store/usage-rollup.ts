@@ -1,12 +1,13 @@
 /**
- * The daily usage rollup (`usage_daily`): one row per UTC day, account, key, model, channel,
- * surface and operation, with sums a report adds up and a latency histogram it merges. A batch
- * of usage rows is folded here in memory first (1,000 rows of a busy minute collapse to a few
- * rollup rows), then added to the table in the transaction that inserted them.
+ * The daily usage rollups. `usage_daily`: one row per UTC day, account, key, model, channel,
+ * surface and operation, with sums a report adds up and a latency histogram it merges. Beside it
+ * one small table per dimension (`usage_daily_by_key`, `…_model`, `…_channel`, `…_surface`),
+ * keyed by (day, account, that dimension) with the same measures: a report that needs at most one
+ * dimension besides the account reads a few hundred rows a day instead of thousands. A batch of
+ * usage rows is folded here in memory first (1,000 rows of a busy minute collapse to a few rollup
+ * rows), then added to every table in the transaction that inserted them.
  */
-import type { Insertable } from 'kysely';
 import { LATENCY_BUCKETS, LATENCY_COLUMNS, latencyBucket } from './latency-histogram.js';
-import type { UsageDailyTable } from './schema.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -25,9 +26,38 @@ export const ROLLUP_SUM_COLUMNS = [
   'latency_ms_sum',
 ] as const;
 export const ROLLUP_ADDED_COLUMNS: readonly string[] = [...ROLLUP_SUM_COLUMNS, ...LATENCY_COLUMNS];
-export const ROLLUP_COLUMNS: readonly string[] = [...ROLLUP_KEY_COLUMNS, ...ROLLUP_ADDED_COLUMNS];
 
-export type RollupRow = Insertable<UsageDailyTable>;
+/** A rollup table: its name and the key columns it sums over (some of `ROLLUP_KEY_COLUMNS`, in their order). */
+export interface RollupTable {
+  name: 'usage_daily' | `usage_daily_by_${'key' | 'model' | 'channel' | 'surface'}`;
+  keyColumns: readonly string[];
+  /** The one column besides day and account (none for the fine table). */
+  dimension?: 'key_id' | 'model' | 'channel' | 'surface';
+}
+
+export const FINE_ROLLUP: RollupTable = { name: 'usage_daily', keyColumns: ROLLUP_KEY_COLUMNS };
+
+function dimensionRollup(name: RollupTable['name'], dimension: NonNullable<RollupTable['dimension']>): RollupTable {
+  return { name, keyColumns: ['day', 'account_id', dimension], dimension };
+}
+
+/** The per-dimension tables (migration 011), smallest last: a gateway has a handful of surfaces. */
+export const DIMENSION_ROLLUPS: readonly RollupTable[] = [
+  dimensionRollup('usage_daily_by_key', 'key_id'),
+  dimensionRollup('usage_daily_by_model', 'model'),
+  dimensionRollup('usage_daily_by_channel', 'channel'),
+  dimensionRollup('usage_daily_by_surface', 'surface'),
+];
+
+/** Every rollup table, in the order a writer upserts them (one fixed order: no lock cycles between writers). */
+export const ROLLUP_TABLES: readonly RollupTable[] = [FINE_ROLLUP, ...DIMENSION_ROLLUPS];
+
+/** The upsert of one rollup row into `table` (positional `?` parameters: key columns, then `ROLLUP_ADDED_COLUMNS`). */
+export function rollupUpsertSql(table: RollupTable): string {
+  const columns = [...table.keyColumns, ...ROLLUP_ADDED_COLUMNS];
+  return `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+  ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
+}
 
 /** What the rollup needs of a usage row. */
 export interface RollupSource {
@@ -53,7 +83,7 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
-/** Folds rows into one accumulator per rollup key (values in `ROLLUP_COLUMNS` order). */
+/** Folds rows into one accumulator per fine rollup key (sums in `ROLLUP_ADDED_COLUMNS` order). */
 export class RollupBatch {
   private readonly groups = new Map<string, number[]>();
   private readonly keys = new Map<string, (string | number)[]>();
@@ -87,14 +117,31 @@ export class RollupBatch {
   }
 
   /**
-   * Positional values, one array per rollup row, sorted by key: writers that upsert the same
-   * rollup rows lock them in the same order, so two PostgreSQL writers cannot deadlock.
+   * Positional values (`table.keyColumns`, then `ROLLUP_ADDED_COLUMNS`), one array per row of
+   * `table`, sorted by key: writers that upsert the same rollup rows lock them in the same order,
+   * so two PostgreSQL writers cannot deadlock. A coarser table's rows are folded from the fine
+   * groups, so every table sees exactly the same rows.
    */
-  values(): (string | number)[][] {
-    return [...this.groups.keys()].sort().map((id) => [...(this.keys.get(id) ?? []), ...(this.groups.get(id) ?? [])]);
+  values(table: RollupTable = FINE_ROLLUP): (string | number)[][] {
+    if (table.keyColumns === ROLLUP_KEY_COLUMNS) {
+      return [...this.groups.keys()].sort().map((id) => [...(this.keys.get(id) ?? []), ...(this.groups.get(id) ?? [])]);
+    }
+    const positions = table.keyColumns.map((column) => (ROLLUP_KEY_COLUMNS as readonly string[]).indexOf(column));
+    if (positions.includes(-1)) throw new Error(`rollup table ${table.name} has a key column the fine rollup lacks`);
+    const folded = new Map<string, (string | number)[]>();
+    for (const [id, sums] of this.groups) {
+      const fine = this.keys.get(id) ?? [];
+      const key = positions.map((p) => fine[p]);
+      const coarseId = key.join('\u0000');
+      const row = folded.get(coarseId);
+      if (!row) folded.set(coarseId, [...key, ...sums]);
+      else for (let i = 0; i < sums.length; i++) (row[key.length + i] as number) += sums[i];
+    }
+    return [...folded.keys()].sort().map((id) => folded.get(id) ?? []);
   }
 
-  rows(): RollupRow[] {
-    return this.values().map((values) => Object.fromEntries(ROLLUP_COLUMNS.map((column, i) => [column, values[i]])) as unknown as RollupRow);
+  rows(table: RollupTable = FINE_ROLLUP): Record<string, string | number>[] {
+    const columns = [...table.keyColumns, ...ROLLUP_ADDED_COLUMNS];
+    return this.values(table).map((values) => Object.fromEntries(columns.map((column, i) => [column, values[i]])));
   }
 }

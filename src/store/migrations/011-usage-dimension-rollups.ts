@@ -1,0 +1,38 @@
+import { sql, type Kysely } from 'kysely';
+import { DIMENSION_ROLLUPS, ROLLUP_ADDED_COLUMNS } from '../usage-rollup.js';
+
+/**
+ * The per-dimension daily rollups (`usage_daily_by_key`, `…_model`, `…_channel`, `…_surface`,
+ * see `usage-rollup.ts`), filled from `usage_daily`, which holds every dimension; from here on the
+ * usage writer keeps them up to date with it. The unique key leads with the day (a report's range);
+ * a second index serves one account's days (a member's view).
+ */
+export const usageDimensionRollupsMigration = {
+  async up(db: Kysely<unknown>): Promise<void> {
+    for (const table of DIMENSION_ROLLUPS) {
+      let create = db.schema.createTable(table.name).addColumn('day', 'integer', (c) => c.notNull());
+      for (const column of table.keyColumns.slice(1)) create = create.addColumn(column, 'text', (c) => c.notNull());
+      for (const column of ROLLUP_ADDED_COLUMNS) {
+        create = create.addColumn(column, column === 'cost_usd' ? 'double precision' : 'bigint', (c) => c.notNull().defaultTo(0));
+      }
+      await create.execute();
+      await db.schema
+        .createIndex(`${table.name}_unique`)
+        .unique()
+        .on(table.name)
+        .columns([...table.keyColumns])
+        .execute();
+      await db.schema.createIndex(`${table.name}_account_day`).on(table.name).columns(['account_id', 'day']).execute();
+      const keys = table.keyColumns.join(', ');
+      await sql
+        .raw(
+          `INSERT INTO ${table.name} (${keys}, ${ROLLUP_ADDED_COLUMNS.join(', ')})
+          SELECT ${keys}, ${ROLLUP_ADDED_COLUMNS.map((c) => `SUM(${c})`).join(', ')} FROM usage_daily GROUP BY ${keys}`,
+        )
+        .execute(db);
+    }
+  },
+  async down(db: Kysely<unknown>): Promise<void> {
+    for (const table of DIMENSION_ROLLUPS) await db.schema.dropTable(table.name).execute();
+  },
+};
