@@ -101,7 +101,7 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function fill(store: OpenedStore, rows: number): Promise<number> {
-  const usage = new UsageRepository(store.db, store.sqlite);
+  const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
   const end = Date.now();
   const started = performance.now();
   let lastReport = started;
@@ -129,7 +129,7 @@ async function fillRollupOnly(store: OpenedStore, skip: number, rows: number): P
   for (let done = skip; done < rows; done += 200_000) {
     const batch = new RollupBatch();
     for (let i = done; i < Math.min(rows, done + 200_000); i++) batch.add(makeRow(i - skip, rows - skip, end));
-    await store.db.transaction().execute((trx) => addToRollup(trx, batch));
+    await store.db.transaction().execute((trx) => addToRollup(trx, batch, ROLLUP_TABLES, store.dialect));
   }
   return (performance.now() - started) / 1000;
 }
@@ -150,7 +150,7 @@ async function writeCost(store: OpenedStore, spreadMs: number): Promise<WriteCos
   const end = Date.now();
   const makeBatch = () =>
     Array.from({ length: 1000 }, (_, i) => ({ ...makeRow(i, 1000, end), created_at: end - spreadMs + Math.floor((i / 1000) * spreadMs) }));
-  const usage = new UsageRepository(store.db, store.sqlite);
+  const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
   const runs = 15;
   const withRollup: number[] = [];
   const fineOnly: number[] = [];
@@ -204,6 +204,7 @@ async function writeCost(store: OpenedStore, spreadMs: number): Promise<WriteCos
                 .execute();
               for (const row of inserted) batch.add(row);
             }
+            // The writer before migration 011 went through the query builder, `usage_daily` only.
             await addToRollup(trx, batch, [FINE_ROLLUP]);
           }),
         ),

@@ -104,7 +104,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
-  const usage = new UsageRepository(store.db, store.sqlite);
+  const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
   // Changes by other processes on the same database (revoked keys, edited channels) arrive within a poll.
   const invalidation = new StoreInvalidationBus(store.db, { logger });
   await invalidation.start();

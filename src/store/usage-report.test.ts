@@ -80,7 +80,7 @@ describe.each(backends)('usage reports on %s', (_name, makeBackend) => {
       .insertInto('accounts')
       .values({ id: 'acct_a', email: 'a@example.com', role: 'member', password_hash: null, models: null, created_at: 0, updated_at: 0, disabled_at: null })
       .execute();
-    const usage = new UsageRepository(store.db, store.sqlite);
+    const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
     await usage.insertMany([
       row(1, {}),
       row(2, { outcome: 'upstream', latency_ms: 2000, cost_usd: 0 }),
@@ -201,7 +201,7 @@ describe.each(backends)('usage reports on %s give the same answer from every rol
       return state / 2 ** 32;
     };
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
-    const usage = new UsageRepository(store.db, store.sqlite);
+    const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
     let id = 0;
     for (let batch = 0; batch < 6; batch++) {
       const rows: UsageRow[] = [];

@@ -1,8 +1,9 @@
 /** Usage records: written in batches by the ledger, read by reports. */
 import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Insertable, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, UsageRecordsTable } from './schema.js';
-import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, type RollupTable, rollupUpsertSql } from './usage-rollup.js';
+import type { StoreDialect } from './store-dialect.js';
+import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, type RollupTable, rollupUnnestUpsertSql, rollupUpsertSql } from './usage-rollup.js';
 
 export type UsageRow = Insertable<UsageRecordsTable>;
 export type StoredUsage = Selectable<UsageRecordsTable>;
@@ -66,6 +67,8 @@ export class UsageRepository {
   constructor(
     private readonly db: Kysely<Database>,
     sqlite?: BetterSqliteDatabase,
+    /** On PostgreSQL the rollups are upserted one statement per table (`rollupUnnestUpsertSql`). */
+    private readonly dialect: StoreDialect = 'sqlite',
   ) {
     if (sqlite) {
       const statement = sqlite.prepare(
@@ -105,7 +108,7 @@ export class UsageRepository {
           .execute();
         for (const row of inserted) rollup.add(row);
       }
-      await addToRollup(trx, rollup);
+      await addToRollup(trx, rollup, ROLLUP_TABLES, this.dialect);
     });
   }
 
@@ -133,9 +136,26 @@ export class UsageRepository {
 
 const UPSERT_CHUNK = 200;
 
-/** Adds a folded batch to every rollup table (at most 58 values a row: 200 rows stay under every parameter limit). */
-export async function addToRollup(trx: Transaction<Database>, batch: RollupBatch, tables: readonly RollupTable[] = ROLLUP_TABLES): Promise<void> {
+/**
+ * Adds a folded batch to rollup tables (every one unless told). PostgreSQL: one statement a table
+ * with an array per column (through the query builder, 200 rows × 58 values a statement, this cost
+ * twice as much). Elsewhere: 200 rows a statement (58 values a row stay under every parameter limit).
+ */
+export async function addToRollup(
+  trx: Transaction<Database>,
+  batch: RollupBatch,
+  tables: readonly RollupTable[] = ROLLUP_TABLES,
+  dialect: StoreDialect = 'sqlite',
+): Promise<void> {
   for (const table of tables) {
+    if (dialect === 'postgres') {
+      const values = batch.values(table);
+      if (values.length === 0) continue;
+      const columns = table.keyColumns.length + ROLLUP_ADDED_COLUMNS.length;
+      const arrays = Array.from({ length: columns }, (_, i) => values.map((row) => row[i]));
+      await trx.executeQuery(CompiledQuery.raw(rollupUnnestUpsertSql(table), arrays));
+      continue;
+    }
     const rows = batch.rows(table);
     for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
       // The table's name and columns come from `ROLLUP_TABLES`, which the schema types mirror.

@@ -148,7 +148,7 @@ describe.each(backends)('usage rollup on %s', (_name, makeBackend, raw) => {
     const backend = await makeBackend();
     cleanup = backend.cleanup;
     store = await openStore(backend.url);
-    usage = new UsageRepository(store.db, raw ? store.sqlite : undefined);
+    usage = new UsageRepository(store.db, raw ? store.sqlite : undefined, store.dialect);
   });
 
   afterAll(async () => {

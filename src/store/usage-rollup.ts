@@ -59,6 +59,25 @@ export function rollupUpsertSql(table: RollupTable): string {
   ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
 }
 
+/** The SQL type of a rollup column (migrations 008 and 011). */
+export function rollupColumnType(column: string): 'integer' | 'text' | 'bigint' | 'double precision' {
+  if (column === 'day') return 'integer';
+  if ((ROLLUP_KEY_COLUMNS as readonly string[]).includes(column)) return 'text';
+  return column === 'cost_usd' ? 'double precision' : 'bigint';
+}
+
+/**
+ * PostgreSQL: the upsert of all of a batch's rows into `table` in one fixed statement, one array
+ * parameter per column (`$1` … in `table.keyColumns`, then `ROLLUP_ADDED_COLUMNS` order). Rows go
+ * in array order, so the sorted order of `RollupBatch.values` is the lock order.
+ */
+export function rollupUnnestUpsertSql(table: RollupTable): string {
+  const columns = [...table.keyColumns, ...ROLLUP_ADDED_COLUMNS];
+  return `INSERT INTO ${table.name} (${columns.join(', ')})
+  SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${rollupColumnType(c)}[]`).join(', ')})
+  ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
+}
+
 /** What the rollup needs of a usage row. */
 export interface RollupSource {
   created_at: number;

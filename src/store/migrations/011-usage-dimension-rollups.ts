@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { DIMENSION_ROLLUPS, ROLLUP_ADDED_COLUMNS } from '../usage-rollup.js';
+import { DIMENSION_ROLLUPS, ROLLUP_ADDED_COLUMNS, rollupColumnType } from '../usage-rollup.js';
 
 /**
  * The per-dimension daily rollups (`usage_daily_by_key`, `…_model`, `…_channel`, `…_surface`,
@@ -11,10 +11,8 @@ export const usageDimensionRollupsMigration = {
   async up(db: Kysely<unknown>): Promise<void> {
     for (const table of DIMENSION_ROLLUPS) {
       let create = db.schema.createTable(table.name).addColumn('day', 'integer', (c) => c.notNull());
-      for (const column of table.keyColumns.slice(1)) create = create.addColumn(column, 'text', (c) => c.notNull());
-      for (const column of ROLLUP_ADDED_COLUMNS) {
-        create = create.addColumn(column, column === 'cost_usd' ? 'double precision' : 'bigint', (c) => c.notNull().defaultTo(0));
-      }
+      for (const column of table.keyColumns.slice(1)) create = create.addColumn(column, rollupColumnType(column), (c) => c.notNull());
+      for (const column of ROLLUP_ADDED_COLUMNS) create = create.addColumn(column, rollupColumnType(column), (c) => c.notNull().defaultTo(0));
       await create.execute();
       await db.schema
         .createIndex(`${table.name}_unique`)
