@@ -232,6 +232,11 @@ async function queries(store: OpenedStore): Promise<Record<string, number>> {
     ['GET /usage 30 days by model, one account filter', () => reports.summarize({ from, to, groupBy: 'model', filters: { account: 'acct03' } })],
     ['GET /usage 30 days by day, one key filter', () => reports.summarize({ from, to, groupBy: 'day', filters: { key: 'key0007' } })],
     ['GET /usage 30 days by model, one key filter (fine table)', () => reports.summarize({ from, to, groupBy: 'model', filters: { key: 'key0007' } })],
+    ['GET /usage 30 days by model, one surface filter (fine table)', () => reports.summarize({ from, to, groupBy: 'model', filters: { surface: 'gemini' } })],
+    [
+      'GET /usage 30 days by day, one model and one channel filter (fine table)',
+      () => reports.summarize({ from, to, groupBy: 'day', filters: { model: 'model-07', channel: 'channel-7' } }),
+    ],
     ['GET /usage 30 days by day, one member', () => reports.summarize({ from, to, groupBy: 'day', accountScope: 'acct03' } satisfies UsageQuery)],
     ['GET /usage 30 days by model, one member', () => reports.summarize({ from, to, groupBy: 'model', accountScope: 'acct03' })],
     ['GET /usage.csv 30 days by key', async () => usageCsv(await reports.summarize({ from, to, groupBy: 'key' }))],
