@@ -8,7 +8,8 @@ import { formatDateTime, formatUsd } from '../lib/format.js';
 import { BASE } from '../lib/routes.js';
 import type { TaskDetail } from '../types.js';
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled', 'canceled', 'expired']);
+const FINISHED = new Set(['succeeded', 'failed', 'canceled']);
+const REFRESH_MS = 2_000;
 
 function describe(detail: unknown): string {
   if (detail === undefined || detail === null) return '';
@@ -25,6 +26,15 @@ export function TaskPage(props: { id: string }) {
   useEffect(() => {
     get<TaskDetail>(`/tasks/${encodeURIComponent(props.id)}`).then(setDetail, (e) => setError(messageOf(e)));
   }, [props.id]);
+
+  // An unfinished task is looked at again every few seconds, until it ends.
+  useEffect(() => {
+    if (!detail || FINISHED.has(detail.task.status)) return;
+    const timer = setTimeout(() => {
+      get<TaskDetail>(`/tasks/${encodeURIComponent(props.id)}`).then(setDetail, (e) => setError(messageOf(e)));
+    }, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [detail, props.id]);
 
   const cancel = async () => {
     setBusy(true);

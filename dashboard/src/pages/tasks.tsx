@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ErrorAlert } from '../components/alert.js';
 import { Link } from '../components/link.js';
 import { usePaged } from '../components/use-paged.js';
@@ -10,12 +10,21 @@ import { BASE } from '../lib/routes.js';
 import type { Task } from '../types.js';
 
 const STATUSES = ['', 'queued', 'submitted', 'running', 'succeeded', 'failed', 'canceled'];
+const FINISHED = new Set(['succeeded', 'failed', 'canceled']);
+const REFRESH_MS = 3_000;
 
 export function TasksPage() {
   useTitle('Tasks');
   const [filters, setFilters] = useState({ family: '', status: '', key: '' });
   const [applied, setApplied] = useState(filters);
   const tasks = usePaged<Task>('/tasks', buildQuery(applied));
+  // While a listed task is unfinished, the first page is fetched again every few seconds.
+  const unfinished = tasks.items.some((t) => !FINISHED.has(t.status));
+  useEffect(() => {
+    if (!unfinished || tasks.loading) return;
+    const timer = setTimeout(tasks.reload, REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [unfinished, tasks.loading, tasks.items]);
 
   return (
     <>
