@@ -29,6 +29,17 @@ const REPORT_QUERY = {
 } as const;
 
 const NULLABLE_MS = { type: ['number', 'null'] } as const;
+/** What a usage row and a report row both count. */
+const COUNT_FIELDS = {
+  inputTokens: { type: 'number' },
+  cacheReadTokens: { type: 'number' },
+  cacheWriteTokens: { type: 'number' },
+  outputTokens: { type: 'number' },
+  reasoningTokens: { type: 'number' },
+  units: { type: 'number' },
+  costUsd: { type: 'number' },
+} as const;
+
 const ROW_SCHEMA = {
   type: 'object',
   properties: {
@@ -36,13 +47,7 @@ const ROW_SCHEMA = {
     label: { type: 'string' },
     requests: { type: 'number' },
     errors: { type: 'number' },
-    inputTokens: { type: 'number' },
-    cacheReadTokens: { type: 'number' },
-    cacheWriteTokens: { type: 'number' },
-    outputTokens: { type: 'number' },
-    reasoningTokens: { type: 'number' },
-    units: { type: 'number' },
-    costUsd: { type: 'number' },
+    ...COUNT_FIELDS,
     latencyMs: {
       type: 'object',
       properties: { p50: NULLABLE_MS, p95: NULLABLE_MS, p99: NULLABLE_MS },
@@ -94,13 +99,7 @@ const RECORD_SCHEMA = {
     upstreamModel: { type: 'string' },
     outcome: { type: 'string' },
     stream: { type: 'boolean' },
-    inputTokens: { type: 'number' },
-    cacheReadTokens: { type: 'number' },
-    cacheWriteTokens: { type: 'number' },
-    outputTokens: { type: 'number' },
-    reasoningTokens: { type: 'number' },
-    units: { type: 'number' },
-    costUsd: { type: 'number' },
+    ...COUNT_FIELDS,
     latencyMs: { type: 'number' },
   },
   required: ['id', 'requestId', 'createdAt', 'keyId', 'model', 'outcome', 'costUsd'],
