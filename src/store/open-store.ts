@@ -137,6 +137,10 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
         getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')),
       } as CustomTypesConfig,
     });
+    // An idle pooled connection the server ends (a restart, a terminated backend) is an 'error' on the pool;
+    // unhandled, it would end the process. The pool drops that client and connects anew for the next query,
+    // and a query that cannot get a connection fails on its own.
+    pool.on('error', () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = url.slice('sqlite:'.length) || './data/gengate.db';
