@@ -23,6 +23,8 @@ export function UsagePage() {
   const [groupBy, setGroupBy] = useState<(typeof GROUPS)[number]>('day');
   const [filters, setFilters] = useState({ key: '', account: '', model: '', channel: '', surface: '' });
   const [applied, setApplied] = useState(filters);
+  // Bumped by "Apply filters", so the same filters fetch again (the numbers may have moved on).
+  const [asked, setAsked] = useState(0);
   const [report, setReport] = useState<UsageReport | null>(null);
   const [dailyOther, setDailyOther] = useState<UsageReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +44,7 @@ export function UsagePage() {
       if (!abort.signal.aborted) setError(messageOf(e));
     });
     return () => abort.abort();
-  }, [query]);
+  }, [query, asked]);
 
   // The chart is always per day, whatever the table groups by.
   useEffect(() => {
@@ -50,7 +52,7 @@ export function UsagePage() {
     const abort = new AbortController();
     get<UsageReport>(`/usage${dayQuery}`, { signal: abort.signal }).then(setDailyOther, () => {});
     return () => abort.abort();
-  }, [dayQuery, groupBy]);
+  }, [dayQuery, groupBy, asked]);
 
   const daily = groupBy === 'day' ? report : dailyOther;
   const from = range?.from ?? 0;
@@ -68,6 +70,7 @@ export function UsagePage() {
         onSubmit={(e) => {
           e.preventDefault();
           setApplied({ ...filters });
+          setAsked((n) => n + 1);
         }}
       >
         <label>
