@@ -38,7 +38,12 @@ export function pageOf<R, T>(rows: R[], limit: number, toItem: (row: R) => T, cu
   return { data: shown.map(toItem), nextCursor: more ? encodeCursor(cursorOf(shown[shown.length - 1])) : null };
 }
 
-/** `[time, id]` cursors, the usual sort key of newest-first listings. */
-export function isTimeIdCursor(value: unknown): value is [number, string | number] {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && (typeof value[1] === 'string' || typeof value[1] === 'number');
+/** A `[time, id]` cursor with a text id (keys, tasks), the sort key of newest-first listings. */
+export function isTimeTextCursor(value: unknown): value is [number, string] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string';
+}
+
+/** A `[time, id]` cursor with a serial id (the audit log). */
+export function isTimeSerialCursor(value: unknown): value is [number, number] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && Number.isSafeInteger(value[1]);
 }

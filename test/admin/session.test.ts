@@ -110,6 +110,11 @@ describe('admin API: sign-in, sessions, CSRF, setup links', () => {
     const create = audit.body.data.find((e: { action: string }) => e.action === 'account.create');
     expect(create.actor.label).toBe('csrf-admin@example.com');
     expect(create.ip).toBe('127.0.0.1');
+    // Paging walks the same entries, newest first, one at a time.
+    const first = await master.call('GET', '/audit?limit=1');
+    const second = await master.call('GET', `/audit?limit=1&cursor=${first.body.nextCursor}`);
+    expect(second.status).toBe(200);
+    expect([first.body.data[0].id, second.body.data[0].id]).toEqual([audit.body.data[0].id, audit.body.data[1].id]);
     const doc = await new AdminClient(running.url).call('GET', '/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toBe('3.1.0');

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuditEntry } from '../../store/audit-repository.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
-import { PAGE_QUERY_SCHEMA, decodeCursor, isTimeIdCursor, pageOf } from '../paging.js';
+import { PAGE_QUERY_SCHEMA, decodeCursor, isTimeSerialCursor, pageOf } from '../paging.js';
 
 const ENTRY_SCHEMA = {
   type: 'object',
@@ -51,7 +51,7 @@ export function auditRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     async (request) => {
       const { limit, cursor, action, actor } = request.query;
-      const before = decodeCursor(cursor, isTimeIdCursor) as [number, number] | undefined;
+      const before = decodeCursor(cursor, isTimeSerialCursor);
       const rows = await deps.audit.list({ action, actorId: actor, before }, limit + 1);
       return pageOf(rows, limit, view, (row) => [row.at, Number(row.id)]);
     },

@@ -20,7 +20,7 @@ import type { StoredApiKey } from '../../store/api-keys-repository.js';
 import { type Actor, accountScope, isAdmin } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
-import { PAGE_QUERY_SCHEMA, decodeCursor, pageOf } from '../paging.js';
+import { PAGE_QUERY_SCHEMA, decodeCursor, isTimeTextCursor, pageOf } from '../paging.js';
 
 /** Far enough for any real expiry; keeps the number a valid time. */
 const MAX_TIME_MS = 8_640_000_000_000_000;
@@ -66,9 +66,6 @@ const view = (key: StoredApiKey, accountEmail: string | null, now = Date.now()) 
   admin: key.admin,
   status: keyStatus(key, now),
 });
-
-const isKeyCursor = (value: unknown): value is [number, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string';
 
 function invalid(message: string, param: string, code = 'invalid_value'): GatewayError {
   return new GatewayError('invalid_request', message, { param, code });
@@ -133,7 +130,7 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
     async (request) => {
       const actor = request.actor as Actor;
       const { limit, cursor, account } = request.query;
-      const before = decodeCursor(cursor, isKeyCursor);
+      const before = decodeCursor(cursor, isTimeTextCursor);
       const rows = await deps.keys.page({ accountId: accountScope(actor) ?? account, before }, limit + 1);
       const now = Date.now();
       return pageOf(

@@ -13,7 +13,7 @@ import { taskMediaUrl } from '../../tasks/task-media-url.js';
 import { type Actor, accountScope } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
-import { PAGE_QUERY_SCHEMA, decodeCursor, pageOf } from '../paging.js';
+import { PAGE_QUERY_SCHEMA, decodeCursor, isTimeTextCursor, pageOf } from '../paging.js';
 
 const FAMILIES: TaskSurface[] = ['imgtask', 'imagegen1', 'videogen1', 'videogen2', 'video-generations', 'videogen3', 'openai-videos'];
 const STATUSES: TaskStatus[] = ['queued', 'submitted', 'running', 'succeeded', 'failed', 'canceled'];
@@ -140,9 +140,6 @@ function timelineOf(task: StoredTask): Array<{ at: number; event: string; detail
   return timeline.sort((a, b) => a.at - b.at);
 }
 
-const isTaskCursor = (value: unknown): value is [number, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string';
-
 const notFound = () => new GatewayError('not_found', 'No such task.', { code: 'not_found' });
 
 export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
@@ -172,7 +169,7 @@ export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     async (request) => {
       const { limit, cursor, family, status, key } = request.query;
-      const before = decodeCursor(cursor, isTaskCursor);
+      const before = decodeCursor(cursor, isTimeTextCursor);
       const rows = await queries.list({ accountId: scopeOf(request), surface: family, status, keyId: key, before }, limit + 1);
       return pageOf(rows, limit, view, (task) => [task.createdAt, task.id]);
     },
