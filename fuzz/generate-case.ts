@@ -158,7 +158,7 @@ function withQuery(path: string, query: string | undefined): string {
  * match nothing, the family of the path's prefix as docs/architecture.md states it: Gemini under
  * `/v1beta`, Anthropic under `/v1/messages`, imagegen2 under `/imagegen2`, imagegen1 under
  * `/imagegen1`, imgtask under `/imgtask` and `/mj`, videogen1 under `/videogen1`, videogen3 under `/videogen3`, the admin API's
- * under `/admin`, OpenAI elsewhere
+ * under `/admin`, none under `/dashboard` (plain text for a browser), OpenAI elsewhere
  * (`/videogen2` and `/v1/video/generations` answer in OpenAI's shape).
  * `/v1/models` answers in the dialect its headers suggest (docs/architecture.md).
  */
@@ -195,6 +195,8 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   if (under('/videogen1')) return 'videogen1';
   if (under('/videogen3')) return 'videogen3';
   if (under('/admin')) return 'admin';
+  // The dashboard's files answer a browser in plain text, never in an API's error shape.
+  if (under('/dashboard')) return 'none';
   return 'openai';
 }
 
