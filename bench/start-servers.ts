@@ -79,16 +79,15 @@ export interface RunningGengate extends ChildServer {
   workDir: string;
 }
 
-export async function startGengate(launch: GengateLaunch): Promise<RunningGengate> {
-  const port = await freePort();
-  const workDir = launch.workDir ?? mkdtempSync(join(tmpdir(), 'gengate-bench-'));
-  const upstream = `http://127.0.0.1:${launch.mockPort}`;
-  const env = baseEnv({
+/** The environment of a measured gengate: its port, a database in `workDir`, every provider at the mock. */
+export function gengateEnv(options: { port: number; mockPort: number; workDir: string }): NodeJS.ProcessEnv {
+  const upstream = `http://127.0.0.1:${options.mockPort}`;
+  return baseEnv({
     NODE_ENV: 'production',
     GENGATE_HOST: '127.0.0.1',
-    GENGATE_PORT: String(port),
-    GENGATE_DATABASE_URL: `sqlite:${join(workDir, 'bench.db')}`,
-    GENGATE_DATA_DIR: join(workDir, 'data'),
+    GENGATE_PORT: String(options.port),
+    GENGATE_DATABASE_URL: `sqlite:${join(options.workDir, 'bench.db')}`,
+    GENGATE_DATA_DIR: join(options.workDir, 'data'),
     GENGATE_MASTER_KEY: GENGATE_KEY,
     GENGATE_ACCESS_LOG: 'false',
     GENGATE_LOG_LEVEL: 'warn',
@@ -100,6 +99,12 @@ export async function startGengate(launch: GengateLaunch): Promise<RunningGengat
     GEMINI_API_KEY: UPSTREAM_KEY,
     GEMINI_BASE_URL: upstream,
   });
+}
+
+export async function startGengate(launch: GengateLaunch): Promise<RunningGengate> {
+  const port = await freePort();
+  const workDir = launch.workDir ?? mkdtempSync(join(tmpdir(), 'gengate-bench-'));
+  const env = gengateEnv({ port, mockPort: launch.mockPort, workDir });
   const root = launch.root ?? REPO_ROOT;
   const entry = launch.mode === 'dist' ? [join(root, 'dist/cli.js')] : ['--import', TSX_LOADER, join(root, 'src/cli.ts')];
   const args = [...(launch.nodeArgs ?? []), ...entry, 'start'];

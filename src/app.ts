@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
 import { requestIds } from './http/request-ids.js';
+import { lazyChildLoggerFactory } from './http/lazy-request-logger.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
 import type { ErrorRenderers } from './http/error-family.js';
@@ -192,6 +193,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     loggerInstance: logger as FastifyBaseLogger,
     // Fastify's own per-request lines are off: the access log below writes one line without the query string (Gemini keys ride in `?key=`).
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: config.server.bodyLimitBytes,
     // Only the admin API declares JSON schemas: an unknown field there is an error, not dropped.
     ajv: { customOptions: { removeAdditional: false } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UsageRow } from '../store/usage-repository.js';
+import { USAGE_NUMBER_COLUMNS, USAGE_TEXT_COLUMNS, type UsageRow } from '../store/usage-repository.js';
 import { interruptedRow, openLine, parseJournalLine, rowLine, type OpenCall } from './journal-entries.js';
 
 const open: OpenCall = {
@@ -40,6 +40,15 @@ describe('journal entries', () => {
     expect(openLine(open).endsWith('\n')).toBe(true);
     expect(parseJournalLine(openLine(open).trimEnd())).toEqual({ open });
     expect(parseJournalLine(rowLine(row).trimEnd())).toEqual({ row });
+  });
+
+  it('write the JSON that JSON.stringify writes, every column included, whatever the strings hold', () => {
+    const odd = { ...row, model: 'm "quoted" \\ ✓ \u0001 \u2028', outcome: 'ok\n', cost_usd: Number.NaN, account_id: null };
+    expect(JSON.parse(rowLine(odd))).toEqual(JSON.parse(JSON.stringify({ r: odd })));
+    expect(Object.keys(JSON.parse(rowLine(row)).r).sort()).toEqual([...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id'].sort());
+    const oddOpen = { ...open, key_id: 'k "1"', created_at: 1.5e12, account_id: undefined };
+    expect(JSON.parse(openLine(oddOpen))).toEqual(JSON.parse(JSON.stringify({ o: oddOpen })));
+    expect(JSON.parse(openLine({ ...open, account_id: null }))).toEqual({ o: { ...open, account_id: null } });
   });
 
   it('read lines written before accounts existed as rows and calls of no account', () => {

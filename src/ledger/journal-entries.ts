@@ -21,13 +21,32 @@ export interface OpenCall {
 
 export type JournalEntry = { open: OpenCall } | { row: UsageRow };
 
+// The lines are written field by field: the same JSON as `JSON.stringify({ o: open })` and
+// `JSON.stringify({ r: row })` in other words, at about half the cost (two lines per call).
+const text = JSON.stringify;
+
+/** A number as `JSON.stringify` writes it (not finite: `null`). */
+function num(value: number): string {
+  return Number.isFinite(value) ? `${value}` : 'null';
+}
+
+function account(value: string | null | undefined): string {
+  return value === undefined || value === null ? 'null' : text(value);
+}
+
 export function openLine(open: OpenCall): string {
-  // The same text as `JSON.stringify({ o: open })`, without the wrapping object.
-  return `{"o":${JSON.stringify(open)}}\n`;
+  const accountPart = open.account_id === undefined ? '' : `,"account_id":${account(open.account_id)}`;
+  return `{"o":{"request_id":${text(open.request_id)},"key_id":${text(open.key_id)},"surface":${text(open.surface)},"operation":${text(open.operation)},"model":${text(open.model)},"stream":${open.stream ? 'true' : 'false'},"created_at":${num(open.created_at)}${accountPart}}}\n`;
 }
 
 export function rowLine(row: UsageRow): string {
-  return `{"r":${JSON.stringify(row)}}\n`;
+  return (
+    `{"r":{"request_id":${text(row.request_id)},"key_id":${text(row.key_id)},"surface":${text(row.surface)},"operation":${text(row.operation)},` +
+    `"model":${text(row.model)},"channel":${text(row.channel)},"provider":${text(row.provider)},"upstream_model":${text(row.upstream_model)},` +
+    `"outcome":${text(row.outcome)},"stream":${num(row.stream)},"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
+    `"cache_read_tokens":${num(row.cache_read_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
+    `"units":${num(row.units)},"cost_usd":${num(row.cost_usd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}}}\n`
+  );
 }
 
 const ROW_TEXT = USAGE_TEXT_COLUMNS;

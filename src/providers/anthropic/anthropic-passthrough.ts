@@ -8,6 +8,7 @@ import type { Usage } from '../../core/usage.js';
 import { fromAnthropicInputUsage, fromAnthropicUsage, type AnthropicInputUsage } from '../../core/wire/anthropic-usage.js';
 import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
 import { forEachStringValue } from '../shared/json-members.js';
+import { bytesAt } from '../shared/byte-edits.js';
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
 import { type EventBytes, tapJson, tapSse, type SseEventReader } from '../shared/usage-tap.js';
@@ -58,7 +59,7 @@ const CONTENT_BLOCK_DELTA = Buffer.from('content_block_delta');
 /** The deltas, which the reader relays as they are and reads nothing from, pass on their bytes. */
 export function anthropicInPlace(event: EventBytes): boolean {
   const { nameStart, nameEnd } = event;
-  return nameEnd - nameStart === CONTENT_BLOCK_DELTA.length && CONTENT_BLOCK_DELTA.compare(event.bytes, nameStart, nameEnd) === 0;
+  return nameEnd - nameStart === CONTENT_BLOCK_DELTA.length && bytesAt(event.bytes, nameStart, CONTENT_BLOCK_DELTA);
 }
 
 /** The text, tool input JSON and thinking of a delta event, for billing a stream cut short. */

@@ -11,6 +11,7 @@ import { fromOpenAIUsage } from '../../core/wire/openai-usage.js';
 import { findMembers, forEachStringValue, removeMember, replaceValue, valueIs, type MemberSpan } from '../shared/json-members.js';
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue } from '../shared/upstream-http.js';
+import { type ByteEdits, bytesAt } from '../shared/byte-edits.js';
 import { type EventBytes, type InPlaceReader, tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
@@ -92,75 +93,92 @@ const DONE = Buffer.from('[DONE]');
  * What `openAIStreamReader` does to the common chunk, done on its bytes: a chunk that may carry
  * a usage object (and any chunk of another shape) is left to the reader; the others are relayed
  * as received, or with the public model spliced in and `,"usage":null` cut off the end. The
- * searches are cursors over the chunk, so a chunk of many events is scanned once per key.
+ * search for `"usage"` is a cursor over the chunk, so a chunk of many events is scanned once.
  */
 export function openAIInPlace(model: string | undefined, injectedUsage: boolean): InPlaceReader {
   const modelJson = model === undefined ? undefined : Buffer.from(JSON.stringify(model), 'utf8');
+  /**
+   * Whether `bytes[from, to)` has a `"usage"` that is not plainly followed by `:` and a value
+   * other than an object. The search is a cursor over the chunk, so a chunk of many events is
+   * scanned once (and one event's tail key, known to be `"usage":null`, ends the search).
+   */
   let usageIn: Buffer | undefined;
   let usageAt = -1;
-  let modelIn: Buffer | undefined;
-  let modelAt = -1;
-  return (event: EventBytes): Buffer | boolean => {
-    const { bytes, start, end, dataStart, dataEnd } = event;
-    if (event.nameStart !== -1) return false;
-    if (dataEnd - dataStart === DONE.length && DONE.compare(bytes, dataStart, dataEnd) === 0) return true;
-    // Every `"usage"` of the data must be followed by `:` and a value that is plainly not an object.
-    if (usageIn !== bytes || (usageAt !== -1 && usageAt < dataStart)) {
+  const mayCarryUsageObject = (bytes: Buffer, from: number, to: number): boolean => {
+    if (usageIn !== bytes || (usageAt !== -1 && usageAt < from)) {
       usageIn = bytes;
-      usageAt = bytes.indexOf(USAGE_KEY, dataStart);
+      usageAt = nextUsageKey(bytes, from);
     }
-    while (usageAt !== -1 && usageAt < dataEnd) {
+    while (usageAt !== -1 && usageAt < to) {
       const colon = usageAt + USAGE_KEY.length;
       const next = bytes[colon + 1];
-      if (bytes[colon] !== 58 /* : */ || next === undefined || next <= 32 || next >= 128 || next === 123 /* { */) return false;
-      usageAt = bytes.indexOf(USAGE_KEY, colon);
+      if (bytes[colon] !== 58 /* : */ || next === undefined || next <= 32 || next >= 128 || next === 123 /* { */) return true;
+      usageAt = nextUsageKey(bytes, colon);
     }
-    if (modelJson === undefined && !injectedUsage) return true;
+    return false;
+  };
+  return (event: EventBytes, edits: ByteEdits): boolean => {
+    const { bytes, dataStart, dataEnd } = event;
+    if (event.nameStart !== -1) return false;
+    if (dataEnd - dataStart === DONE.length && bytesAt(bytes, dataStart, DONE)) return true;
+    if (modelJson === undefined && !injectedUsage) return !mayCarryUsageObject(bytes, dataStart, dataEnd);
+    // Without the tail `,"usage":null` (its `}` stays).
     let kept = dataEnd;
+    let tailKey = -1;
     if (injectedUsage) {
       kept = dataEnd - USAGE_NULL_TAIL_BYTES.length;
-      if (kept <= dataStart || USAGE_NULL_TAIL_BYTES.compare(bytes, kept, dataEnd) !== 0) return false;
+      if (kept <= dataStart || !bytesAt(bytes, kept, USAGE_NULL_TAIL_BYTES)) return false;
+      tailKey = kept + 1;
     }
-    if (modelJson === undefined) return spliced(bytes, start, end, kept, dataEnd, -1, -1, undefined);
-    if (modelIn !== bytes || (modelAt !== -1 && modelAt < dataStart)) {
-      modelIn = bytes;
-      modelAt = bytes.indexOf(MODEL_KEY_BYTES, dataStart);
+    if (mayCarryUsageObject(bytes, dataStart, tailKey === -1 ? dataEnd : tailKey)) return false;
+    if (modelJson !== undefined) {
+      const valueStart = modelValueAt(bytes, dataStart, kept);
+      const valueEnd = valueStart === -1 ? -1 : plainStringEnd(bytes, valueStart, kept);
+      if (valueEnd === -1) return false;
+      if (valueEnd - valueStart !== modelJson.length || !bytesAt(bytes, valueStart, modelJson)) edits.replace(valueStart, valueEnd, modelJson);
     }
-    const at = modelAt;
-    if (at <= dataStart || at >= kept || bytes[dataStart] !== 123 /* { */) return false;
-    for (let i = dataStart + 1; i < at; i++) {
-      const c = bytes[i];
-      if (c === 123 || c === 91 /* [ */ || c === 92 /* \ */) return false;
-    }
-    const valueStart = at + MODEL_KEY_BYTES.length;
-    if (bytes[valueStart] !== 34 /* " */) return false;
-    const valueEnd = bytes.indexOf(34, valueStart + 1);
-    if (valueEnd === -1 || valueEnd >= kept || bytes[valueEnd - 1] === 92) return false;
-    const sameModel = valueEnd + 1 - valueStart === modelJson.length && modelJson.compare(bytes, valueStart, valueEnd + 1) === 0;
-    if (sameModel) return injectedUsage ? spliced(bytes, start, end, kept, dataEnd, -1, -1, undefined) : true;
-    return spliced(bytes, start, end, kept, dataEnd, valueStart, valueEnd + 1, modelJson);
+    if (kept < dataEnd) edits.replace(kept, dataEnd - 1);
+    return true;
   };
 }
 
+const USAGE_KEY_TAIL = Buffer.from('usage"');
+
 /**
- * The event `bytes[start, end)` with `[from, to)` replaced by `insert` (when given), and its
- * data's end `[kept, dataEnd)` replaced by `}` (when `kept < dataEnd`), in one new Buffer.
+ * Where the next `"usage"` starts, from `from` on; -1 when there is none. Searched by its tail:
+ * a search for a needle that starts with `"` stops at every quote of the JSON, `u` is rarer.
  */
-function spliced(bytes: Buffer, start: number, end: number, kept: number, dataEnd: number, from: number, to: number, insert: Buffer | undefined): Buffer {
-  const cutTail = kept < dataEnd;
-  const length = end - start - (insert ? to - from - insert.length : 0) - (cutTail ? dataEnd - kept - 1 : 0);
-  const out = Buffer.allocUnsafe(length);
-  let at = 0;
-  let from0 = start;
-  if (insert) {
-    at += bytes.copy(out, at, start, from);
-    at += insert.copy(out, at);
-    from0 = to;
+function nextUsageKey(bytes: Buffer, from: number): number {
+  for (let at = bytes.indexOf(USAGE_KEY_TAIL, from + 1); at !== -1; at = bytes.indexOf(USAGE_KEY_TAIL, at + 1)) {
+    if (bytes[at - 1] === 34 /* " */) return at - 1;
   }
-  at += bytes.copy(out, at, from0, kept);
-  if (cutTail) out[at++] = 125; /* } */
-  bytes.copy(out, at, dataEnd, end);
-  return out;
+  return -1;
+}
+
+/**
+ * Where the value of `"model":` starts in the object `bytes[from, to)`, when it is a member of
+ * the top-level object that comes before any nested value or escape; -1 otherwise (decode the event).
+ */
+function modelValueAt(bytes: Buffer, from: number, to: number): number {
+  if (bytes[from] !== 123 /* { */) return -1;
+  for (let i = from + 1; i < to; i++) {
+    const c = bytes[i];
+    if (c === 34 /* " */) {
+      if (bytesAt(bytes, i, MODEL_KEY_BYTES)) return i + MODEL_KEY_BYTES.length;
+    } else if (c === 123 || c === 91 /* [ */ || c === 92 /* \ */) return -1;
+  }
+  return -1;
+}
+
+/** The end (after the closing quote) of the string that starts at `start`, when it ends before `to` without an escape; -1 otherwise. */
+function plainStringEnd(bytes: Buffer, start: number, to: number): number {
+  if (bytes[start] !== 34 /* " */) return -1;
+  for (let i = start + 1; i < to; i++) {
+    const c = bytes[i];
+    if (c === 34) return i + 1;
+    if (c === 92 /* \ */) return -1;
+  }
+  return -1;
 }
 
 /** The assistant text and tool arguments of a chunk, for billing a stream cut short. */

@@ -11,6 +11,7 @@ import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
 import type { TapResult } from '../../core/passthrough.js';
 import type { Usage } from '../../core/usage.js';
+import { ByteEdits } from './byte-edits.js';
 
 /** JSON answers up to this size are read whole (rewritten, usage read); larger ones are relayed as they are. */
 export const JSON_TAP_LIMIT = 4 * 1024 * 1024;
@@ -56,12 +57,12 @@ export interface EventBytes {
 
 /**
  * Looks at one event in the received bytes, before (and usually instead of) decoding it:
- * true relays it as received and reads nothing from it, a Buffer relays those bytes in its
- * place (nothing to read either), false decodes it and hands it to the `SseEventReader`.
- * Must answer false for any event the reader would read something from, and for the
- * `lastRewrite` event.
+ * true relays it as received, with the edits it recorded (if any) applied, and reads nothing
+ * from it; false decodes it and hands it to the `SseEventReader` (its edits are dropped).
+ * Edits must lie inside the event. Must answer false for any event the reader would read
+ * something from, and for the `lastRewrite` event.
  */
-export type InPlaceReader = (event: EventBytes) => Buffer | boolean;
+export type InPlaceReader = (event: EventBytes, edits: ByteEdits) => boolean;
 
 /**
  * Taps an SSE body. With `rewrites: false` the reader's answer is ignored and chunks pass as
@@ -73,7 +74,7 @@ export interface SseTapOptions {
   rewrites: boolean;
   /**
    * The assistant text an event carried. Used only when the stream is cut short (to bill what
-   * was produced): the received chunks are kept (bounded) and decoded again then.
+   * was produced): the relayed chunks are kept (bounded) and decoded again then.
    */
   producedTextOf?: (event: SseEvent, emit: (text: string) => void) => void;
   /**
@@ -88,10 +89,16 @@ export interface SseTapOptions {
   inPlace?: InPlaceReader;
 }
 
-/** Received bytes kept for reading the produced text of a cut stream. */
+/** Relayed bytes kept for reading the produced text of a cut stream. */
 const KEPT_BYTES_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
 const BLANK_LINE = Buffer.from('\n\n');
 
+/**
+ * Taps an SSE answer. With `inPlace`, the source's chunks are handed over: edits that make
+ * nothing longer are made in the received chunk itself, so the source must not read or reuse
+ * a chunk once it has pushed it (true of an undici response body, whose chunks are views of
+ * buffers each socket read allocates anew).
+ */
 export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
   const { producedTextOf, inPlace } = options;
@@ -107,9 +114,14 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
     },
   };
-  // The chunks as received (references, no copies): decoded again only if the stream is cut.
+  // The chunks as relayed (references, no copies): decoded again only if the stream is cut.
   const kept: Buffer[] = [];
   let keptSize = 0;
+  const keep = (bytes: Buffer): void => {
+    if (!producedTextOf || keptSize >= KEPT_BYTES_LIMIT) return;
+    kept.push(bytes);
+    keptSize += bytes.length;
+  };
   let settled = false;
   let settle!: (completed: boolean) => void;
   const result = new Promise<TapResult>((resolve) => {
@@ -138,51 +150,57 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   /** With `inPlace`: received bytes after the last complete event (held back while rewriting). */
   let carry: Buffer | undefined;
   const view: EventBytes = { bytes: BLANK_LINE, start: 0, end: 0, nameStart: -1, nameEnd: -1, dataStart: 0, dataEnd: 0 };
-  const pieces: Buffer[] = [];
-  /** Reads the complete events of `bytes` (while rewriting, collects what to relay in `pieces`); returns where the rest begins. */
+  const edits = new ByteEdits();
+  /**
+   * Reads the complete events of `bytes`; while rewriting, records in `edits` what to relay
+   * instead of the bytes received. Returns where the rest (an incomplete event) begins.
+   */
   const scan = (bytes: Buffer): number => {
     let pos = 0;
-    let asReceived = 0;
     for (;;) {
-      const blank = bytes.indexOf(BLANK_LINE, pos);
-      if (blank === -1) break;
-      const end = blank + 2;
-      const verdict = decoder.isIdle() && eventAt(bytes, pos, blank, view) ? inPlace!(view) : false;
-      if (verdict !== true) {
-        if (rewriting && pos > asReceived) pieces.push(bytes.subarray(asReceived, pos));
-        if (verdict === false) {
-          const out = relay(decoder.push(bytes.subarray(pos, end)));
-          if (rewriting && out.length > 0) pieces.push(Buffer.from(out, 'utf8'));
-        } else if (rewriting) pieces.push(verdict);
-        asReceived = end;
+      let end = decoder.isIdle() ? commonEventAt(bytes, pos, view) : OTHER_SHAPE;
+      if (end === INCOMPLETE) break;
+      if (end !== OTHER_SHAPE) {
+        const mark = edits.count;
+        if (inPlace!(view, edits)) {
+          pos = end;
+          continue;
+        }
+        edits.truncate(mark);
+      } else {
+        const blank = bytes.indexOf(BLANK_LINE, pos);
+        if (blank === -1) break;
+        end = blank + 2;
       }
+      const out = relay(decoder.push(bytes.subarray(pos, end)));
+      if (rewriting) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
       pos = end;
     }
-    if (rewriting && pos > asReceived) pieces.push(asReceived === 0 && pos === bytes.length ? bytes : bytes.subarray(asReceived, pos));
     return pos;
-  };
-  const takePieces = (): Buffer | undefined => {
-    const out = pieces.length === 0 ? undefined : pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-    pieces.length = 0;
-    return out;
   };
 
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
-      if (producedTextOf && keptSize < KEPT_BYTES_LIMIT) {
-        kept.push(chunk);
-        keptSize += chunk.length;
-      }
       if (inPlaceOn && chunk.indexOf(13 /* \r */) !== -1) inPlaceOn = false;
       if (inPlaceOn) {
         const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
         const wasRewriting = rewriting;
         const rest = scan(bytes);
         carry = rest < bytes.length ? bytes.subarray(rest) : undefined;
-        if (!wasRewriting) return callback(null, chunk);
+        if (!wasRewriting) {
+          edits.clear();
+          keep(chunk);
+          return callback(null, chunk);
+        }
         if (rewritesDone && carry === undefined && decoder.stopKeepingRaw()) rewriting = false;
-        return callback(null, takePieces());
+        // The edits may be made in the received bytes themselves: what is kept is what was relayed.
+        const out = rest > 0 ? edits.apply(bytes, rest) : undefined;
+        if (out !== undefined) keep(out);
+        return callback(null, out);
       }
+      // A carry held back while rewriting was not relayed yet (otherwise it went out, and was kept, with its chunk).
+      if (carry !== undefined && rewriting) keep(carry);
+      keep(chunk);
       // Held back before this chunk showed a \r: decoded first (and relayed, while rewriting).
       let out = carry === undefined ? '' : relay(decoder.push(carry));
       carry = undefined;
@@ -213,14 +231,22 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   return { body: tap, result };
 }
 
+/** `commonEventAt`: the event at the position is not of the common shape (decode it). */
+const OTHER_SHAPE = -1;
+/** `commonEventAt`: the bytes end before the event at the position does. */
+const INCOMPLETE = -2;
+
 /**
- * Fills `view` with the event `bytes[start, blank + 2)` when it has the common shape (an
- * optional `event:` line and one `data:` line, nothing else); false otherwise.
+ * Fills `view` with the event that starts at `start` when it has the common shape (an optional
+ * `event:` line, one `data:` line, a blank line) and returns where it ends; `OTHER_SHAPE` when
+ * it has another, `INCOMPLETE` when the bytes end before it is seen whole.
  */
-function eventAt(bytes: Buffer, start: number, blank: number, view: EventBytes): boolean {
+function commonEventAt(bytes: Buffer, start: number, view: EventBytes): number {
   let line = start;
   view.nameStart = -1;
   view.nameEnd = -1;
+  // Too short to tell (and possibly a short event of another shape): the blank-line search decides.
+  if (line + 6 > bytes.length) return OTHER_SHAPE;
   // "event:"
   if (
     bytes[line] === 101 &&
@@ -233,22 +259,24 @@ function eventAt(bytes: Buffer, start: number, blank: number, view: EventBytes):
     let at = line + 6;
     if (bytes[at] === 32) at++;
     const lineEnd = bytes.indexOf(10, at);
-    if (lineEnd >= blank) return false;
+    if (lineEnd === -1) return INCOMPLETE;
     view.nameStart = at;
     view.nameEnd = lineEnd;
     line = lineEnd + 1;
   }
   // "data:"
-  if (!(bytes[line] === 100 && bytes[line + 1] === 97 && bytes[line + 2] === 116 && bytes[line + 3] === 97 && bytes[line + 4] === 58)) return false;
+  if (!(bytes[line] === 100 && bytes[line + 1] === 97 && bytes[line + 2] === 116 && bytes[line + 3] === 97 && bytes[line + 4] === 58)) return OTHER_SHAPE;
   let at = line + 5;
   if (bytes[at] === 32) at++;
-  if (at > blank || bytes.indexOf(10, at) !== blank) return false;
+  const lineEnd = bytes.indexOf(10, at);
+  if (lineEnd === -1 || lineEnd + 1 >= bytes.length) return INCOMPLETE;
+  if (bytes[lineEnd + 1] !== 10) return OTHER_SHAPE;
   view.bytes = bytes;
   view.start = start;
-  view.end = blank + 2;
+  view.end = lineEnd + 2;
   view.dataStart = at;
-  view.dataEnd = blank;
-  return true;
+  view.dataEnd = lineEnd;
+  return lineEnd + 2;
 }
 
 /** The produced text of the complete events in the kept chunks. */
