@@ -56,7 +56,12 @@ export const ROLLUP_TABLES: readonly RollupTable[] = [FINE_ROLLUP, ...DIMENSION_
 export function rollupUpsertSql(table: RollupTable): string {
   const columns = [...table.keyColumns, ...ROLLUP_ADDED_COLUMNS];
   return `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-  ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
+  ${addOnConflict(table)}`;
+}
+
+/** The conflict clause of both upserts: a rollup row already there gets the new sums added. */
+function addOnConflict(table: RollupTable): string {
+  return `ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
 }
 
 /** The SQL type of a rollup column (migrations 008 and 011). */
@@ -75,7 +80,7 @@ export function rollupUnnestUpsertSql(table: RollupTable): string {
   const columns = [...table.keyColumns, ...ROLLUP_ADDED_COLUMNS];
   return `INSERT INTO ${table.name} (${columns.join(', ')})
   SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${rollupColumnType(c)}[]`).join(', ')})
-  ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
+  ${addOnConflict(table)}`;
 }
 
 /** What the rollup needs of a usage row. */

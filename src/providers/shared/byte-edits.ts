@@ -38,19 +38,16 @@ export class ByteEdits {
    */
   apply(bytes: Buffer, end: number): Buffer {
     if (this.count === 0) return end === bytes.length ? bytes : bytes.subarray(0, end);
-    const out = this.fitsInPlace() ? this.compact(bytes, end) : this.copy(bytes, end);
-    this.clear();
-    return out;
-  }
-
-  /** True when no edit writes past where the bytes still to be read begin. */
-  private fitsInPlace(): boolean {
+    // Growth so far after each edit: never above 0, no edit writes past the bytes still to be read.
     let growth = 0;
+    let inPlace = true;
     for (let i = 0; i < this.count; i++) {
       growth += (this.inserts[i]?.length ?? 0) - (this.to[i] - this.from[i]);
-      if (growth > 0) return false;
+      if (growth > 0) inPlace = false;
     }
-    return true;
+    const out = inPlace ? this.compact(bytes, end) : this.copy(bytes, end, end + growth);
+    this.clear();
+    return out;
   }
 
   private compact(bytes: Buffer, end: number): Buffer {
@@ -71,9 +68,7 @@ export class ByteEdits {
     return bytes.subarray(0, at + end - read);
   }
 
-  private copy(bytes: Buffer, end: number): Buffer {
-    let length = end;
-    for (let i = 0; i < this.count; i++) length += (this.inserts[i]?.length ?? 0) - (this.to[i] - this.from[i]);
+  private copy(bytes: Buffer, end: number, length: number): Buffer {
     const out = Buffer.allocUnsafe(length);
     let at = 0;
     let read = 0;

@@ -89,6 +89,23 @@ describe('OpenAI streams relayed in place', () => {
     }
   }
 
+  it('hands an event longer than the carry bound to the decoder and relays the same bytes', async () => {
+    const long = chunk(`{"content":"${'x'.repeat(70_000)}"}`, ',"usage":null');
+    const body = [chunk('{"content":"a"}', ',"usage":null'), long, chunk('{}', ',"usage":null'), '[DONE]'].map(frame).join('');
+    const bytes = Buffer.from(body, 'utf8');
+    const options = { rewrites: true, producedTextOf: openAIProducedText };
+    const expected = await bodyText(tapSse(chunked(bytes, 100_000), openAIStreamReader('public/model', true), options).body);
+    for (const size of [1000, 4096]) {
+      const tapped = tapSse(chunked(Buffer.from(bytes), size), openAIStreamReader('public/model', true), {
+        ...options,
+        inPlace: openAIInPlace('public/model', true),
+      });
+      expect(await bodyText(tapped.body), `chunks of ${size}`).toBe(expected);
+    }
+    expect(expected).toContain('"model":"public/model"');
+    expect(expected).not.toContain('"usage":null');
+  });
+
   it('bills the text of a cut stream as the decoding path does', async () => {
     const source = new Readable({ read() {} });
     const tapped = tapSse(source, openAIStreamReader('m', true), { rewrites: true, producedTextOf: openAIProducedText, inPlace: openAIInPlace('m', true) });

@@ -42,13 +42,11 @@ export type SseEventReader = (event: SseEvent, findings: TapFindings) => string 
 
 /**
  * One complete event as received, of the common shape `[event: NAME\n]data: DATA\n\n`:
- * offsets into `bytes` (the event is `[start, end)`, its data `[dataStart, dataEnd)`, its
- * name `[nameStart, nameEnd)`, both -1 when it has none).
+ * offsets into `bytes` (its data `[dataStart, dataEnd)`, its name `[nameStart, nameEnd)`, both
+ * -1 when it has none).
  */
 export interface EventBytes {
   bytes: Buffer;
-  start: number;
-  end: number;
   nameStart: number;
   nameEnd: number;
   dataStart: number;
@@ -92,6 +90,8 @@ export interface SseTapOptions {
 /** Relayed bytes kept for reading the produced text of a cut stream. */
 const KEPT_BYTES_LIMIT = 4 * PRODUCED_TEXT_LIMIT;
 const BLANK_LINE = Buffer.from('\n\n');
+/** An incomplete event held back longer than this turns the in-place relay off for the rest of the stream. */
+const IN_PLACE_CARRY_LIMIT = 64 * 1024;
 
 /**
  * Taps an SSE answer. With `inPlace`, the source's chunks are handed over: edits that make
@@ -149,7 +149,7 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   let inPlaceOn = inPlace !== undefined;
   /** With `inPlace`: received bytes after the last complete event (held back while rewriting). */
   let carry: Buffer | undefined;
-  const view: EventBytes = { bytes: BLANK_LINE, start: 0, end: 0, nameStart: -1, nameEnd: -1, dataStart: 0, dataEnd: 0 };
+  const view: EventBytes = { bytes: BLANK_LINE, nameStart: -1, nameEnd: -1, dataStart: 0, dataEnd: 0 };
   const edits = new ByteEdits();
   /**
    * Reads the complete events of `bytes`; while rewriting, records in `edits` what to relay
@@ -181,7 +181,8 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
 
   const tap = new Transform({
     transform(chunk: Buffer, _enc, callback) {
-      if (inPlaceOn && chunk.indexOf(13 /* \r */) !== -1) inPlaceOn = false;
+      // A \r, or an event too long to be a delta (each chunk would copy and scan it again), goes to the decoder.
+      if (inPlaceOn && (chunk.indexOf(13 /* \r */) !== -1 || (carry?.length ?? 0) > IN_PLACE_CARRY_LIMIT)) inPlaceOn = false;
       if (inPlaceOn) {
         const bytes = carry === undefined ? chunk : Buffer.concat([carry, chunk]);
         const wasRewriting = rewriting;
@@ -272,8 +273,6 @@ function commonEventAt(bytes: Buffer, start: number, view: EventBytes): number {
   if (lineEnd === -1 || lineEnd + 1 >= bytes.length) return INCOMPLETE;
   if (bytes[lineEnd + 1] !== 10) return OTHER_SHAPE;
   view.bytes = bytes;
-  view.start = start;
-  view.end = lineEnd + 2;
   view.dataStart = at;
   view.dataEnd = lineEnd;
   return lineEnd + 2;
