@@ -19,6 +19,8 @@ export interface EngineYaml {
   pollIntervalMs: number;
   claimBatch?: number;
   mediaDir?: string;
+  /** Sent on every upstream request as `x-gateway-process`, so the fake can tell processes apart. */
+  processTag?: string;
 }
 
 export function mjGatewayYaml(options: EngineYaml): string {
@@ -28,6 +30,7 @@ export function mjGatewayYaml(options: EngineYaml): string {
     '    provider: midjourney-proxy',
     `    baseUrl: ${options.fakeUrl}`,
     `    apiKey: ${FAKE_MJ_SECRET}`,
+    ...(options.processTag !== undefined ? [`    headers: { x-gateway-process: ${options.processTag} }`] : []),
     "    models: ['imgtask-*']",
     '    timeoutMs: 15000',
     `    options: { pollIntervalMs: ${options.pollIntervalMs} }`,
