@@ -3,9 +3,11 @@
  * a per-attempt deadline for the response headers, and connection failures turned into
  * retryable GatewayErrors.
  */
-import { Agent, request } from 'undici';
-import type { Dispatcher } from 'undici';
+import { Readable } from 'node:stream';
+import { Agent, type Dispatcher, util } from 'undici';
 import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
+
+const { parseHeaders } = util;
 
 const agent = new Agent({
   keepAliveTimeout: 30_000,
@@ -31,37 +33,140 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
 }
 
-/** Sends a request upstream; resolves with whatever status came back. Throws only when no answer came. */
-export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  try {
-    const res = await request(req.url, {
-      method: req.method ?? 'POST',
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-      dispatcher: agent,
-      // The deadline covers waiting for the response headers only: once they are in, a long
-      // stream may take as long as it takes (the client's own disconnect still aborts it).
-      headersTimeout: req.timeoutMs,
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.body };
-  } catch (error) {
-    if (req.signal.aborted) {
-      // A reason given (the gateway shutting down) says why; otherwise the client left.
-      if (req.signal.reason instanceof GatewayError) throw req.signal.reason;
-      throw new GatewayError('upstream', 'request aborted by the client', { retryable: false, cause: error, code: 'client_closed' });
-    }
-    const code = (error as { code?: string }).code;
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      throw new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
-    }
-    // The error code only: undici's message names the upstream's host and port, which clients must not learn.
-    const cause = code ?? (error as { cause?: { code?: string } }).cause?.code ?? 'connection failed';
-    throw new GatewayError('upstream', `upstream unreachable (${cause})`, { retryable: true, cause: error, code: 'upstream_unreachable' });
+/**
+ * An upstream answer's body: a byte stream fed straight from undici's socket reads (pushing
+ * past the high-water mark pauses the socket until the body is read again). Destroying it
+ * before its end aborts the request, which closes the connection.
+ */
+export class UpstreamBody extends Readable {
+  private resumeSocket?: () => void;
+  private abortRequest?: (reason: Error) => void;
+  private ended = false;
+
+  constructor() {
+    super({ highWaterMark: BODY_HIGH_WATER_MARK });
   }
+
+  /** The whole body as UTF-8 text. */
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** @internal undici's controls of the request this body belongs to. */
+  attach(resume: () => void, abort: (reason: Error) => void): void {
+    this.resumeSocket = resume;
+    this.abortRequest = abort;
+  }
+
+  /** @internal The last byte arrived. */
+  finish(): void {
+    this.ended = true;
+    this.push(null);
+  }
+
+  override _read(): void {
+    this.resumeSocket?.();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.ended) {
+      this.ended = true;
+      this.abortRequest?.(error ?? new Error('upstream body closed before its end'));
+    }
+    callback(error);
+  }
+}
+
+const BODY_HIGH_WATER_MARK = 64 * 1024;
+
+/**
+ * Sends a request upstream; resolves with whatever status came back. Throws only when no answer came.
+ * Dispatched on undici's handler interface: the answer's bytes go straight into an `UpstreamBody`,
+ * without the promise, async-resource and stream layers of undici's `request()`.
+ */
+export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    const { signal } = req;
+    if (signal.aborted) {
+      reject(failure(req, signal.reason));
+      return;
+    }
+    let abortRequest: ((reason: Error) => void) | undefined;
+    let pendingAbort: Error | undefined;
+    let body: UpstreamBody | undefined;
+    const onAbort = (): void => {
+      const reason = signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      if (abortRequest) abortRequest(reason);
+      else pendingAbort = reason;
+    };
+    const done = (): void => signal.removeEventListener('abort', onAbort);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const [origin, path] = splitUrl(req.url);
+    agent.dispatch(
+      {
+        origin,
+        path,
+        method: req.method ?? 'POST',
+        headers: req.headers,
+        body: req.body,
+        // The deadline covers waiting for the response headers only: once they are in, a long
+        // stream may take as long as it takes (the client's own disconnect still aborts it).
+        headersTimeout: req.timeoutMs,
+        bodyTimeout: 0,
+      },
+      {
+        onConnect(abort: (reason?: Error) => void) {
+          abortRequest = abort;
+          if (pendingAbort) abort(pendingAbort);
+        },
+        onHeaders(status: number, rawHeaders: Buffer[], resume: () => void) {
+          body = new UpstreamBody();
+          body.attach(resume, (reason) => abortRequest?.(reason));
+          resolve({ status, headers: parseHeaders(rawHeaders) as UpstreamResponse['headers'], body });
+          return true;
+        },
+        onData(chunk: Buffer) {
+          return body!.push(chunk);
+        },
+        onComplete() {
+          done();
+          body!.finish();
+        },
+        onError(error: Error) {
+          done();
+          if (body) body.destroy(error);
+          else reject(failure(req, error));
+        },
+      } as Dispatcher.DispatchHandler,
+    );
+  });
+}
+
+/** `http://host:port/path?query` as undici's origin and path (the URLs are built by the gateway from a channel's base URL). */
+function splitUrl(url: string): [string, string] {
+  const slash = url.indexOf('/', url.indexOf('//') + 2);
+  return slash === -1 ? [url, '/'] : [url.slice(0, slash), url.slice(slash)];
+}
+
+/** Why no answer came, as the GatewayError the attempt loop expects. */
+function failure(req: UpstreamRequest, error: unknown): GatewayError {
+  if (req.signal.aborted) {
+    // A reason given (the gateway shutting down) says why; otherwise the client left.
+    if (req.signal.reason instanceof GatewayError) return req.signal.reason;
+    return new GatewayError('upstream', 'request aborted by the client', { retryable: false, cause: error, code: 'client_closed' });
+  }
+  const code = (error as { code?: string }).code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new GatewayError('timeout', `upstream did not answer within ${req.timeoutMs} ms`, { retryable: true, cause: error });
+  }
+  // The error code only: undici's message names the upstream's host and port, which clients must not learn.
+  const cause = code ?? (error as { cause?: { code?: string } }).cause?.code ?? 'connection failed';
+  return new GatewayError('upstream', `upstream unreachable (${cause})`, { retryable: true, cause: error, code: 'upstream_unreachable' });
 }
 
 /** Reads a (small) upstream error body as text, bounded so a hostile upstream cannot exhaust memory. */
