@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, keyIdOf, sameHash } from './api-key-format.js';
+import { apiKeyDigest, generateApiKey, hashApiKey, keyIdOf, sameDigest } from './api-key-format.js';
 
 describe('API key format', () => {
   it('generates distinct keys whose id is recoverable and whose hash is SHA-256 of the key', () => {
@@ -19,9 +19,14 @@ describe('API key format', () => {
     expect(keyIdOf('gg-short')).toBeUndefined();
   });
 
-  it('compares hashes exactly', () => {
-    expect(sameHash(hashApiKey('x'), hashApiKey('x'))).toBe(true);
-    expect(sameHash(hashApiKey('x'), hashApiKey('y'))).toBe(false);
-    expect(sameHash(hashApiKey('x'), 'abcd')).toBe(false);
+  it('stores the SHA-256 of the key in hex (the published test vector of "abc")', () => {
+    expect(hashApiKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(apiKeyDigest('abc').toString('hex')).toBe(hashApiKey('abc'));
+  });
+
+  it('compares digests exactly', () => {
+    expect(sameDigest(apiKeyDigest('x'), apiKeyDigest('x'))).toBe(true);
+    expect(sameDigest(apiKeyDigest('x'), apiKeyDigest('y'))).toBe(false);
+    expect(sameDigest(apiKeyDigest('x'), Buffer.from('abcd', 'hex'))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@
  * without scanning; only a SHA-256 of the whole key is stored, and presented keys are compared
  * against it in constant time. Keys carry ~190 bits of randomness, so a fast hash is enough.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { randomId } from '../core/ids.js';
 
 const PREFIX = 'gg-';
@@ -19,8 +19,17 @@ export interface NewApiKey {
   hint: string;
 }
 
+/** Node's one-shot hash (20.12 and later): no Hash object per call. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, outputEncoding: 'buffer') => Buffer }).hash;
+
+/** The SHA-256 of a key, as bytes (what presented keys are compared by). */
+export function apiKeyDigest(key: string): Buffer {
+  return oneShotHash ? oneShotHash('sha256', key, 'buffer') : crypto.createHash('sha256').update(key).digest();
+}
+
+/** The SHA-256 of a key in hex, as stored. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return apiKeyDigest(key).toString('hex');
 }
 
 export function generateApiKey(): NewApiKey {
@@ -35,9 +44,7 @@ export function keyIdOf(presented: string): string | undefined {
   return presented.slice(PREFIX.length, PREFIX.length + ID_LENGTH);
 }
 
-/** Constant-time comparison of two hex digests of equal length. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+/** Constant-time comparison of two digests. */
+export function sameDigest(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }

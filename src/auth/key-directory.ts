@@ -9,7 +9,7 @@ import { GatewayError } from '../core/errors.js';
 import type { ApiKeysRepository, StoredApiKey } from '../store/api-keys-repository.js';
 import type { InvalidationBus } from '../store/invalidation-bus.js';
 import type { AuthenticatedKey } from '../core/key.js';
-import { hashApiKey, keyIdOf, sameHash } from './api-key-format.js';
+import { apiKeyDigest, keyIdOf, sameDigest } from './api-key-format.js';
 
 const NEGATIVE_TTL_MS = 10_000;
 const NEGATIVE_LIMIT = 10_000;
@@ -29,7 +29,9 @@ export class KeyDirectory {
   private keys = new Map<string, StoredApiKey>();
   private disabledAccounts = new Set<string>();
   private readonly unknown = new Map<string, number>();
-  private readonly masterHash?: string;
+  private readonly masterDigest?: Buffer;
+  /** Each stored key's hex hash as bytes, decoded once. */
+  private readonly digests = new WeakMap<StoredApiKey, Buffer>();
   private timer?: NodeJS.Timeout;
   private unsubscribe?: () => void;
   private reloading?: Promise<void>;
@@ -40,7 +42,7 @@ export class KeyDirectory {
     masterKey: string | undefined,
     private readonly options: KeyDirectoryOptions = {},
   ) {
-    if (masterKey) this.masterHash = hashApiKey(masterKey);
+    if (masterKey) this.masterDigest = apiKeyDigest(masterKey);
   }
 
   async start(): Promise<void> {
@@ -92,14 +94,14 @@ export class KeyDirectory {
         code: 'missing_api_key',
       });
     }
-    const presentedHash = hashApiKey(presented);
-    if (this.masterHash && sameHash(presentedHash, this.masterHash)) {
+    const presentedDigest = apiKeyDigest(presented);
+    if (this.masterDigest && sameDigest(presentedDigest, this.masterDigest)) {
       return { id: 'master', name: 'master key', models: null, isMaster: true, accountId: null };
     }
     const id = keyIdOf(presented);
     if (!id) throw invalidKey();
     const stored = this.keys.get(id) ?? (await this.lookUp(id));
-    if (!stored || !sameHash(presentedHash, stored.keyHash)) throw invalidKey();
+    if (!stored || !sameDigest(presentedDigest, this.digestOf(stored))) throw invalidKey();
     const now = Date.now();
     if (stored.revokedAt !== null) throw new GatewayError('authentication', 'This API key has been revoked.', { code: 'invalid_api_key' });
     if (stored.expiresAt !== null && stored.expiresAt <= now) {
@@ -109,6 +111,15 @@ export class KeyDirectory {
       throw new GatewayError('authentication', 'The account of this API key is disabled.', { code: 'invalid_api_key' });
     }
     return { id: stored.id, name: stored.name, models: stored.models, isMaster: false, accountId: stored.accountId };
+  }
+
+  private digestOf(stored: StoredApiKey): Buffer {
+    let digest = this.digests.get(stored);
+    if (!digest) {
+      digest = Buffer.from(stored.keyHash, 'hex');
+      this.digests.set(stored, digest);
+    }
+    return digest;
   }
 
   private async lookUp(id: string): Promise<StoredApiKey | undefined> {

@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database as BetterSqliteDatabase } from 'better-sqlite3';
 import type { CustomTypesConfig } from 'pg';
+import { withCachedStatements } from './cached-statements.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import type { StoreDialect } from './store-dialect.js';
@@ -156,7 +157,7 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqliteHandle = sqlite;
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withCachedStatements(sqlite) }) });
   }
   const store: OpenedStore = { db, dialect, sqlite: sqliteHandle, close: () => db.destroy() };
   if (options.migrate ?? true) {
