@@ -29,6 +29,35 @@ describe('SseDecoder', () => {
     expect(events[0].data).toBe('héllo 🌍');
   });
 
+  it('decodes mixed line ends in every chunking, a \r at a chunk end included', () => {
+    const text = 'data: a\r\n\r\ndata: bb\rdata: cc\r\rdata: d\n\n: note\r\ndata: e\r\n\r\n';
+    for (let size = 1; size <= text.length; size++) {
+      const decoder = new SseDecoder();
+      const events = [];
+      for (let i = 0; i < text.length; i += size) events.push(...decoder.push(text.slice(i, i + size)));
+      events.push(...decoder.end());
+      expect(
+        events.map((e) => e.data),
+        `chunks of ${size}`,
+      ).toEqual(['a', 'bb\ncc', 'd', 'e']);
+    }
+  });
+
+  it('ends an event at a \r held back at a chunk end as soon as the next chunk shows it was not \r\n', () => {
+    const decoder = new SseDecoder();
+    expect(decoder.push('data: x\r\r')).toEqual([]);
+    expect(decoder.push('d').map((e) => e.data)).toEqual(['x']);
+  });
+
+  it('decodes one long line that arrives in many chunks without a line end', () => {
+    const value = 'x'.repeat(200_000);
+    const decoder = new SseDecoder();
+    const text = `data: ${value}\n\n`;
+    const events = [];
+    for (let i = 0; i < text.length; i += 100) events.push(...decoder.push(text.slice(i, i + 100)));
+    expect(events.map((e) => e.data.length)).toEqual([value.length]);
+  });
+
   it('flushes a last event that had no blank line after it', async () => {
     async function* body() {
       yield 'data: {"done":true}';

@@ -22,6 +22,8 @@ export class SseDecoder {
   private data: string[] = [];
   private id: string | undefined;
   private sawCarriageReturn = false;
+  /** The text held back ends in a \r that may be the first half of \r\n. */
+  private heldCr = false;
   private keepRaw: boolean;
   private raw = '';
   private lineAt = 0;
@@ -34,19 +36,31 @@ export class SseDecoder {
 
   /** Decodes one chunk; returns the events it completed (often none or one). */
   push(chunk: Uint8Array | string): SseEvent[] {
-    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    const added = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    // Most upstreams use \n only: look for \r only once one was seen (each chunk is checked once).
+    const addedCr = added.includes('\r');
+    if (addedCr) this.sawCarriageReturn = true;
+    // No line ends in this chunk: it only lengthens the line held back. Appended without looking
+    // at what is held (a long line arriving in many chunks is scanned once, not once a chunk).
+    if (added.indexOf('\n') === -1 && !addedCr && !this.heldCr) {
+      this.buffer += added;
+      return [];
+    }
+    this.buffer += added;
+    this.heldCr = false;
     const events: SseEvent[] = [];
     const text = this.buffer;
     let start = 0;
-    // Jump from line end to line end; most upstreams use \n only, so look for \r only once one was seen.
-    if (!this.sawCarriageReturn && text.includes('\r')) this.sawCarriageReturn = true;
     const lookForCr = this.sawCarriageReturn;
     while (start < text.length) {
       let end = text.indexOf('\n', start);
       const cr = lookForCr ? text.indexOf('\r', start) : -1;
       if (cr !== -1 && (end === -1 || cr < end)) {
         // A lone \r at the very end may be the first half of \r\n: wait for more.
-        if (cr === text.length - 1) break;
+        if (cr === text.length - 1) {
+          this.heldCr = true;
+          break;
+        }
         end = cr;
       }
       if (end === -1) break;
@@ -74,6 +88,7 @@ export class SseDecoder {
       this.line(this.buffer, events);
     }
     this.buffer = '';
+    this.heldCr = false;
     this.line('', events);
     return events;
   }

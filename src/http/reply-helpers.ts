@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type CallAbort, callAbort } from '../core/call-abort.js';
 import { toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
 import type { ErrorRenderer } from './error-renderer.js';
@@ -46,34 +47,34 @@ export function sendPassthrough(
  * the gateway's drain deadline passes (with the shutdown error as its reason).
  */
 export function clientSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
+  const call = callAbort();
   const shutdown = request.server.shutdownSignal;
   if (shutdown?.aborted) {
-    controller.abort(shutdown.reason);
-    return controller.signal;
+    call.abort(shutdown.reason);
+    return call.signal;
   }
   const live = shutdown === undefined ? undefined : liveCalls(shutdown);
-  live?.add(controller);
+  live?.add(call);
   reply.raw.once('close', () => {
-    live?.delete(controller);
-    if (!reply.raw.writableFinished) controller.abort();
+    live?.delete(call);
+    if (!reply.raw.writableFinished) call.abort();
   });
-  return controller.signal;
+  return call.signal;
 }
 
 /** Per shutdown signal, the calls in flight: one listener aborts them all (not one listener per call). */
-const liveByShutdown = new WeakMap<AbortSignal, Set<AbortController>>();
+const liveByShutdown = new WeakMap<AbortSignal, Set<CallAbort>>();
 
-function liveCalls(shutdown: AbortSignal): Set<AbortController> {
+function liveCalls(shutdown: AbortSignal): Set<CallAbort> {
   let live = liveByShutdown.get(shutdown);
   if (!live) {
-    const calls = new Set<AbortController>();
+    const calls = new Set<CallAbort>();
     live = calls;
     liveByShutdown.set(shutdown, calls);
     shutdown.addEventListener(
       'abort',
       () => {
-        for (const controller of calls) controller.abort(shutdown.reason);
+        for (const call of calls) call.abort(shutdown.reason);
         calls.clear();
       },
       { once: true },

@@ -1,10 +1,10 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withCachedStatements } from './cached-statements.js';
 
 interface Db {
-  items: { id: number; name: string };
+  items: { id: Generated<number>; name: string };
 }
 
 const opened: Array<Kysely<Db>> = [];

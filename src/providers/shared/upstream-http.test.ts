@@ -2,9 +2,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callAbort } from '../../core/call-abort.js';
 import { sendUpstream } from './upstream-http.js';
 
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > 3000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 let server: Server;
+/** Paths whose connection the client closed before the answer ended. */
+const closedEarly: string[] = [];
 let base: string;
 
 beforeAll(async () => {
@@ -21,6 +31,25 @@ beforeAll(async () => {
           res.end();
         }
       }, 350);
+    } else if (req.url === '/endless') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const timer = setInterval(() => res.write('data: more\n\n'), 10);
+      res.on('close', () => {
+        clearInterval(timer);
+        closedEarly.push(req.url ?? '');
+      });
+    } else if (req.url === '/big') {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(64 * 1024, 120);
+      let sent = 0;
+      const write = (): void => {
+        while (sent < 8 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', write);
+        }
+        res.end();
+      };
+      write();
     } else {
       res.end('ok');
     }
@@ -56,5 +85,35 @@ describe('sendUpstream', () => {
     const pending = sendUpstream({ url: `${base}/slow-headers`, method: 'GET', headers: {}, signal: controller.signal, timeoutMs: 5000 });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ retryable: false, code: 'client_closed' });
+  });
+
+  it('closes the upstream connection when the body is destroyed before its end', async () => {
+    const res = await sendUpstream({ url: `${base}/endless`, method: 'GET', headers: {}, signal: never, timeoutMs: 1000 });
+    for await (const chunk of res.body) {
+      expect(chunk.toString()).toContain('data: more');
+      break;
+    }
+    await until('the upstream to see its connection closed', () => closedEarly.includes('/endless'));
+    closedEarly.length = 0;
+  });
+
+  it("aborts the upstream request in the middle of its body when the call's signal aborts", async () => {
+    const call = callAbort();
+    const res = await sendUpstream({ url: `${base}/endless`, method: 'GET', headers: {}, signal: call.signal, timeoutMs: 1000 });
+    const failed = new Promise((resolve) => res.body.on('error', resolve));
+    res.body.resume();
+    call.abort();
+    await failed;
+    await until('the upstream to see its connection closed', () => closedEarly.includes('/endless'));
+    closedEarly.length = 0;
+  });
+
+  it('holds back an unread body near its high-water mark instead of buffering the whole answer', async () => {
+    const res = await sendUpstream({ url: `${base}/big`, method: 'GET', headers: {}, signal: never, timeoutMs: 1000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(res.body.readableLength).toBeLessThanOrEqual(256 * 1024);
+    let size = 0;
+    for await (const chunk of res.body) size += chunk.length;
+    expect(size).toBe(8 * 1024 * 1024);
   });
 });

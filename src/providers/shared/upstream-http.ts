@@ -5,6 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, util } from 'undici';
+import { onAbort } from '../../core/call-abort.js';
 import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
 
 const { parseHeaders } = util;
@@ -99,13 +100,12 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     let abortRequest: ((reason: Error) => void) | undefined;
     let pendingAbort: Error | undefined;
     let body: UpstreamBody | undefined;
-    const onAbort = (): void => {
+    const abortNow = (): void => {
       const reason = signal.reason instanceof Error ? signal.reason : new Error('aborted');
       if (abortRequest) abortRequest(reason);
       else pendingAbort = reason;
     };
-    const done = (): void => signal.removeEventListener('abort', onAbort);
-    signal.addEventListener('abort', onAbort, { once: true });
+    const done = onAbort(signal, abortNow);
     const [origin, path] = splitUrl(req.url);
     agent.dispatch(
       {
