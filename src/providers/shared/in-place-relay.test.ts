@@ -152,6 +152,36 @@ describe('Anthropic streams relayed in place', () => {
   }
 });
 
+describe('events read and kept as they came', () => {
+  async function relayedBytes(source: Buffer, size: number, inPlace: boolean): Promise<Buffer> {
+    const tapped = tapSse(chunked(Buffer.from(source), size), anthropicStreamReader('public/model'), {
+      rewrites: true,
+      producedTextOf: anthropicProducedText,
+      lastRewrite: (e) => e.event === 'message_start',
+      inPlace: inPlace ? anthropicInPlace : undefined,
+    });
+    const parts: Buffer[] = [];
+    for await (const part of tapped.body) parts.push(Buffer.from(part));
+    return Buffer.concat(parts);
+  }
+
+  it('relay the same bytes as the decoding path at every chunking, also when an event is not valid UTF-8', async () => {
+    const source = Buffer.concat([
+      Buffer.from(ANTHROPIC_STREAMS.plain.slice(0, ANTHROPIC_STREAMS.plain.indexOf('event: ping'))),
+      Buffer.from('event: ping\ndata: {"type":"ping","x":"'),
+      Buffer.from([0xff, 0xe2, 0x9c]),
+      Buffer.from('"}\n\n'),
+      Buffer.from(ANTHROPIC_STREAMS.plain.slice(ANTHROPIC_STREAMS.plain.indexOf('event: content_block_delta'))),
+    ]);
+    // Compared chunking by chunking: once the renamed event is out, both paths relay later chunks as they came.
+    for (const size of SIZES) {
+      const expected = await relayedBytes(source, size, false);
+      expect(expected.includes(Buffer.from('"model":"public/model"')), `chunks of ${size}`).toBe(true);
+      expect((await relayedBytes(source, size, true)).equals(expected), `chunks of ${size}`).toBe(true);
+    }
+  });
+});
+
 describe('JSON answers edited on their bytes', () => {
   const documents = [
     '{"id":"c","object":"chat.completion","created":1,"model":"up","choices":[{"message":{"content":"Hé"}}],"usage":{"prompt_tokens":1}}',

@@ -136,12 +136,20 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   let rewriting = options.rewrites;
   let rewritesDone = false;
   /** Reads decoded events; while rewriting, returns what to relay for them. */
+  /** Whether the last `relay` changed or dropped any event (else it returned the events' raw text). */
+  let relayChanged = false;
   const relay = (events: SseEvent[]): string => {
     let out = '';
+    relayChanged = false;
     for (const event of events) {
       if (rewriting && options.lastRewrite?.(event)) rewritesDone = true;
       const data = read(event, findings);
-      if (rewriting && data !== null) out += data === event.data ? event.raw! : reframe(event, data);
+      if (!rewriting) continue;
+      if (data === event.data) out += event.raw!;
+      else {
+        relayChanged = true;
+        if (data !== null) out += reframe(event, data);
+      }
     }
     return out;
   };
@@ -157,6 +165,7 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
    */
   const scan = (bytes: Buffer): number => {
     let pos = 0;
+    let validUtf8: boolean | undefined;
     for (;;) {
       let end = decoder.isIdle() ? commonEventAt(bytes, pos, view) : OTHER_SHAPE;
       if (end === INCOMPLETE) break;
@@ -172,8 +181,12 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
         if (blank === -1) break;
         end = blank + 2;
       }
+      const wasIdle = decoder.isIdle();
       const out = relay(decoder.push(bytes.subarray(pos, end)));
-      if (rewriting) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
+      // Events read and kept as they came need no edit when their text is exactly these bytes: nothing
+      // held before or after, and the bytes valid UTF-8 (so decoding changed nothing; checked once a chunk).
+      const unchanged = wasIdle && !relayChanged && decoder.isIdle() && (validUtf8 ??= isUtf8(bytes));
+      if (rewriting && !unchanged) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
       pos = end;
     }
     return pos;
