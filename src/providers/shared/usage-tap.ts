@@ -185,7 +185,11 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       const out = relay(decoder.push(bytes.subarray(pos, end)));
       // Events read and kept as they came need no edit when their text is exactly these bytes: nothing
       // held before or after, and the bytes valid UTF-8 (so decoding changed nothing; checked once a chunk).
-      const unchanged = wasIdle && !relayChanged && decoder.isIdle() && (validUtf8 ??= isUtf8(bytes));
+      let unchanged = wasIdle && !relayChanged && decoder.isIdle();
+      if (unchanged) {
+        validUtf8 ??= isUtf8(bytes);
+        unchanged = validUtf8;
+      }
       if (rewriting && !unchanged) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
       pos = end;
     }
