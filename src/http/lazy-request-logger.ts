@@ -7,7 +7,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 
-type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+type Level = (typeof LEVELS)[number];
+type LogMethod = (...args: unknown[]) => void;
 
 export class LazyRequestLogger {
   private made?: FastifyBaseLogger;
@@ -32,24 +34,12 @@ export class LazyRequestLogger {
     this.real.level = level;
   }
 
-  fatal(...args: unknown[]): void {
-    this.log('fatal', args);
-  }
-  error(...args: unknown[]): void {
-    this.log('error', args);
-  }
-  warn(...args: unknown[]): void {
-    this.log('warn', args);
-  }
-  info(...args: unknown[]): void {
-    this.log('info', args);
-  }
-  debug(...args: unknown[]): void {
-    this.log('debug', args);
-  }
-  trace(...args: unknown[]): void {
-    this.log('trace', args);
-  }
+  declare fatal: LogMethod;
+  declare error: LogMethod;
+  declare warn: LogMethod;
+  declare info: LogMethod;
+  declare debug: LogMethod;
+  declare trace: LogMethod;
   silent(): void {}
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
@@ -69,10 +59,19 @@ export class LazyRequestLogger {
     return (this.made ?? (this.options.level === undefined ? this.parent : this.real)) as unknown as Logger;
   }
 
-  private log(level: Level, args: unknown[]): void {
+  /** @internal What each level's method does. */
+  log(level: Level, args: unknown[]): void {
     if (!this.decider().isLevelEnabled(level)) return;
     (this.real[level] as (...a: unknown[]) => void)(...args);
   }
+}
+
+for (const level of LEVELS) {
+  Object.defineProperty(LazyRequestLogger.prototype, level, {
+    value(this: LazyRequestLogger, ...args: unknown[]): void {
+      this.log(level, args);
+    },
+  });
 }
 
 /** Fastify's `childLoggerFactory`: a request's logger that becomes a pino child when first used. */

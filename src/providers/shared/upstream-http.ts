@@ -4,6 +4,7 @@
  * retryable GatewayErrors.
  */
 import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { Agent, type Dispatcher, util } from 'undici';
 import { onAbort } from '../../core/call-abort.js';
 import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
@@ -52,10 +53,8 @@ export class UpstreamBody extends Readable {
   }
 
   /** The whole body as UTF-8 text. */
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+  text(): Promise<string> {
+    return text(this);
   }
 
   /** @internal undici's controls of the request this body belongs to. */

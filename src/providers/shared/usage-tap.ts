@@ -135,9 +135,9 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   });
   let rewriting = options.rewrites;
   let rewritesDone = false;
-  /** Reads decoded events; while rewriting, returns what to relay for them. */
   /** Whether the last `relay` changed or dropped any event (else it returned the events' raw text). */
   let relayChanged = false;
+  /** Reads decoded events; while rewriting, returns what to relay for them. */
   const relay = (events: SseEvent[]): string => {
     let out = '';
     relayChanged = false;
@@ -167,7 +167,8 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
     let pos = 0;
     let validUtf8: boolean | undefined;
     for (;;) {
-      let end = decoder.isIdle() ? commonEventAt(bytes, pos, view) : OTHER_SHAPE;
+      const idle = decoder.isIdle();
+      let end = idle ? commonEventAt(bytes, pos, view) : OTHER_SHAPE;
       if (end === INCOMPLETE) break;
       if (end !== OTHER_SHAPE) {
         const mark = edits.count;
@@ -181,16 +182,17 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
         if (blank === -1) break;
         end = blank + 2;
       }
-      const wasIdle = decoder.isIdle();
       const out = relay(decoder.push(bytes.subarray(pos, end)));
       // Events read and kept as they came need no edit when their text is exactly these bytes: nothing
       // held before or after, and the bytes valid UTF-8 (so decoding changed nothing; checked once a chunk).
-      let unchanged = wasIdle && !relayChanged && decoder.isIdle();
-      if (unchanged) {
-        validUtf8 ??= isUtf8(bytes);
-        unchanged = validUtf8;
+      if (rewriting) {
+        let unchanged = idle && !relayChanged && decoder.isIdle();
+        if (unchanged) {
+          validUtf8 ??= isUtf8(bytes);
+          unchanged = validUtf8;
+        }
+        if (!unchanged) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
       }
-      if (rewriting && !unchanged) edits.replace(pos, end, out.length > 0 ? Buffer.from(out, 'utf8') : undefined);
       pos = end;
     }
     return pos;
