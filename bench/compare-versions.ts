@@ -4,8 +4,14 @@
  * every round; each window's server CPU (from /proc) is divided by its answers. Medians and the
  * median of the per-round ratios are printed; the build of each checkout is refreshed first.
  *
+ * With `--rate N` each window sends N requests a second instead of saturating the server, so both
+ * checkouts are measured at the same request rate, below the point where the load generator, the
+ * mock and the server fight over the cores. Each round then also measures both servers idle and
+ * prints the marginal CPU per request as well: the window's CPU less the idle rate over its length
+ * (background timers are a cost per second, not per request, and differ between versions).
+ *
  *   node --import tsx bench/compare-versions.ts --old ../base [--new .] [--rounds 8] [--window 3]
- *        [--scenarios chat,chat-stream,cross-stream,anthropic-stream] [--connections 64]
+ *        [--scenarios chat,chat-stream,cross-stream,anthropic-stream] [--connections 64] [--rate N]
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +28,7 @@ const { values } = parseArgs({
     window: { type: 'string', default: '3' },
     scenarios: { type: 'string', default: 'chat,chat-stream,cross-stream,anthropic-stream' },
     connections: { type: 'string', default: '64' },
+    rate: { type: 'string' },
   },
 });
 if (!values.old) throw new Error('--old DIR: the gengate checkout to compare against');
@@ -30,6 +37,7 @@ const rounds = Number(values.rounds);
 const windowSec = Number(values.window);
 const connections = Number(values.connections);
 const scenarios = values.scenarios.split(',');
+const rate = values.rate === undefined ? undefined : Number(values.rate);
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 
 for (const root of Object.values(roots)) ensureGengateBuilt(root, print);
@@ -38,21 +46,38 @@ const servers = {
   old: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.old }),
   new: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.new }),
 };
-const figures: Record<string, { old: number[]; new: number[] }> = {};
+type Figures = { old: number[]; new: number[] };
+const figures: Record<string, Figures> = {};
+const marginal: Record<string, Figures> = {};
+const idleMs: Figures = { old: [], new: [] };
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 try {
   for (let round = 0; round < rounds; round++) {
+    // both servers idle over the same seconds: CPU per second spent on background timers
+    const idleStart = { old: cpuSeconds(servers.old.pid), new: cpuSeconds(servers.new.pid), at: performance.now() };
+    if (rate !== undefined) await sleep(windowSec * 1000);
+    const idleSec = (performance.now() - idleStart.at) / 1000;
+    for (const version of ['old', 'new'] as const) idleMs[version].push(((cpuSeconds(servers[version].pid) - idleStart[version]) * 1000) / idleSec);
     for (const id of scenarios) {
       for (const version of round % 2 === 0 ? (['old', 'new'] as const) : (['new', 'old'] as const)) {
         const server = servers[version];
         const request = scenarioById(id).request('gengate', { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
-        const load = { baseUrl: server.baseUrl, request, connections };
-        await runLoad({ ...load, durationSec: round === 0 ? 1.5 : 0.5 });
+        const load = { baseUrl: server.baseUrl, request, connections, rate };
+        // the first round warms the JIT at full speed, whatever the measured rate
+        if (round === 0) await runLoad({ ...load, rate: undefined, durationSec: 2 });
+        await runLoad({ ...load, durationSec: 0.5 });
         const before = cpuSeconds(server.pid);
         const result = await runLoad({ ...load, durationSec: windowSec });
-        const ms = ((cpuSeconds(server.pid) - before) * 1000) / Math.max(result.ok, 1);
+        const cpuMs = (cpuSeconds(server.pid) - before) * 1000;
+        const ms = cpuMs / Math.max(result.ok, 1);
+        const idleShare = rate === undefined ? 0 : idleMs[version][round] * result.elapsedSec;
+        const marginalMs = (cpuMs - idleShare) / Math.max(result.ok, 1);
         figures[id] ??= { old: [], new: [] };
+        marginal[id] ??= { old: [], new: [] };
         figures[id][version].push(ms);
-        print(`round ${round} ${id} ${version}: ${ms.toFixed(3)} ms/request (${result.ok} ok, ${result.errors} errors)`);
+        marginal[id][version].push(marginalMs);
+        const extra = rate === undefined ? '' : `, ${marginalMs.toFixed(3)} marginal, ${result.rps.toFixed(0)} req/s`;
+        print(`round ${round} ${id} ${version}: ${ms.toFixed(3)} ms/request${extra} (${result.ok} ok, ${result.errors} errors)`);
       }
     }
   }
@@ -69,10 +94,17 @@ const median = (xs: number[]): number => {
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-print('\n| scenario | old ms/request (median) | new ms/request (median) | change | median of per-round new/old |\n|---|---|---|---|---|');
-for (const id of scenarios) {
-  const { old, new: now } = figures[id];
-  const change = (median(now) / median(old) - 1) * 100;
-  const ratio = median(now.map((value, i) => value / old[i]));
-  print(`| ${id} | ${median(old).toFixed(3)} | ${median(now).toFixed(3)} | ${change >= 0 ? '+' : ''}${change.toFixed(1)} % | ${ratio.toFixed(3)} |`);
+const table = (title: string, rows: Record<string, Figures>): void => {
+  print(`\n${title}\n\n| scenario | old ms/request (median) | new ms/request (median) | change | median of per-round new/old |\n|---|---|---|---|---|`);
+  for (const id of scenarios) {
+    const { old, new: now } = rows[id];
+    const change = (median(now) / median(old) - 1) * 100;
+    const ratio = median(now.map((value, i) => value / old[i]));
+    print(`| ${id} | ${median(old).toFixed(3)} | ${median(now).toFixed(3)} | ${change >= 0 ? '+' : ''}${change.toFixed(1)} % | ${ratio.toFixed(3)} |`);
+  }
+};
+table(rate === undefined ? 'Server CPU per request' : `Server CPU per request at ${rate} requests/s`, figures);
+if (rate !== undefined) {
+  print(`\nIdle CPU (median ms per second): old ${median(idleMs.old).toFixed(2)}, new ${median(idleMs.new).toFixed(2)}`);
+  table('Marginal CPU per request (window CPU less the idle rate over its length)', marginal);
 }

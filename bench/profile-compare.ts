@@ -2,11 +2,13 @@
  * Where the CPU per request of two gengate checkouts differs: each runs in turn under
  * `node --cpu-prof` behind one mock, is loaded with one scenario, and its self time per answered
  * request is grouped by function (name and file, not line, so that moved code still matches) and
- * by area; the largest differences are printed.
+ * by area; the largest differences are printed. Both run at once and are loaded in turn, for
+ * `--rounds` windows each (order swapped every round), so that a busy neighbour on the host
+ * weighs on both alike.
  *
  *   node --import tsx bench/profile-compare.ts --old ../base [--new .] [--scenario chat-stream]
- *        [--seconds 8] [--connections 64] [--top 40] [--keep DIR (where the two .cpuprofile files are kept)]
- *        [--interval 200 (µs between samples)]
+ *        [--seconds 8 (per window)] [--rounds 1] [--connections 64] [--top 40] [--keep DIR (where the two .cpuprofile files are kept)]
+ *        [--interval 200 (µs between samples)] [--rate N (requests/s measured, after a warm-up at full speed)]
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -22,7 +24,9 @@ const { values } = parseArgs({
     new: { type: 'string', default: '.' },
     scenario: { type: 'string', default: 'chat-stream' },
     seconds: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '1' },
     connections: { type: 'string', default: '64' },
+    rate: { type: 'string' },
     top: { type: 'string', default: '40' },
     keep: { type: 'string' },
     interval: { type: 'string', default: '200' },
@@ -39,7 +43,12 @@ interface Tally {
   totalMs: number;
 }
 
-function tally(profile: CpuProfile, root: string, window: { startUs: number; endUs: number }, requests: number): Tally {
+interface Window {
+  startUs: number;
+  endUs: number;
+}
+
+function tally(profile: CpuProfile, root: string, windows: Window[], requests: number): Tally {
   const nodeById = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFunction = new Map<string, number>();
   const byArea = new Map<string, number>();
@@ -49,7 +58,7 @@ function tally(profile: CpuProfile, root: string, window: { startUs: number; end
   for (let i = 0; i < samples.length; i++) {
     const delta = profile.timeDeltas?.[i] ?? 0;
     at += delta;
-    if (at < window.startUs || at > window.endUs) continue;
+    if (!windows.some((window) => at >= window.startUs && at <= window.endUs)) continue;
     const node = nodeById.get(samples[i]);
     if (!node || node.callFrame.functionName === '(idle)') continue;
     const ms = delta / 1000;
@@ -64,32 +73,49 @@ function tally(profile: CpuProfile, root: string, window: { startUs: number; end
   return { requests, byFunction, byArea, totalMs };
 }
 
-async function profileOne(version: string, root: string, mockPort: number): Promise<Tally> {
-  const server = await startGengate({
-    mockPort,
-    mode: 'dist',
-    root,
-    nodeArgs: ['--cpu-prof', '--cpu-prof-dir=prof', `--cpu-prof-interval=${values.interval}`],
-  });
+type Version = 'old' | 'new';
+
+async function profileBoth(mockPort: number): Promise<Record<Version, Tally>> {
+  const nodeArgs = ['--cpu-prof', '--cpu-prof-dir=prof', `--cpu-prof-interval=${values.interval}`];
+  const servers = {
+    old: await startGengate({ mockPort, mode: 'dist', root: roots.old, nodeArgs }),
+    new: await startGengate({ mockPort, mode: 'dist', root: roots.new, nodeArgs }),
+  };
+  const windows: Record<Version, Window[]> = { old: [], new: [] };
+  const requests: Record<Version, number> = { old: 0, new: 0 };
+  const rate = values.rate === undefined ? undefined : Number(values.rate);
   try {
     const request = scenarioById(values.scenario).request('gengate', { mockPort, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
-    const load = { baseUrl: server.baseUrl, request, connections: Number(values.connections) };
-    await runLoad({ ...load, durationSec: 3 });
-    const startUs = Number(process.hrtime.bigint() / 1000n);
-    const result = await runLoad({ ...load, durationSec: Number(values.seconds) });
-    const endUs = Number(process.hrtime.bigint() / 1000n);
-    await server.stop(20_000);
-    const dir = join(server.workDir, 'prof');
-    const name = readdirSync(dir).find((file) => file.endsWith('.cpuprofile'));
-    if (!name) throw new Error('no .cpuprofile written');
-    if (values.keep) {
-      mkdirSync(values.keep, { recursive: true });
-      copyFileSync(join(dir, name), join(values.keep, `${version}-${values.scenario}.cpuprofile`));
+    const loadOf = (version: Version) => ({ baseUrl: servers[version].baseUrl, request, connections: Number(values.connections) });
+    for (const version of ['old', 'new'] as const) await runLoad({ ...loadOf(version), durationSec: 3 });
+    for (let round = 0; round < Number(values.rounds); round++) {
+      for (const version of round % 2 === 0 ? (['old', 'new'] as const) : (['new', 'old'] as const)) {
+        await runLoad({ ...loadOf(version), rate, durationSec: 0.5 });
+        const startUs = Number(process.hrtime.bigint() / 1000n);
+        const result = await runLoad({ ...loadOf(version), rate, durationSec: Number(values.seconds) });
+        windows[version].push({ startUs, endUs: Number(process.hrtime.bigint() / 1000n) });
+        requests[version] += result.ok;
+      }
     }
-    return tally(JSON.parse(readFileSync(join(dir, name), 'utf8')) as CpuProfile, root, { startUs, endUs }, result.ok);
+    const tallies = {} as Record<Version, Tally>;
+    for (const version of ['old', 'new'] as const) {
+      const server = servers[version];
+      await server.stop(20_000);
+      const dir = join(server.workDir, 'prof');
+      const name = readdirSync(dir).find((file) => file.endsWith('.cpuprofile'));
+      if (!name) throw new Error('no .cpuprofile written');
+      if (values.keep) {
+        mkdirSync(values.keep, { recursive: true });
+        copyFileSync(join(dir, name), join(values.keep, `${version}-${values.scenario}.cpuprofile`));
+      }
+      tallies[version] = tally(JSON.parse(readFileSync(join(dir, name), 'utf8')) as CpuProfile, roots[version], windows[version], requests[version]);
+    }
+    return tallies;
   } finally {
-    await server.stop();
-    removeWorkDir(server.workDir);
+    for (const server of Object.values(servers)) {
+      await server.stop();
+      removeWorkDir(server.workDir);
+    }
   }
 }
 
@@ -106,8 +132,7 @@ function printDiff(title: string, old: Tally, now: Tally, pick: (t: Tally) => Ma
 for (const root of Object.values(roots)) ensureGengateBuilt(root, print);
 const mock = await startMock();
 try {
-  const old = await profileOne('old', roots.old, mock.port);
-  const now = await profileOne('new', roots.new, mock.port);
+  const { old, new: now } = await profileBoth(mock.port);
   const us = (t: Tally): string => ((t.totalMs * 1000) / Math.max(t.requests, 1)).toFixed(1);
   print(`scenario ${values.scenario}: old ${us(old)} µs/request busy (${old.requests} requests), new ${us(now)} µs/request (${now.requests} requests)`);
   printDiff('by area', old, now, (t) => t.byArea, 30);

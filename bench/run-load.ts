@@ -13,6 +13,8 @@ export interface LoadOptions {
   durationSec: number;
   /** Seconds a single request may take before it counts as a timeout. */
   timeoutSec?: number;
+  /** Requests per second across all connections; unset, every connection sends as fast as it can. */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -43,6 +45,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         connections: options.connections,
         duration: options.durationSec,
         timeout: options.timeoutSec ?? 10,
+        ...(options.rate === undefined ? {} : { overallRate: options.rate }),
         method: request.method,
         headers: request.headers,
         body: request.body,

@@ -6,6 +6,7 @@
  * complete: at once for a whole response, when the stream or the relayed body ends otherwise.
  */
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
+import { withFields } from '../core/with-fields.js';
 import type { TapResult } from '../core/passthrough.js';
 import { type Call, type CallLifecycle, modelNotFound } from './call-lifecycle.js';
 import { checkDocumentLimits, checkPeekedDocuments } from './check-document-limits.js';
@@ -28,14 +29,14 @@ export class ChatService {
   async chat(chatCall: ChatCall): Promise<ChatOutcome> {
     if (chatCall.documents) checkPeekedDocuments(chatCall.documents, this.settings.maxDocumentBytes);
     else checkDocumentLimits(chatCall.canonical(), this.settings.maxDocumentBytes);
-    const call = await this.lifecycle.admit({ ...chatCall, operation: 'chat' });
+    const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const }));
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ChatOutcome> => {
       const chat = channel.provider.chat;
       if (!chat) throw modelNotFound(chatCall.model);
       const raw = chatCall.raw;
       if (raw && chat.passthrough && channel.provider.dialect === raw.dialect) {
         route.passthrough = true;
-        const relayed = { ...raw, model: chatCall.model, publicModel: this.settings.publicModelNames };
+        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames });
         return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
       }
       const request = chatCall.canonical();
@@ -51,7 +52,7 @@ export class ChatService {
         await call.settle(outcome.response.usage);
         return outcome;
       case 'stream':
-        return { ...outcome, events: meterChatStream(outcome.events, call, { model: chatCall.model, estimateInput }) };
+        return withFields(outcome, { events: meterChatStream(outcome.events, call, { model: chatCall.model, estimateInput }) });
       case 'passthrough':
         void outcome.response.usage.then((tap) => endRelayed(call, tap, estimateInput));
         return outcome;

@@ -18,15 +18,17 @@ afterEach(async () => {
   await store?.close();
 });
 
-async function setup(due: number, options: { concurrency: number; claimBatch: number }) {
+async function setup(due: number, options: { concurrency: number; claimBatch: number; tickMs?: number; maxIdleTickMs?: number }) {
   store = await openStore('sqlite::memory:');
   const repository = new TasksRepository(store.db, store.dialect);
   const batches: number[] = [];
+  const polledAt: number[] = [];
   const provider = {
     operations: new Set(['image.imagine']),
     pollPolicy: () => ({ firstDelayMs: 1_000, factor: 1, maxDelayMs: 1_000, deadlineMs: 3_600_000, maxBatch: 10 }),
     async poll(): Promise<TaskObservation> {
       batches.push(1);
+      polledAt.push(Date.now());
       return { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 };
     },
     async pollMany(targets: TaskTarget[]) {
@@ -70,7 +72,7 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
       false,
     );
   }
-  return { poller, repository, batches };
+  return { poller, repository, batches, polledAt };
 }
 
 describe('task poller claims', () => {
@@ -88,5 +90,26 @@ describe('task poller claims', () => {
     await poller.stop();
     expect(batches.reduce((sum, n) => sum + n, 0)).toBe(15);
     expect(await repository.countByStatus()).toEqual({ running: 15 });
+  });
+
+  it('ticks less often while nothing is due, yet polls a task of its own when it is due', async () => {
+    // One task, polled about every second (the policy above, ±20 %); an idle scheduler waits up to 700 ms between ticks.
+    const { poller, polledAt, repository } = await setup(1, { concurrency: 4, claimBatch: 10, tickMs: 20, maxIdleTickMs: 700 });
+    poller.start();
+    const until = Date.now() + 3_000;
+    let dueAt: number | undefined;
+    while (polledAt.length < 2 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      if (polledAt.length === 1 && dueAt === undefined) {
+        const task = await repository.get('t0');
+        if (task?.pollCount === 1) dueAt = task.nextPollAt;
+      }
+    }
+    await poller.stop();
+    expect(polledAt).toHaveLength(2);
+    // Polled when due, not at the next idle tick (the waits had grown to 20, 40, … 640 ms).
+    expect(dueAt).toBeDefined();
+    expect(polledAt[1]).toBeGreaterThanOrEqual(dueAt!);
+    expect(polledAt[1] - dueAt!).toBeLessThan(120);
   });
 });

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { toGatewayError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
+import { IdleBackoffTimer } from '../core/idle-backoff-timer.js';
 import type { TaskObservation } from '../core/task.js';
 import type { TaskPollPolicy, TaskProvider, TaskTarget } from '../providers/types.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
@@ -26,6 +27,8 @@ export interface PollerOptions {
   /** Most tasks taken in one claim. */
   claimBatch: number;
   tickMs?: number;
+  /** The longest wait between ticks while they find nothing due (default 1 s); a local submit or callback wakes it. */
+  maxIdleTickMs?: number;
   /** How long a claimed task stays ours; longer than a poll plus a result download. */
   leaseMs?: number;
   notify(task: StoredTask): NewDelivery | undefined;
@@ -45,7 +48,7 @@ export class TaskPoller {
   private readonly inFlight = new Map<string, number>();
   private readonly heldUntil = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
-  private timer?: NodeJS.Timeout;
+  private readonly timer: IdleBackoffTimer;
   private ticking = false;
   private stopped = false;
   private readonly leaseMs: number;
@@ -54,23 +57,31 @@ export class TaskPoller {
 
   constructor(private readonly options: PollerOptions) {
     this.leaseMs = options.leaseMs ?? 120_000;
+    const baseMs = options.tickMs ?? 200;
+    this.timer = new IdleBackoffTimer(() => this.tick(), { baseMs, maxIdleMs: options.maxIdleTickMs ?? Math.max(baseMs, 1_000) });
   }
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => void this.tick(), this.options.tickMs ?? 200);
-    this.timer.unref();
+    this.timer.start();
   }
 
-  /** Polls now (e.g. after an upstream callback) instead of waiting for the next tick. */
+  /** Polls now (e.g. after a submit or an upstream callback), and keeps ticking often while there is work. */
   wake(): void {
-    if (!this.stopped) setImmediate(() => void this.tick());
+    if (this.stopped) return;
+    this.timer.reset();
+    setImmediate(() => void this.tick());
+  }
+
+  /** A task of this process is due for a poll at `atMs`: the next tick comes by then, however long the scheduler has been idle. */
+  expect(atMs: number): void {
+    if (!this.stopped) this.timer.runBy(atMs);
   }
 
   /** Stops taking tasks and waits for the polls in flight; unfinished ones keep their leases until they expire. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer.stop();
     await Promise.allSettled([...this.running]);
   }
 
@@ -79,13 +90,16 @@ export class TaskPoller {
     return this.running.size;
   }
 
-  async tick(): Promise<void> {
-    if (this.ticking || this.stopped) return;
+  /** One pass over what is due; true when it found something to do (or polls are still running). */
+  async tick(): Promise<boolean> {
+    if (this.ticking || this.stopped) return this.ticking;
     this.ticking = true;
+    let found = this.running.size > 0;
     try {
       const now = Date.now();
-      await this.sweepInterruptedSubmits(now);
+      if (await this.sweepInterruptedSubmits(now)) found = true;
       for (const channelName of await this.options.repository.dueChannels(now)) {
+        found = true;
         if ((this.heldUntil.get(channelName) ?? 0) > now) continue;
         const channel = this.options.registry.current().channel(channelName);
         const tasks = channel?.provider.tasks;
@@ -109,6 +123,7 @@ export class TaskPoller {
     } finally {
       this.ticking = false;
     }
+    return found;
   }
 
   private track(channelName: string, work: Promise<void>): void {
@@ -122,7 +137,7 @@ export class TaskPoller {
     this.running.add(done);
   }
 
-  private async sweepInterruptedSubmits(now: number): Promise<void> {
+  private async sweepInterruptedSubmits(now: number): Promise<boolean> {
     const stale = await this.options.repository.claimStaleQueued(now, this.options.claimBatch, this.instance, this.leaseMs);
     for (const task of stale) {
       await this.options.finisher.fail(
@@ -132,6 +147,7 @@ export class TaskPoller {
         this.instance,
       );
     }
+    return stale.length > 0;
   }
 
   private async pollBatch(channel: RuntimeChannel | undefined, policy: TaskPollPolicy, tasks: StoredTask[]): Promise<void> {
@@ -225,6 +241,8 @@ export class TaskPoller {
     const status = observation.status === 'running' || task.status === 'running' ? 'running' : 'submitted';
     const progress = Math.max(task.progress, clampProgress(observation.progress));
     const visible = status !== task.status || progress !== task.progress;
+    const nextPollAt = now + pollDelay(policy, task.pollCount);
+    this.expect(nextPollAt);
     await this.options.repository.update(
       task.id,
       this.instance,
@@ -234,7 +252,7 @@ export class TaskPoller {
         vendor_status: observation.vendorStatus,
         ...(status === 'running' && task.startedAt === undefined ? { started_at: now } : {}),
         ...(visible ? { updated_at: now } : {}),
-        next_poll_at: now + pollDelay(policy, task.pollCount),
+        next_poll_at: nextPollAt,
         poll_count: task.pollCount + 1,
         lease_owner: null,
         lease_until: 0,
@@ -248,8 +266,10 @@ export class TaskPoller {
   private async reschedule(task: StoredTask, policy: TaskPollPolicy): Promise<void> {
     const now = Date.now();
     const held = task.channel ? (this.heldUntil.get(task.channel) ?? 0) : 0;
+    const nextPollAt = Math.max(held, now + pollDelay(policy, task.pollCount));
+    this.expect(nextPollAt);
     await this.options.repository.release(task.id, this.instance, {
-      next_poll_at: Math.max(held, now + pollDelay(policy, task.pollCount)),
+      next_poll_at: nextPollAt,
       poll_count: task.pollCount + 1,
     });
   }

@@ -106,6 +106,7 @@ export class TaskService implements TaskServices {
     const startedNow = observed?.status === 'running';
     const done = observed?.status === 'succeeded' || observed?.status === 'failed' || observed?.status === 'canceled';
     const submittedAt = Date.now();
+    const nextPollAt = done ? submittedAt : submittedAt + pollDelay(policy, 0);
     const task = await repository.update(
       id,
       poller.instance,
@@ -123,7 +124,7 @@ export class TaskService implements TaskServices {
         ...(startedNow ? { started_at: submittedAt } : {}),
         updated_at: submittedAt,
         deadline_at: now + policy.deadlineMs,
-        next_poll_at: done ? submittedAt : submittedAt + pollDelay(policy, 0),
+        next_poll_at: nextPollAt,
         lease_owner: null,
         lease_until: 0,
       },
@@ -137,6 +138,7 @@ export class TaskService implements TaskServices {
       return (await repository.get(id)) as StoredTask;
     }
     if (done) poller.wake();
+    else poller.expect(nextPollAt);
     return task;
   }
 

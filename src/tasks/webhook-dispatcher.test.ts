@@ -274,6 +274,27 @@ describe('webhook dispatcher', () => {
     expect((await row('task_9.2')).status).toBe('pending');
   });
 
+  it('looks at an empty outbox less and less often, and still finds a delivery it was not woken for', async () => {
+    let claims = 0;
+    const counting: typeof repository = Object.create(repository);
+    counting.claimDue = (...args) => {
+      claims++;
+      return repository.claimDue(...args);
+    };
+    const sender = dispatcher({ repository: counting, intervalMs: 20, maxIdleIntervalMs: 160, now: Date.now });
+    sender.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Every 20 ms would be 50 claims; waits of 20, 40, 80, then 160 ms make about 9.
+    expect(claims).toBeGreaterThanOrEqual(4);
+    expect(claims).toBeLessThanOrEqual(16);
+    // Enqueued by another process (no wake here): seen within the longest idle wait.
+    clock = Date.now();
+    await enqueue('task_11.1', `${base}/hook`);
+    const enqueuedAt = Date.now();
+    await waitFor(() => received.length === 1, 1_000);
+    expect(received[0].at - enqueuedAt).toBeLessThan(400);
+  });
+
   it('stop() gives up waiting after its bound and leaves the cancelled delivery to its lease', async () => {
     handler = () => undefined; // never answers
     const sender = dispatcher({ intervalMs: 60_000, timeoutMs: 5_000, stopTimeoutMs: 200 });

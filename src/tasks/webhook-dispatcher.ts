@@ -9,6 +9,7 @@
  */
 import { Agent } from 'undici';
 import type { Logger } from 'pino';
+import { IdleBackoffTimer } from '../core/idle-backoff-timer.js';
 import { guardedLookup } from '../media/guarded-fetch.js';
 import type { WebhookDeliveriesRepository, WebhookDelivery } from '../store/webhook-deliveries-repository.js';
 import { callbackUrlProblem } from './callback-url.js';
@@ -27,8 +28,10 @@ export interface WebhookDispatcherOptions {
   /** How long after it was enqueued a delivery is retried (`tasks.webhookRetryHours`). */
   retryHours: number;
   logger: Logger;
-  /** How often the outbox is looked at (default 250 ms). */
+  /** How often the outbox is looked at while it has work (default 250 ms). */
   intervalMs?: number;
+  /** The longest wait between looks while the outbox is empty (default 2 s); enqueueing here wakes it. */
+  maxIdleIntervalMs?: number;
   /** Unix milliseconds; schedules retries and dates the signature (default `Date.now`). */
   now?: () => number;
   /** Deliveries in flight at once (default 16). */
@@ -48,7 +51,6 @@ export class WebhookDispatcher {
   private readonly repository: WebhookQueue;
   private readonly logger: Logger;
   private readonly now: () => number;
-  private readonly intervalMs: number;
   private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
@@ -57,8 +59,10 @@ export class WebhookDispatcher {
   private readonly agent: Agent;
   private readonly cancel = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer: IdleBackoffTimer;
   private claiming: Promise<void> | undefined;
+  /** How many the last claim took. */
+  private lastClaimed = 0;
   /** A tick asked for while a claim was running: claim again when it ends. */
   private tickAgain = false;
   /** The last claim filled every free slot, so more may be due right now. */
@@ -69,7 +73,8 @@ export class WebhookDispatcher {
     this.repository = options.repository;
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
-    this.intervalMs = options.intervalMs ?? 250;
+    const intervalMs = options.intervalMs ?? 250;
+    this.timer = new IdleBackoffTimer(() => this.pass(), { baseMs: intervalMs, maxIdleMs: options.maxIdleIntervalMs ?? Math.max(intervalMs, 2_000) });
     this.concurrency = Math.max(1, options.concurrency ?? 16);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.leaseMs = Math.max(options.leaseMs ?? 60_000, this.timeoutMs + 5_000);
@@ -84,15 +89,16 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
-    this.timer.unref();
+    if (this.timer.started || this.stopped) return;
+    this.timer.start();
     this.tick();
   }
 
-  /** Looks at the outbox now rather than at the next interval (after the engine enqueued). */
+  /** Looks at the outbox now rather than at the next interval (after the engine enqueued), and often while it has work. */
   wake(): void {
-    if (this.timer) setImmediate(() => this.tick());
+    if (!this.timer.started) return;
+    this.timer.reset();
+    setImmediate(() => this.tick());
   }
 
   /**
@@ -102,8 +108,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.timer.stop();
     await this.claiming;
     const settled = Promise.allSettled([...this.inFlight]);
     let bound: NodeJS.Timeout | undefined;
@@ -128,6 +133,13 @@ export class WebhookDispatcher {
     return claimed;
   }
 
+  /** The timer's pass: a claim; it found work when it took deliveries or some are still being sent. */
+  private async pass(): Promise<boolean> {
+    this.tick();
+    await this.claiming;
+    return this.lastClaimed > 0 || this.inFlight.size > 0;
+  }
+
   private tick(): void {
     if (this.stopped) return;
     if (this.claiming) {
@@ -150,6 +162,7 @@ export class WebhookDispatcher {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0 || this.stopped) return 0;
     const rows = await this.repository.claimDue(this.now(), free, this.leaseMs);
+    this.lastClaimed = rows.length;
     this.backlog = rows.length === free;
     for (const row of rows) this.launch(row);
     return rows.length;
@@ -162,7 +175,7 @@ export class WebhookDispatcher {
       )
       .finally(() => {
         this.inFlight.delete(delivery);
-        if (this.backlog && this.timer) this.tick();
+        if (this.backlog && this.timer.started) this.tick();
       });
     this.inFlight.add(delivery);
   }
@@ -196,6 +209,7 @@ export class WebhookDispatcher {
       return;
     }
     await this.repository.reschedule(row.id, attempts, next, outcome.error);
+    this.timer.runBy(Date.now() + (next - now));
     this.logger.info({ delivery: row.id, task: row.task_id, attempts, retryInMs: next - now, error: outcome.error }, 'webhook delivery failed; will retry');
   }
 

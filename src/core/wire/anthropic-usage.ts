@@ -31,7 +31,9 @@ export function fromAnthropicInputUsage(usage: AnthropicInputUsage): Pick<Usage,
 }
 
 export function fromAnthropicUsage(usage: AnthropicUsage): Usage {
-  return { ...fromAnthropicInputUsage(usage), outputTokens: usage.output_tokens ?? 0 };
+  const result: Usage = fromAnthropicInputUsage(usage) as Usage;
+  result.outputTokens = usage.output_tokens ?? 0;
+  return result;
 }
 
 /** The input-side fields of an Anthropic usage object for a canonical usage. */

@@ -130,7 +130,9 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       settled = true;
       if (!completed && producedTextOf) producedTextOfChunks(kept, producedTextOf, findings.text);
       kept.length = 0;
-      resolve({ ...(seenUsage ? { usage } : {}), completed, producedText: produced });
+      const tapped: TapResult = { completed, producedText: produced };
+      if (seenUsage) tapped.usage = usage;
+      resolve(tapped);
     };
   });
   let rewriting = options.rewrites;
@@ -389,7 +391,7 @@ function wholeJson(received: Buffer, options: JsonTapOptions): TappedJson {
   return {
     body: bytes,
     length: bytes.length,
-    result: Promise.resolve({ ...(usage ? { usage } : {}), completed: true, producedText: '' }),
+    result: Promise.resolve(usage ? { usage, completed: true, producedText: '' } : { completed: true, producedText: '' }),
   };
 }
 
