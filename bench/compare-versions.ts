@@ -10,8 +10,13 @@
  * prints the marginal CPU per request as well: the window's CPU less the idle rate over its length
  * (background timers are a cost per second, not per request, and differ between versions).
  *
+ * `--restart-every N` starts both servers afresh every N rounds: some costs are settled once per
+ * process start (V8 decides at start-up whether an allocation site is pretenured, e.g. the one of
+ * Node's `process.nextTick`), so one pair of processes can favour either version.
+ *
  *   node --import tsx bench/compare-versions.ts --old ../base [--new .] [--rounds 8] [--window 3]
  *        [--scenarios chat,chat-stream,cross-stream,anthropic-stream] [--connections 64] [--rate N]
+ *        [--restart-every N]
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     scenarios: { type: 'string', default: 'chat,chat-stream,cross-stream,anthropic-stream' },
     connections: { type: 'string', default: '64' },
     rate: { type: 'string' },
+    'restart-every': { type: 'string' },
   },
 });
 if (!values.old) throw new Error('--old DIR: the gengate checkout to compare against');
@@ -38,14 +44,22 @@ const windowSec = Number(values.window);
 const connections = Number(values.connections);
 const scenarios = values.scenarios.split(',');
 const rate = values.rate === undefined ? undefined : Number(values.rate);
+const restartEvery = values['restart-every'] === undefined ? rounds : Math.max(1, Number(values['restart-every']));
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
 
 for (const root of Object.values(roots)) ensureGengateBuilt(root, print);
 const mock = await startMock();
-const servers = {
+const startBoth = async () => ({
   old: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.old }),
   new: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.new }),
+});
+const stopBoth = async (running: Awaited<ReturnType<typeof startBoth>>): Promise<void> => {
+  for (const server of Object.values(running)) {
+    await server.stop();
+    removeWorkDir(server.workDir);
+  }
 };
+let servers = await startBoth();
 type Figures = { old: number[]; new: number[] };
 const figures: Record<string, Figures> = {};
 const marginal: Record<string, Figures> = {};
@@ -53,6 +67,18 @@ const idleMs: Figures = { old: [], new: [] };
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 try {
   for (let round = 0; round < rounds; round++) {
+    const fresh = round % restartEvery === 0;
+    if (fresh && round > 0) {
+      await stopBoth(servers);
+      servers = await startBoth();
+    }
+    // a fresh process warms its JIT at full speed first, whatever the measured rate
+    if (fresh) {
+      for (const id of scenarios) {
+        const request = scenarioById(id).request('gengate', { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
+        for (const version of ['old', 'new'] as const) await runLoad({ baseUrl: servers[version].baseUrl, request, connections, durationSec: 2 });
+      }
+    }
     // both servers idle over the same seconds: CPU per second spent on background timers
     const idleStart = { old: cpuSeconds(servers.old.pid), new: cpuSeconds(servers.new.pid), at: performance.now() };
     if (rate !== undefined) await sleep(windowSec * 1000);
@@ -63,8 +89,6 @@ try {
         const server = servers[version];
         const request = scenarioById(id).request('gengate', { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
         const load = { baseUrl: server.baseUrl, request, connections, rate };
-        // the first round warms the JIT at full speed, whatever the measured rate
-        if (round === 0) await runLoad({ ...load, rate: undefined, durationSec: 2 });
         await runLoad({ ...load, durationSec: 0.5 });
         const before = cpuSeconds(server.pid);
         const result = await runLoad({ ...load, durationSec: windowSec });
@@ -82,10 +106,7 @@ try {
     }
   }
 } finally {
-  for (const server of Object.values(servers)) {
-    await server.stop();
-    removeWorkDir(server.workDir);
-  }
+  await stopBoth(servers);
   await mock.stop();
 }
 
