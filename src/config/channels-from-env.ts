@@ -4,6 +4,7 @@
  */
 import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
+import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { channelDefaults } from './defaults.js';
 import type { ChannelDefinition } from './types.js';
@@ -30,6 +31,8 @@ export function channelsFromEnv(env: Env, descriptors: readonly ProviderDescript
     if (!preset || !apiKey) continue;
     const baseUrl = env[preset.baseVar] || descriptor.defaultBaseUrl;
     if (!baseUrl) throw new ConfigError(`${preset.baseVar} must be set: provider ${descriptor.name} has no default base URL`);
+    const error = baseUrlError(baseUrl, preset.baseVar);
+    if (error) throw new ConfigError(error);
     const rewriteValue = env[preset.rewriteVar];
     const rewrite = rewriteValue ? parseRewrite(rewriteValue, preset.rewriteVar) : preset.rewrite;
     channels.push({

@@ -1,5 +1,6 @@
 import { findProviderDescriptor, PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
+import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { channelDefaults } from './defaults.js';
 import type { ChannelDefinition } from './types.js';
@@ -27,7 +28,17 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
 }
 
 /** Checks one channel entry of the YAML file against the registered providers and fills in its defaults. */
-export function validateChannel(raw: unknown, where: string, descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS): ChannelDefinition {
+/**
+ * Checks one channel definition. `stored: true` is for channels already in the database: their
+ * base URL is held only to what earlier versions required (an http(s) URL), so that a channel
+ * stored before a rule was added never stops a start.
+ */
+export function validateChannel(
+  raw: unknown,
+  where: string,
+  descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
+  settings: { stored?: boolean } = {},
+): ChannelDefinition {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${where} must be a mapping`);
   const entry = raw as Record<string, unknown>;
   const defaults = channelDefaults();
@@ -40,12 +51,8 @@ export function validateChannel(raw: unknown, where: string, descriptors: readon
   if (entry.baseUrl !== undefined && typeof entry.baseUrl !== 'string') throw new ConfigError(`${where}.baseUrl must be a string`);
   const baseUrl = (entry.baseUrl as string | undefined) || descriptor.defaultBaseUrl || '';
   if (!descriptor.simulated) {
-    try {
-      const url = new URL(baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
-    } catch {
-      throw new ConfigError(`${where}.baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
-    }
+    const error = baseUrlError(baseUrl, `${where}.baseUrl`, { onlyScheme: settings.stored });
+    if (error) throw new ConfigError(error);
   }
   const rewrite = entry.modelRewrite ?? [];
   if (!Array.isArray(rewrite) || rewrite.some((r) => !r || typeof r.from !== 'string' || typeof r.to !== 'string')) {

@@ -8,5 +8,5 @@ import type { ChannelsRepository } from './channels-repository.js';
 
 export async function loadStoredChannels(repository: Pick<ChannelsRepository, 'list'>): Promise<ChannelDefinition[]> {
   const stored = await repository.list();
-  return stored.map((definition) => validateChannel(definition, `stored channel "${definition.name}"`));
+  return stored.map((definition) => validateChannel(definition, `stored channel "${definition.name}"`, undefined, { stored: true }));
 }

@@ -72,12 +72,6 @@ function checkDefinition(raw: Record<string, unknown>): ChannelDefinition {
     throw error;
   }
   if (definition.models.length === 0) throw new GatewayError('invalid_request', 'channel.models must name at least one model.', { param: 'models' });
-  if (definition.baseUrl) {
-    const url = new URL(definition.baseUrl);
-    if (url.username || url.password) {
-      throw new GatewayError('invalid_request', 'channel.baseUrl must not hold credentials; put them in apiKey or headers.', { param: 'baseUrl' });
-    }
-  }
   return definition;
 }
 
