@@ -1,24 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './load-config.js';
-import { baseUrlProblem } from './check-base-url.js';
+import { baseUrlError } from './check-base-url.js';
 import { loadStoredChannels } from '../store/load-stored-channels.js';
 import { validateChannel } from './validate-config.js';
 
 describe('channel base URLs', () => {
   it('accepts http(s) URLs with or without a path', () => {
     for (const url of ['https://api.openai.com/v1', 'http://127.0.0.1:8080', 'https://gw.example/proxy/anthropic/']) {
-      expect(baseUrlProblem(url)).toBeUndefined();
+      expect(baseUrlError(url, 'b')).toBeUndefined();
     }
   });
 
   it('refuses what would land in the wrong place once a path is appended', () => {
-    expect(baseUrlProblem('https://api.example/v1?api-version=2024-10-01')).toMatch(/must not carry a query/);
-    expect(baseUrlProblem('https://api.example?key=1')).toMatch(/must not carry a query/);
-    expect(baseUrlProblem('https://api.example/v1?')).toMatch(/must not carry a query/);
-    expect(baseUrlProblem('https://api.example/v1#top')).toMatch(/must not carry a fragment/);
-    expect(baseUrlProblem('https://user:secret@api.example/v1')).toMatch(/must not carry credentials/);
-    expect(baseUrlProblem('ftp://api.example/v1')).toMatch(/http\(s\) URL/);
-    expect(baseUrlProblem('api.example/v1')).toMatch(/http\(s\) URL/);
+    expect(baseUrlError('https://api.example/v1?api-version=2024-10-01', 'b')).toMatch(/must not carry a query/);
+    expect(baseUrlError('https://api.example?key=1', 'b')).toMatch(/must not carry a query/);
+    expect(baseUrlError('https://api.example/v1?', 'b')).toMatch(/must not carry a query/);
+    expect(baseUrlError('https://api.example/v1#top', 'b')).toMatch(/must not carry a fragment/);
+    expect(baseUrlError('https://user:secret@api.example/v1', 'b')).toMatch(/must not carry credentials/);
+    expect(baseUrlError('ftp://api.example/v1', 'b')).toMatch(/http\(s\) URL/);
+    expect(baseUrlError('api.example/v1', 'b')).toMatch(/http\(s\) URL/);
   });
 
   it('names the channel field in a configured channel, echoing the URL only when it does not parse', () => {

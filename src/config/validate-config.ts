@@ -27,11 +27,11 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
   return value;
 }
 
-/** Checks one channel entry of the YAML file against the registered providers and fills in its defaults. */
 /**
- * Checks one channel definition. `stored: true` is for channels already in the database: their
- * base URL is held only to what earlier versions required (an http(s) URL), so that a channel
- * stored before a rule was added never stops a start.
+ * Checks one channel definition (YAML, admin API, stored) against the registered providers and
+ * fills in its defaults. `stored: true` is for channels already in the database: their base URL
+ * is held only to what earlier versions required, so a channel stored before a rule was added
+ * never stops a start.
  */
 export function validateChannel(
   raw: unknown,
@@ -51,7 +51,7 @@ export function validateChannel(
   if (entry.baseUrl !== undefined && typeof entry.baseUrl !== 'string') throw new ConfigError(`${where}.baseUrl must be a string`);
   const baseUrl = (entry.baseUrl as string | undefined) || descriptor.defaultBaseUrl || '';
   if (!descriptor.simulated) {
-    const error = baseUrlError(baseUrl, `${where}.baseUrl`, { onlyScheme: settings.stored });
+    const error = baseUrlError(baseUrl, `${where}.baseUrl`, { onlyMalformed: settings.stored });
     if (error) throw new ConfigError(error);
   }
   const rewrite = entry.modelRewrite ?? [];
