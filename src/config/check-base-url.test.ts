@@ -26,6 +26,9 @@ describe('channel base URLs', () => {
       'channels[0].baseUrl must be an http(s) URL, got "not a url"',
     );
     // A query or userinfo may hold a secret: named, not echoed.
+    expect(() => validateChannel({ name: 'o', provider: 'openai', baseUrl: 'me:s3cret@localhost:8080/v1' }, 'channels[0]')).toThrow(
+      /^channels\[0\]\.baseUrl must be an http\(s\) URL$/,
+    );
     for (const baseUrl of ['https://api.example/v1?key=s3cret', 'https://me:s3cret@api.example/v1']) {
       let message = '';
       try {

@@ -6,8 +6,9 @@
 
 /**
  * The configuration error for a base URL, naming `field`, or undefined when it is usable. Only
- * a URL that is not http(s) at all is echoed (a query or userinfo may hold a secret).
- * `onlyMalformed` holds it to what earlier versions required: an http(s) URL.
+ * a URL that is not http(s) at all is echoed, and not when it holds an `@` (a query or userinfo
+ * may hold a secret, and `me:secret@host` parses as a URL of scheme `me:`). `onlyMalformed` holds
+ * it to what earlier versions required: an http(s) URL without credentials.
  */
 export function baseUrlError(baseUrl: string, field: string, options: { onlyMalformed?: boolean } = {}): string | undefined {
   let url: URL | undefined;
@@ -17,7 +18,9 @@ export function baseUrlError(baseUrl: string, field: string, options: { onlyMalf
     // reported below
   }
   if (url?.username || url?.password) return `${field} must not carry credentials (set the channel apiKey or headers)`;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') return `${field} must be an http(s) URL, got ${JSON.stringify(baseUrl)}`;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    return baseUrl.includes('@') ? `${field} must be an http(s) URL` : `${field} must be an http(s) URL, got ${JSON.stringify(baseUrl)}`;
+  }
   if (options.onlyMalformed) return undefined;
   // A bare `?` or `#` leaves `search`/`hash` empty but still ends the path.
   if (baseUrl.includes('?')) return `${field} must not carry a query (paths are appended to it; put parameters in the channel headers or options)`;
