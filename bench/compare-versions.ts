@@ -11,8 +11,8 @@
  * (background timers are a cost per second, not per request, and differ between versions).
  *
  * `--restart-every N` starts both servers afresh every N rounds: some costs are settled once per
- * process start (V8 decides at start-up whether an allocation site is pretenured, e.g. the one of
- * Node's `process.nextTick`), so one pair of processes can favour either version.
+ * process (which of V8's inline caches have gone megamorphic, how the heap has grown), so one pair
+ * of processes can favour either version.
  *
  *   node --import tsx bench/compare-versions.ts --old ../base [--new .] [--rounds 8] [--window 3]
  *        [--scenarios chat,chat-stream,cross-stream,anthropic-stream] [--connections 64] [--rate N]

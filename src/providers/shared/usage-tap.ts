@@ -10,7 +10,7 @@ import { Readable, Transform } from 'node:stream';
 import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
 import type { TapResult } from '../../core/passthrough.js';
-import type { Usage } from '../../core/usage.js';
+import { mergeUsage, type Usage } from '../../core/usage.js';
 import { ByteEdits } from './byte-edits.js';
 
 /** JSON answers up to this size are read whole (rewritten, usage read); larger ones are relayed as they are. */
@@ -108,7 +108,7 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   const findings: TapFindings = {
     usage(found) {
       seenUsage = true;
-      for (const key of Object.keys(found) as Array<keyof Usage>) if (found[key] !== undefined) usage[key] = found[key]!;
+      mergeUsage(usage, found);
     },
     text(text) {
       if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
