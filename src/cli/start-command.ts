@@ -1,5 +1,5 @@
 /** `gengate start`: builds the gateway, listens, prints the start banner, drains on SIGINT/SIGTERM. */
-import { buildApp } from '../app.js';
+import { buildApp, type GatewayApp } from '../app.js';
 import { firstAdminLink } from '../admin/setup-links.js';
 import { createApiKey } from '../auth/key-admin.js';
 import type { GatewayConfig } from '../config/types.js';
@@ -31,12 +31,16 @@ async function start(config: GatewayConfig): Promise<void> {
     }
     const base = config.media.publicBaseUrl ?? address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
     const adminLink = await firstAdminLink(gateway.accounts, base);
+    // Before the banner: whoever waits for it (a supervisor, a test) may signal at once.
+    drainOnSignals(gateway, config.server.drainTimeoutMs);
     printStartBanner(config, gateway.registry, address, firstKey, adminLink);
   } catch (error) {
     await gateway.close().catch(() => {});
     throw error;
   }
+}
 
+function drainOnSignals(gateway: GatewayApp, drainTimeoutMs: number): void {
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) {
@@ -47,10 +51,7 @@ async function start(config: GatewayConfig): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    gateway.logger.info(
-      { signal, drainTimeoutMs: config.server.drainTimeoutMs },
-      'draining: finishing open requests and flushing usage (a second signal exits at once)',
-    );
+    gateway.logger.info({ signal, drainTimeoutMs }, 'draining: finishing open requests and flushing usage (a second signal exits at once)');
     gateway
       .close()
       .then(() => process.exit(0))

@@ -32,7 +32,7 @@ async function killUnderLoadAndRestart(databaseUrl: string, dataDir: string): Pr
 
   const second = await startGatewayProcess({ dataDir, databaseUrl, tokensPerSecond: 40 });
   second.child.kill('SIGTERM');
-  expect((await second.exited).code).toBe(0);
+  expect(await second.exited, second.output()).toEqual({ code: 0, signal: null });
 
   const rows = await readUsage(databaseUrl);
   const rowsOf = byRequestId(rows);

@@ -100,7 +100,7 @@ describe('shutdown', () => {
     const signalledAt = Date.now();
     gateway.child.kill('SIGTERM');
     const seen = await Promise.all(answers);
-    expect((await gateway.exited).code).toBe(0);
+    expect(await gateway.exited, gateway.output()).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeLessThan(10_000);
     expect(seen.map((s) => s.completed)).toEqual([true, true, true]);
     const rows = byRequestId(await readUsage(databaseUrl));
@@ -127,7 +127,7 @@ describe('shutdown', () => {
 
     const restarted = await startGatewayProcess(setup);
     restarted.child.kill('SIGTERM');
-    expect((await restarted.exited).code).toBe(0);
+    expect(await restarted.exited, restarted.output()).toEqual({ code: 0, signal: null });
     const rows = byRequestId(await readUsage(databaseUrl));
     for (const request of seen) {
       const found = rows.get(request.requestId!) ?? [];
