@@ -5,6 +5,7 @@
  * otherwise the streamed text counted locally (and the request's input estimated).
  */
 import type { ChatEvent } from '../core/chat.js';
+import { TextCollector } from '../core/text-collector.js';
 import { loadTokenizer } from '../core/tokenizer.js';
 import { type Usage, mergeUsage } from '../core/usage.js';
 import { usageOfCutAnswer } from './usage-of-cut-answer.js';
@@ -47,11 +48,11 @@ async function* relay(
 ): AsyncGenerator<ChatEvent> {
   state.started = true;
   const reported: Partial<Usage> = {};
-  let produced = '';
+  const produced = new TextCollector(PRODUCED_TEXT_LIMIT);
   const note = (update: Partial<Usage> | undefined): void => {
     if (update) mergeUsage(reported as Usage, update);
   };
-  const partialUsage = (): Promise<Usage> => usageOfCutAnswer({ reported, producedText: produced, estimateInput: options.estimateInput });
+  const partialUsage = (): Promise<Usage> => usageOfCutAnswer({ reported, producedText: produced.text(), estimateInput: options.estimateInput });
   let ending = false;
   const isOpen = (): boolean => !ending && !call.isEnded;
   const endAbandoned = (outcome: 'client_closed' | 'error', error?: unknown): void => {
@@ -69,10 +70,10 @@ async function* relay(
           break;
         case 'text_delta':
         case 'thinking_delta':
-          if (produced.length < PRODUCED_TEXT_LIMIT) produced += event.text;
+          produced.add(event.text);
           break;
         case 'tool_call_delta':
-          if (produced.length < PRODUCED_TEXT_LIMIT) produced += event.argumentsDelta;
+          produced.add(event.argumentsDelta);
           break;
         case 'usage':
           note(event.usage);
