@@ -3,9 +3,10 @@ import type { LatencySummary } from './percentiles.js';
 
 /**
  * Who answers: the mock upstream itself (the physical limit), a bare Node.js proxy (the floor
- * any Node gateway stands on), gengate, or Portkey's gateway.
+ * any Node gateway stands on), gengate, Portkey's gateway, or another gengate checkout measured
+ * alongside this one (`--baseline-root`, to compare versions under the same noise).
  */
-export type TargetName = 'direct' | 'bare-proxy' | 'gengate' | 'portkey';
+export type TargetName = 'direct' | 'bare-proxy' | 'gengate' | 'portkey' | 'gengate-base';
 
 export const TARGETS: readonly TargetName[] = ['direct', 'bare-proxy', 'gengate', 'portkey'];
 
@@ -68,6 +69,8 @@ export interface MachineInfo {
   node: string;
   gengateVersion: string;
   gengateCommit: string;
+  /** The commit of the `--baseline-root` checkout measured alongside, when there was one. */
+  baselineCommit?: string;
   portkeyVersion: string;
   honoNodeServerVersion: string;
   autocannonVersion: string;

@@ -23,12 +23,17 @@ function packageVersion(path: string): string {
   }
 }
 
-export function collectMachineInfo(gengateRoot: string = REPO_ROOT): MachineInfo {
+/** A checkout's short commit, saying so when its src/ has uncommitted changes. */
+function checkoutCommit(root: string): string {
+  const commit = run('git', ['rev-parse', '--short', 'HEAD'], root) ?? 'not a git checkout';
+  const dirty = (run('git', ['status', '--porcelain', '--', 'src'], root) ?? '').length > 0;
+  return dirty ? `${commit} + uncommitted changes in src/` : commit;
+}
+
+export function collectMachineInfo(gengateRoot: string = REPO_ROOT, baselineRoot?: string): MachineInfo {
   const freeLine = run('free', ['-h'])
     ?.split('\n')
     .find((line) => line.startsWith('Mem:'));
-  const commit = run('git', ['rev-parse', '--short', 'HEAD'], gengateRoot) ?? 'not a git checkout';
-  const dirty = (run('git', ['status', '--porcelain', '--', 'src'], gengateRoot) ?? '').length > 0;
   return {
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -36,7 +41,8 @@ export function collectMachineInfo(gengateRoot: string = REPO_ROOT): MachineInfo
     os: `Linux ${release()}`,
     node: process.version,
     gengateVersion: `${packageVersion(join(gengateRoot, 'package.json'))}${gengateRoot === REPO_ROOT ? '' : ` at ${gengateRoot}`}`,
-    gengateCommit: dirty ? `${commit} + uncommitted changes in src/` : commit,
+    gengateCommit: checkoutCommit(gengateRoot),
+    ...(baselineRoot === undefined ? {} : { baselineCommit: `${checkoutCommit(baselineRoot)} at ${baselineRoot}` }),
     portkeyVersion: portkeyVersion() ?? 'not installed',
     honoNodeServerVersion: honoNodeServerVersion() ?? 'n/a',
     autocannonVersion: packageVersion(join(REPO_ROOT, 'node_modules/autocannon/package.json')),

@@ -174,6 +174,28 @@ describe('renderResultsSection', () => {
     expect(section).toContain('| gengate | 1000 | 1000 | 0.4 | 1000 | 1000 | 0 | 10.4 | 70.0 | 150.0 | 3.20 | no |  |');
     expect(section).toContain('Without `stream_options`, gengate: from byte 10: expected "a", got "b"');
   });
+
+  it('has no baseline table when no baseline was measured', () => {
+    expect(section).not.toContain('against the baseline');
+  });
+
+  it('compares CPU per request with a baseline checkout measured in the same run', () => {
+    const run = results();
+    run.machine.baselineCommit = '5d6063e at /work/old';
+    run.measurements.push(
+      cell('chat-stream', 'gengate-base', 64, 3100, 19, 29, { serverCpuMsPerRequest: 0.5 }),
+      cell('cross-stream', 'gengate-base', 64, 2100, 29, 44, { serverCpuMsPerRequest: 0.625 }),
+      cell('embeddings', 'gengate-base', 64, 5000, 5, 9, { skipped: 'did not start: gone' }),
+    );
+    const withBaseline = renderResultsSection(run);
+    expect(withBaseline).toContain('| baseline (gengate-base) | 5d6063e at /work/old |');
+    expect(withBaseline).toContain('### CPU per request against the baseline');
+    expect(withBaseline).toContain('| chat-stream | 64 | 0.500 | 0.400 | -20.0 % |');
+    expect(withBaseline).toContain('| cross-stream | 64 | 0.625 | 0.700 | +12.0 % |');
+    // A cell either side could not measure has no comparison.
+    expect(withBaseline).not.toMatch(/\| embeddings \| 64 \| [0-9.]+ \|/);
+    expect(withBaseline).toContain('| 64 | gengate-base | 3100 |');
+  });
 });
 
 describe('mergeIntoDocument', () => {

@@ -2,6 +2,7 @@
  * Renders a run's figures as Markdown, and places them in docs/benchmarks.md between two
  * markers so that the hand-written analysis around them survives a rerun.
  */
+import { compareWithBaseline, formatChange } from './baseline-comparison.js';
 import type { BenchResults, Measurement, TargetName } from './bench-types.js';
 import { evaluateTargets, findMeasurement } from './check-targets.js';
 import { SCENARIOS } from './scenarios.js';
@@ -67,6 +68,7 @@ export function renderResultsSection(results: BenchResults): string {
   lines.push(`| OS | ${machine.os} |`);
   lines.push(`| Node.js | ${machine.node} |`);
   lines.push(`| gengate | ${machine.gengateVersion} (${machine.gengateCommit}) |`);
+  if (machine.baselineCommit) lines.push(`| baseline (gengate-base) | ${machine.baselineCommit} |`);
   lines.push(`| Portkey gateway | ${machine.portkeyVersion} (@hono/node-server ${machine.honoNodeServerVersion}) |`);
   lines.push(`| load generator | autocannon ${machine.autocannonVersion}, in the runner process |`, '');
 
@@ -94,6 +96,19 @@ export function renderResultsSection(results: BenchResults): string {
     }
   }
   lines.push('');
+
+  const baseline = compareWithBaseline(results);
+  if (baseline.length > 0) {
+    lines.push('### CPU per request against the baseline', '');
+    lines.push('gengate and the baseline checkout served every cell slice for slice, in the same run.', '');
+    lines.push('| scenario | c | baseline ms/req | gengate ms/req | change |', '|---|---|---|---|---|');
+    for (const row of baseline) {
+      lines.push(
+        `| ${row.scenario} | ${row.connections} | ${row.baselineMsPerRequest.toFixed(3)} | ${row.gengateMsPerRequest.toFixed(3)} | ${formatChange(row.change)} |`,
+      );
+    }
+    lines.push('');
+  }
 
   lines.push('### Every cell', '');
   lines.push(

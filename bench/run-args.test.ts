@@ -31,6 +31,16 @@ describe('parseRunArgs', () => {
     expect(parseRunArgs(['--gengate-root', '/tmp/other-gengate']).gengateRoot).toBe('/tmp/other-gengate');
   });
 
+  it('measures a baseline checkout next to gengate with --baseline-root', () => {
+    const args = parseRunArgs(['--targets', 'direct,gengate,portkey', '--baseline-root', '/tmp/old-gengate']);
+    expect(args.baselineRoot).toBe('/tmp/old-gengate');
+    expect(args.targets).toEqual(['direct', 'gengate', 'gengate-base', 'portkey']);
+    expect(parseRunArgs([]).baselineRoot).toBeUndefined();
+    expect(() => parseRunArgs(['--targets', 'direct', '--baseline-root', '/tmp/old-gengate'])).toThrow(/--baseline-root: needs gengate/);
+    // Only through --baseline-root: it is not one of the targets to pick.
+    expect(() => parseRunArgs(['--targets', 'gengate-base'])).toThrow(/unknown target "gengate-base"/);
+  });
+
   it('skips the capacity check with --streams 0', () => {
     expect(parseRunArgs(['--streams=0']).capacity).toBeUndefined();
   });

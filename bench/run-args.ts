@@ -21,6 +21,8 @@ export interface RunArgs {
   gengateMode: 'dist' | 'tsx';
   /** The gengate checkout to measure. */
   gengateRoot: string;
+  /** Another gengate checkout measured alongside (target `gengate-base`), slice for slice. */
+  baselineRoot: string | undefined;
   /** Markdown file the results go into; undefined = don't write one. */
   reportPath: string | undefined;
   quick: boolean;
@@ -45,6 +47,8 @@ export const USAGE = `usage: npm run bench -- [flags]
   --profile-scenario ID profile gengate under another scenario (default chat)
   --gengate dist|tsx    run the built dist/ (default; built first when stale) or src/ through tsx
   --gengate-root DIR    measure the gengate checkout in DIR instead of this one (to compare versions)
+  --baseline-root DIR   also measure the gengate checkout in DIR, as target gengate-base, interleaved
+                        with gengate in every cell, and report CPU per request against it
   --report FILE         where the Markdown goes (default docs/benchmarks.md); --no-report to skip
 `;
 
@@ -86,6 +90,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
       'profile-scenario': { type: 'string', default: 'chat' },
       gengate: { type: 'string', default: 'dist' },
       'gengate-root': { type: 'string' },
+      'baseline-root': { type: 'string' },
       report: { type: 'string' },
       'no-report': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -100,6 +105,10 @@ export function parseRunArgs(argv: string[]): RunArgs {
 
   const targets = (list(values.targets) ?? [...TARGETS]) as TargetName[];
   for (const target of targets) if (!TARGETS.includes(target)) throw new Error(`--targets: unknown target "${target}"`);
+  if (values['baseline-root'] !== undefined) {
+    if (!targets.includes('gengate')) throw new Error('--baseline-root: needs gengate among the targets');
+    targets.splice(targets.indexOf('gengate') + 1, 0, 'gengate-base');
+  }
 
   if (!SCENARIOS.some((s) => s.id === values['profile-scenario'])) throw new Error(`--profile-scenario: unknown scenario "${values['profile-scenario']}"`);
   if (values.gengate !== 'dist' && values.gengate !== 'tsx') throw new Error(`--gengate: expected dist or tsx, got "${values.gengate}"`);
@@ -131,6 +140,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
     profileScenario: values['profile-scenario'],
     gengateMode: values.gengate,
     gengateRoot: resolve(values['gengate-root'] ?? REPO_ROOT),
+    baselineRoot: values['baseline-root'] === undefined ? undefined : resolve(values['baseline-root']),
     reportPath: values['no-report'] ? undefined : (values.report ?? 'docs/benchmarks.md'),
     quick,
     help: values.help ?? false,

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { compareWithBaseline, formatChange } from './baseline-comparison.js';
 import type { BenchResults, Measurement, TargetName } from './bench-types.js';
 import { briefError } from './brief-error.js';
 import { runCapacityPhase } from './capacity-phase.js';
@@ -44,30 +45,14 @@ async function startGateways(
   args: RunArgs,
   mockPort: number,
   notes: string[],
-): Promise<{ gengate?: RunningGengate; portkey?: ChildServer; skipReason: Partial<Record<TargetName, string>> }> {
+): Promise<{ gengate?: RunningGengate; baseline?: RunningGengate; portkey?: ChildServer; skipReason: Partial<Record<TargetName, string>> }> {
   const skipReason: Partial<Record<TargetName, string>> = {};
-  let gengate: RunningGengate | undefined;
   let portkey: ChildServer | undefined;
-  if (args.targets.includes('gengate')) {
-    try {
-      if (args.gengateMode === 'dist') {
-        try {
-          ensureGengateBuilt(args.gengateRoot, log);
-        } catch (error) {
-          // Others may be mid-change: measure the sources as they run rather than nothing.
-          notes.push(`\`npm run build\` failed, so gengate ran from src/ through tsx: ${briefError((error as Error).message)}`);
-          args.gengateMode = 'tsx';
-        }
-      }
-      gengate = await startGengate({ mockPort, mode: args.gengateMode, root: args.gengateRoot });
-      log(`gengate (${args.gengateMode}) on ${gengate.baseUrl}, pid ${gengate.pid}`);
-    } catch (error) {
-      const reason = briefError((error as Error).message);
-      skipReason.gengate = `did not start: ${reason}`;
-      notes.push(`gengate could not be measured: ${reason}`);
-      log(`gengate failed: ${(error as Error).message}`);
-    }
-  }
+  const gengate = args.targets.includes('gengate') ? await startOneGengate('gengate', args.gengateRoot, args, mockPort, notes, skipReason) : undefined;
+  const baseline =
+    args.baselineRoot !== undefined && args.targets.includes('gengate-base')
+      ? await startOneGengate('gengate-base', args.baselineRoot, args, mockPort, notes, skipReason)
+      : undefined;
   if (args.targets.includes('portkey')) {
     try {
       ensurePortkeyInstalled(log);
@@ -80,7 +65,37 @@ async function startGateways(
       log(`portkey failed: ${(error as Error).message}`);
     }
   }
-  return { gengate, portkey, skipReason };
+  return { gengate, baseline, portkey, skipReason };
+}
+
+async function startOneGengate(
+  target: 'gengate' | 'gengate-base',
+  root: string,
+  args: RunArgs,
+  mockPort: number,
+  notes: string[],
+  skipReason: Partial<Record<TargetName, string>>,
+): Promise<RunningGengate | undefined> {
+  try {
+    if (args.gengateMode === 'dist') {
+      try {
+        ensureGengateBuilt(root, log);
+      } catch (error) {
+        // Others may be mid-change: measure the sources as they run rather than nothing.
+        notes.push(`\`npm run build\` failed in ${root}, so ${target} ran from src/ through tsx: ${briefError((error as Error).message)}`);
+        args.gengateMode = 'tsx';
+      }
+    }
+    const server = await startGengate({ mockPort, mode: args.gengateMode, root });
+    log(`${target} (${args.gengateMode}, ${root}) on ${server.baseUrl}, pid ${server.pid}`);
+    return server;
+  } catch (error) {
+    const reason = briefError((error as Error).message);
+    skipReason[target] = `did not start: ${reason}`;
+    notes.push(`${target} could not be measured: ${reason}`);
+    log(`${target} failed: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 function noteErrors(measurements: Measurement[], notes: string[]): void {
@@ -106,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
   const results: BenchResults = {
     startedAt: new Date().toISOString(),
     finishedAt: '',
-    machine: collectMachineInfo(args.gengateRoot),
+    machine: collectMachineInfo(args.gengateRoot, args.baselineRoot),
     settings: {
       command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
       durationSec: args.durationSec,
@@ -124,9 +139,9 @@ export async function main(argv: string[]): Promise<number> {
 
   const mock = await startMock(args.mock);
   log(`mock upstream on ${mock.baseUrl}, pid ${mock.pid}`);
-  const { gengate, portkey, skipReason } = await startGateways(args, mock.port, notes);
+  const { gengate, baseline, portkey, skipReason } = await startGateways(args, mock.port, notes);
   const bareProxy = args.targets.includes('bare-proxy') ? await startBareProxy(mock.port) : undefined;
-  const servers: Partial<Record<TargetName, ChildServer>> = { direct: mock, 'bare-proxy': bareProxy, gengate, portkey };
+  const servers: Partial<Record<TargetName, ChildServer>> = { direct: mock, 'bare-proxy': bareProxy, gengate, portkey, 'gengate-base': baseline };
   const endpoints = { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY };
   try {
     for (const id of args.scenarios) {
@@ -147,7 +162,8 @@ export async function main(argv: string[]): Promise<number> {
             baseUrl: server.baseUrl,
             serverPid: server.pid,
             mockPid: target === 'direct' ? undefined : mock.pid,
-            request: scenario.request(target, endpoints),
+            // The baseline is asked exactly what gengate is.
+            request: scenario.request(target === 'gengate-base' ? 'gengate' : target, endpoints),
             connections,
           });
         }
@@ -161,9 +177,10 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     noteErrors(results.measurements, notes);
-    if (gengate) {
-      await gengate.stop();
-      removeWorkDir(gengate.workDir);
+    for (const server of [gengate, baseline]) {
+      if (!server) continue;
+      await server.stop();
+      removeWorkDir(server.workDir);
     }
     if (portkey) await portkey.stop();
     if (bareProxy) await bareProxy.stop();
@@ -189,13 +206,14 @@ export async function main(argv: string[]): Promise<number> {
     }
   } finally {
     await gengate?.stop();
+    await baseline?.stop();
     await portkey?.stop();
     await bareProxy?.stop();
     await mock.stop();
   }
 
   if (args.capacity) {
-    const targets = args.targets.filter((target) => target !== 'bare-proxy');
+    const targets = args.targets.filter((target) => target !== 'bare-proxy' && target !== 'gengate-base');
     results.capacity = await runCapacityPhase({ ...args.capacity, targets, gengateMode: args.gengateMode, gengateRoot: args.gengateRoot, log });
   }
   results.finishedAt = new Date().toISOString();
@@ -209,6 +227,10 @@ export async function main(argv: string[]): Promise<number> {
     const existing = existsSync(reportPath) ? readFileSync(reportPath, 'utf8') : undefined;
     writeFileSync(reportPath, mergeIntoDocument(existing, renderResultsSection(results)));
     log(`report written to ${reportPath}`);
+  }
+  for (const row of compareWithBaseline(results)) {
+    const line = `CPU per request against the baseline, ${row.scenario} c=${row.connections}: ${row.gengateMsPerRequest.toFixed(3)} ms against ${row.baselineMsPerRequest.toFixed(3)} (${formatChange(row.change)})`;
+    process.stdout.write(`${line}\n`);
   }
   for (const check of evaluateTargets(results)) {
     const verdict = check.met === undefined ? 'NOT MEASURED' : check.met ? 'met' : 'MISSED';
