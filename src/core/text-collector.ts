@@ -9,17 +9,15 @@
  */
 const BATCH = 32;
 
+/** Produced text kept for billing a cut stream, in UTF-16 code units. */
+export const PRODUCED_TEXT_LIMIT = 1024 * 1024;
+
 export class TextCollector {
   private readonly pieces: string[] = [];
   private joined = '';
   private size = 0;
 
   constructor(private readonly limit: number) {}
-
-  /** Characters collected so far (at most the limit). */
-  get length(): number {
-    return this.size;
-  }
 
   add(piece: string): void {
     const room = this.limit - this.size;

@@ -5,14 +5,11 @@
  * otherwise the streamed text counted locally (and the request's input estimated).
  */
 import type { ChatEvent } from '../core/chat.js';
-import { TextCollector } from '../core/text-collector.js';
+import { PRODUCED_TEXT_LIMIT, TextCollector } from '../core/text-collector.js';
 import { loadTokenizer } from '../core/tokenizer.js';
 import { type Usage, mergeUsage } from '../core/usage.js';
 import { usageOfCutAnswer } from './usage-of-cut-answer.js';
 import type { Call } from './call-lifecycle.js';
-
-/** Streamed text kept for counting an abandoned stream's output. */
-const PRODUCED_TEXT_LIMIT = 1 << 20;
 
 export interface MeterOptions {
   /** The public model id the client asked for; `start` events name it. */

@@ -2,7 +2,8 @@ import { PassThrough, Readable } from 'node:stream';
 import { bodyText } from '../../../test/helpers/body-text.js';
 import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../core/sse.js';
-import { lastObjectAt, PRODUCED_TEXT_LIMIT, tapJson, tapSse, type TapFindings } from './usage-tap.js';
+import { PRODUCED_TEXT_LIMIT } from '../../core/text-collector.js';
+import { lastObjectAt, tapJson, tapSse, type TapFindings } from './usage-tap.js';
 
 const usageOf = (document: unknown) => {
   const usage = (document as { usage?: { in: number; out: number } }).usage;

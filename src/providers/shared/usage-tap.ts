@@ -10,13 +10,12 @@ import { Readable, Transform } from 'node:stream';
 import { GatewayError } from '../../core/errors.js';
 import { SseDecoder, type SseEvent } from '../../core/sse.js';
 import type { TapResult } from '../../core/passthrough.js';
+import { PRODUCED_TEXT_LIMIT, TextCollector } from '../../core/text-collector.js';
 import { mergeUsage, type Usage } from '../../core/usage.js';
 import { ByteEdits } from './byte-edits.js';
 
 /** JSON answers up to this size are read whole (rewritten, usage read); larger ones are relayed as they are. */
 export const JSON_TAP_LIMIT = 4 * 1024 * 1024;
-/** Produced text kept for billing a cut stream, in UTF-16 code units. */
-export const PRODUCED_TEXT_LIMIT = 1024 * 1024;
 
 export interface TappedJsonBody {
   body: Readable | Buffer;
@@ -104,14 +103,14 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   const { producedTextOf, inPlace } = options;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
-  let produced = '';
+  const produced = new TextCollector(PRODUCED_TEXT_LIMIT);
   const findings: TapFindings = {
     usage(found) {
       seenUsage = true;
       mergeUsage(usage, found);
     },
     text(text) {
-      if (produced.length < PRODUCED_TEXT_LIMIT) produced += text.slice(0, PRODUCED_TEXT_LIMIT - produced.length);
+      produced.add(text);
     },
   };
   // The chunks as relayed (references, no copies): decoded again only if the stream is cut.
@@ -130,7 +129,7 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       settled = true;
       if (!completed && producedTextOf) producedTextOfChunks(kept, producedTextOf, findings.text);
       kept.length = 0;
-      const tapped: TapResult = { completed, producedText: produced };
+      const tapped: TapResult = { completed, producedText: produced.text() };
       if (seenUsage) tapped.usage = usage;
       resolve(tapped);
     };
