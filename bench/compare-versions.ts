@@ -14,11 +14,17 @@
  * process (which of V8's inline caches have gone megamorphic, how the heap has grown), so one pair
  * of processes can favour either version.
  *
+ * `--gc` also counts each window's garbage collections (bench/gc-stats-preload.mjs) and prints,
+ * per request, young and full collections and how much the old generation grew: objects that
+ * should die young but are promoted or pretenured show there. `--node-args` passes node flags to
+ * both servers (e.g. `--node-args=--no-allocation-site-pretenuring` to compare the code alone).
+ *
  *   node --import tsx bench/compare-versions.ts --old ../base [--new .] [--rounds 8] [--window 3]
  *        [--scenarios chat,chat-stream,cross-stream,anthropic-stream] [--connections 64] [--rate N]
- *        [--restart-every N]
+ *        [--restart-every N] [--gc] [--node-args='--flag …']
  */
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuSeconds } from './proc-stats.js';
 import { runLoad } from './run-load.js';
@@ -35,6 +41,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '64' },
     rate: { type: 'string' },
     'restart-every': { type: 'string' },
+    gc: { type: 'boolean', default: false },
+    'node-args': { type: 'string', default: '' },
   },
 });
 if (!values.old) throw new Error('--old DIR: the gengate checkout to compare against');
@@ -46,12 +54,14 @@ const scenarios = values.scenarios.split(',');
 const rate = values.rate === undefined ? undefined : Number(values.rate);
 const restartEvery = values['restart-every'] === undefined ? rounds : Math.max(1, Number(values['restart-every']));
 const print = (line: string): void => void process.stdout.write(`${line}\n`);
+const GC_PRELOAD = join(import.meta.dirname, 'gc-stats-preload.mjs');
+const nodeArgs = [...(values.gc ? ['--import', GC_PRELOAD] : []), ...values['node-args'].split(' ').filter(Boolean)];
 
 for (const root of Object.values(roots)) ensureGengateBuilt(root, print);
 const mock = await startMock();
 const startBoth = async () => ({
-  old: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.old }),
-  new: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.new }),
+  old: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.old, nodeArgs }),
+  new: await startGengate({ mockPort: mock.port, mode: 'dist', root: roots.new, nodeArgs }),
 });
 const stopBoth = async (running: Awaited<ReturnType<typeof startBoth>>): Promise<void> => {
   for (const server of Object.values(running)) {
@@ -65,6 +75,19 @@ const figures: Record<string, Figures> = {};
 const marginal: Record<string, Figures> = {};
 const idleMs: Figures = { old: [], new: [] };
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+type GcTotals = { young: number; full: number; youngMs: number; fullMs: number; oldGrowthBytes: number };
+const gcPerRequest: Record<string, { old: GcTotals[]; new: GcTotals[] }> = {};
+/** The server's GC totals so far (asked for with SIGUSR2, written to its work dir). */
+const gcTotals = async (server: { pid: number; workDir: string }): Promise<GcTotals> => {
+  const file = join(server.workDir, 'gc-stats.json');
+  rmSync(file, { force: true });
+  process.kill(server.pid, 'SIGUSR2');
+  for (let waited = 0; waited < 5000; waited += 10) {
+    await sleep(10);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as GcTotals;
+  }
+  throw new Error(`no GC figures in ${file}`);
+};
 try {
   for (let round = 0; round < rounds; round++) {
     const fresh = round % restartEvery === 0;
@@ -90,9 +113,25 @@ try {
         const request = scenarioById(id).request('gengate', { mockPort: mock.port, gengateKey: GENGATE_KEY, upstreamKey: UPSTREAM_KEY });
         const load = { baseUrl: server.baseUrl, request, connections, rate };
         await runLoad({ ...load, durationSec: 0.5 });
+        const gcBefore = values.gc ? await gcTotals(server) : undefined;
         const before = cpuSeconds(server.pid);
         const result = await runLoad({ ...load, durationSec: windowSec });
         const cpuMs = (cpuSeconds(server.pid) - before) * 1000;
+        let gcLine = '';
+        if (gcBefore) {
+          const after = await gcTotals(server);
+          const per = Math.max(result.ok, 1);
+          const window: GcTotals = {
+            young: (after.young - gcBefore.young) / per,
+            full: (after.full - gcBefore.full) / per,
+            youngMs: (after.youngMs - gcBefore.youngMs) / per,
+            fullMs: (after.fullMs - gcBefore.fullMs) / per,
+            oldGrowthBytes: (after.oldGrowthBytes - gcBefore.oldGrowthBytes) / per,
+          };
+          gcPerRequest[id] ??= { old: [], new: [] };
+          gcPerRequest[id][version].push(window);
+          gcLine = `; GC per 1,000 requests: ${(window.young * 1000).toFixed(1)} young, ${(window.full * 1000).toFixed(2)} full; old generation +${(window.oldGrowthBytes / 1024).toFixed(1)} KB/request`;
+        }
         const ms = cpuMs / Math.max(result.ok, 1);
         const idleShare = rate === undefined ? 0 : idleMs[version][round] * result.elapsedSec;
         const marginalMs = (cpuMs - idleShare) / Math.max(result.ok, 1);
@@ -101,7 +140,7 @@ try {
         figures[id][version].push(ms);
         marginal[id][version].push(marginalMs);
         const extra = rate === undefined ? '' : `, ${marginalMs.toFixed(3)} marginal, ${result.rps.toFixed(0)} req/s`;
-        print(`round ${round} ${id} ${version}: ${ms.toFixed(3)} ms/request${extra} (${result.ok} ok, ${result.errors} errors)`);
+        print(`round ${round} ${id} ${version}: ${ms.toFixed(3)} ms/request${extra} (${result.ok} ok, ${result.errors} errors)${gcLine}`);
       }
     }
   }
@@ -128,4 +167,17 @@ table(rate === undefined ? 'Server CPU per request' : `Server CPU per request at
 if (rate !== undefined) {
   print(`\nIdle CPU (median ms per second): old ${median(idleMs.old).toFixed(2)}, new ${median(idleMs.new).toFixed(2)}`);
   table('Marginal CPU per request (window CPU less the idle rate over its length)', marginal);
+}
+if (values.gc) {
+  print('\nGarbage collection per request (medians of the windows)\n');
+  print('| scenario | version | young per 1,000 | full per 1,000 | young ms | full ms | old generation growth |\n|---|---|---|---|---|---|---|');
+  for (const id of scenarios) {
+    for (const version of ['old', 'new'] as const) {
+      const windows = gcPerRequest[id][version];
+      const of = (pick: (totals: GcTotals) => number): number => median(windows.map(pick));
+      print(
+        `| ${id} | ${version} | ${(of((w) => w.young) * 1000).toFixed(1)} | ${(of((w) => w.full) * 1000).toFixed(2)} | ${of((w) => w.youngMs).toFixed(4)} | ${of((w) => w.fullMs).toFixed(4)} | ${(of((w) => w.oldGrowthBytes) / 1024).toFixed(1)} KB |`,
+      );
+    }
+  }
 }

@@ -30,6 +30,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '40' },
     keep: { type: 'string' },
     interval: { type: 'string', default: '200' },
+    'node-args': { type: 'string' },
   },
 });
 if (!values.old) throw new Error('--old DIR: the gengate checkout to compare against');
@@ -76,7 +77,7 @@ function tally(profile: CpuProfile, root: string, windows: Window[], requests: n
 type Version = 'old' | 'new';
 
 async function profileBoth(mockPort: number): Promise<Record<Version, Tally>> {
-  const nodeArgs = ['--cpu-prof', '--cpu-prof-dir=prof', `--cpu-prof-interval=${values.interval}`];
+  const nodeArgs = ['--cpu-prof', '--cpu-prof-dir=prof', `--cpu-prof-interval=${values.interval}`, ...(values['node-args'] ?? '').split(' ').filter(Boolean)];
   const servers = {
     old: await startGengate({ mockPort, mode: 'dist', root: roots.old, nodeArgs }),
     new: await startGengate({ mockPort, mode: 'dist', root: roots.new, nodeArgs }),

@@ -20,11 +20,14 @@ export interface NewApiKey {
 }
 
 /** Node's one-shot hash (20.12 and later): no Hash object per call. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, outputEncoding: 'buffer') => Buffer }).hash;
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 
-/** The SHA-256 of a key, as bytes (what presented keys are compared by). */
+/**
+ * The SHA-256 of a key, as bytes (what presented keys are compared by). Node 20's one-shot hash
+ * gives hex at less than half the cost of its 'buffer' output; decoding the hex is cheaper still.
+ */
 export function apiKeyDigest(key: string): Buffer {
-  return oneShotHash ? oneShotHash('sha256', key, 'buffer') : crypto.createHash('sha256').update(key).digest();
+  return oneShotHash ? Buffer.from(oneShotHash('sha256', key), 'hex') : crypto.createHash('sha256').update(key).digest();
 }
 
 /** The SHA-256 of a key in hex, as stored. */

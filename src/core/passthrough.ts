@@ -20,6 +20,12 @@ export interface RawChatRequest {
    * name (OpenAI `model`, Anthropic `model` / `message_start.message.model`, Gemini `modelVersion`).
    */
   publicModel?: boolean;
+  /**
+   * For a stream: runs once the upstream's stream has ended, with what the relay read; the
+   * relay's last bytes and its end wait for it (the gateway journals the call's usage here, so
+   * a crash cannot lose the usage of an answer the client received whole).
+   */
+  beforeEnd?: (result: TapResult) => Promise<unknown>;
 }
 
 /** What the relay learnt once it is over. */

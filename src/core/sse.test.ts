@@ -29,6 +29,24 @@ describe('SseDecoder', () => {
     expect(events[0].data).toBe('héllo 🌍');
   });
 
+  it('drops one byte order mark at the start of the stream, wherever the chunks cut it, and keeps any later one', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('data: \ufeffa\n\ndata: b\n\n')]);
+    for (let cut = 0; cut < bytes.length; cut++) {
+      const decoder = new SseDecoder({ keepRaw: true });
+      const events = [...decoder.push(bytes.slice(0, cut)), ...decoder.push(bytes.slice(cut)), ...decoder.end()];
+      expect(events.map((e) => [e.data, e.raw])).toEqual([
+        ['\ufeffa', 'data: \ufeffa\n\n'],
+        ['b', 'data: b\n\n'],
+      ]);
+    }
+  });
+
+  it('turns bytes that are not UTF-8 into U+FFFD, as a TextDecoder would', () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('data: x'), 0xff, 0xc3, ...new TextEncoder().encode('y\n\n')]);
+    const events = new SseDecoder().push(bytes);
+    expect(events[0].data).toBe(new TextDecoder().decode(bytes).slice('data: '.length, -2));
+  });
+
   it('decodes mixed line ends in every chunking, a \r at a chunk end included', () => {
     const text = 'data: a\r\n\r\ndata: bb\rdata: cc\r\rdata: d\n\n: note\r\ndata: e\r\n\r\n';
     for (let size = 1; size <= text.length; size++) {

@@ -3,6 +3,8 @@
  * get complete events back. Handles `\n`, `\r\n` and `\r` line ends, multi-line `data:`,
  * comments, and events split anywhere across chunks.
  */
+import { StringDecoder } from 'node:string_decoder';
+
 export interface SseEvent {
   /** The `event:` field, or undefined when absent. */
   event?: string;
@@ -17,7 +19,10 @@ export interface SseEvent {
 
 export class SseDecoder {
   private buffer = '';
-  private readonly decoder = new TextDecoder();
+  // StringDecoder, not a streaming TextDecoder: V8's UTF-8 decoding, about four times cheaper a chunk than ICU's.
+  private readonly decoder = new StringDecoder('utf8');
+  /** Nothing decoded yet: a byte order mark may start the stream (and is dropped, as the WHATWG framing says). */
+  private atStart = true;
   private event: string | undefined;
   private data: string[] = [];
   private id: string | undefined;
@@ -36,7 +41,11 @@ export class SseDecoder {
 
   /** Decodes one chunk; returns the events it completed (often none or one). */
   push(chunk: Uint8Array | string): SseEvent[] {
-    const added = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    let added = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (this.atStart && added.length > 0) {
+      this.atStart = false;
+      if (added.charCodeAt(0) === 0xfeff) added = added.slice(1);
+    }
     // Most upstreams use \n only: look for \r only once one was seen (each chunk is checked once).
     const addedCr = added.includes('\r');
     if (addedCr) this.sawCarriageReturn = true;

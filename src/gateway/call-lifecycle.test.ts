@@ -16,13 +16,15 @@ import { meterChatStream } from './meter-chat-stream.js';
 const KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null };
 const fakeProvider: Provider = { name: 'openai', operations: new Set(['chat', 'embed']) };
 
-function setup(options: { hooks?: LifecycleHooks[]; channels?: string[] } = {}) {
+function setup(options: { hooks?: LifecycleHooks[]; channels?: string[]; recorder?: UsageRecorder } = {}) {
   const rows: UsageRow[] = [];
   const opens: OpenCall[] = [];
-  const recorder = {
-    begin: async (open: OpenCall) => void opens.push(open),
-    record: async (row: UsageRow) => void rows.push(row),
-  } as unknown as UsageRecorder;
+  const recorder =
+    options.recorder ??
+    ({
+      begin: async (open: OpenCall) => void opens.push(open),
+      record: async (row: UsageRow) => void rows.push(row),
+    } as unknown as UsageRecorder);
   const providers = { get: () => fakeProvider } as unknown as ProviderRegistry;
   const catalog = new Catalog();
   const registry = new ChannelRegistry(
@@ -123,6 +125,35 @@ describe('Call', () => {
     await operator.attempt(async (channel) => channel.name);
     await operator.settle(undefined);
     expect(rows[1]).toMatchObject({ request_id: 'req-2', account_id: null });
+  });
+
+  it("holds a stream's answer until its open line is journaled, and lets a whole answer's open line wait (unless asked for)", async () => {
+    const asked: { id: string; lazily: boolean }[] = [];
+    let journalOpens!: () => void;
+    const journaled = new Promise<void>((resolve) => (journalOpens = resolve));
+    const recorder = {
+      begin: (open: OpenCall, options: { lazily?: boolean } = {}) => {
+        asked.push({ id: open.request_id, lazily: options.lazily === true });
+        return journaled;
+      },
+      record: async () => undefined,
+      flushJournalSync: () => journalOpens(),
+    } as unknown as UsageRecorder;
+    const { lifecycle } = setup({ recorder });
+    const whole = await lifecycle.admit(subject({ requestId: 'whole' }));
+    expect(await whole.attempt(async (channel) => channel.name)).toBeTypeOf('string');
+    let streamAnswered = false;
+    const stream = await lifecycle.admit(subject({ requestId: 'stream', stream: true }));
+    const answered = stream.attempt(async (channel) => channel.name).then(() => (streamAnswered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(streamAnswered).toBe(false);
+    // Asking whether the whole answer's open line is in has the journal written at once.
+    await whole.opened();
+    await answered;
+    expect(asked).toEqual([
+      { id: 'whole', lazily: true },
+      { id: 'stream', lazily: false },
+    ]);
   });
 
   it('ends a call whose every attempt failed as failed, once, naming the last channel', async () => {

@@ -139,6 +139,7 @@ export class Call {
   /** The channel tried last (the one that answered, once `attempt` resolved). */
   route?: RouteInfo;
   private ended?: Promise<void>;
+  private begun?: Promise<void>;
 
   constructor(
     readonly subject: CallSubject,
@@ -161,16 +162,20 @@ export class Call {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
       const candidates = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
-      const begun = deps.recorder.begin({
-        request_id: subject.requestId,
-        key_id: subject.key.id,
-        surface: subject.surface,
-        operation: subject.operation,
-        model: subject.model,
-        stream: subject.stream,
-        created_at: Date.now(),
-        account_id: subject.key.accountId,
-      });
+      // A whole answer reaches the client only after its row is journaled: its open line can wait (see begin).
+      this.begun = deps.recorder.begin(
+        {
+          request_id: subject.requestId,
+          key_id: subject.key.id,
+          surface: subject.surface,
+          operation: subject.operation,
+          model: subject.model,
+          stream: subject.stream,
+          created_at: Date.now(),
+          account_id: subject.key.accountId,
+        },
+        { lazily: !subject.stream },
+      );
       const plan = orderAttempts(candidates, deps.maxAttempts, (name) => deps.breaker.isOpen(name));
       const value = await runAttempts(
         plan,
@@ -187,14 +192,25 @@ export class Call {
         },
         attemptFn,
       );
-      // Nothing reaches the client before the call's open line is journaled (a kill -9 then closes it as interrupted).
-      await begun;
+      // Nothing of a stream reaches the client before the call's open line is journaled (a kill -9 then closes it as interrupted).
+      if (subject.stream) await this.begun;
       if (this.route) for (const hook of this.hooks) hook.firstByte?.(this, this.route);
       return value;
     } catch (error) {
       this.fail(error);
       throw error;
     }
+  }
+
+  /**
+   * Resolves once the call's open line is in the journal. A stream's `attempt` waits for it; a
+   * whole answer that is relayed in pieces after all (too large to hold) must wait for it too.
+   */
+  opened(): Promise<void> {
+    if (!this.begun) return Promise.resolve();
+    // A whole answer's open line waits for the journal's next write: write it now.
+    if (!this.subject.stream) this.deps.recorder.flushJournalSync();
+    return this.begun;
   }
 
   /**

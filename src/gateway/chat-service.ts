@@ -3,7 +3,8 @@
  * the client's request as it came (pass-through, native features intact); any other gets the
  * canonical form, parsed only then — so a request that failover takes from a pass-through
  * channel to a translating one is parsed at that point. The call ends when the answer is
- * complete: at once for a whole response, when the stream or the relayed body ends otherwise.
+ * complete: at once for a whole response, when the stream or the relayed body ends otherwise;
+ * either way its usage is journaled before the client gets the answer's last bytes.
  */
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
 import { withFields } from '../core/with-fields.js';
@@ -30,13 +31,17 @@ export class ChatService {
     if (chatCall.documents) checkPeekedDocuments(chatCall.documents, this.settings.maxDocumentBytes);
     else checkDocumentLimits(chatCall.canonical(), this.settings.maxDocumentBytes);
     const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const }));
+    const estimateInput = () => countPromptTokens(chatCall.canonical());
+    // Once per call: the relay's end (a stream's last bytes wait for it) or its usage promise (a stream cut short).
+    let relayEnded: Promise<void> | undefined;
+    const endRelay = (tap: TapResult): Promise<void> => (relayEnded ??= endRelayed(call, tap, estimateInput));
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ChatOutcome> => {
       const chat = channel.provider.chat;
       if (!chat) throw modelNotFound(chatCall.model);
       const raw = chatCall.raw;
       if (raw && chat.passthrough && channel.provider.dialect === raw.dialect) {
         route.passthrough = true;
-        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames });
+        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay });
         return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
       }
       const request = chatCall.canonical();
@@ -46,7 +51,6 @@ export class ChatService {
       response.model = chatCall.model;
       return { kind: 'response', response, route };
     });
-    const estimateInput = () => countPromptTokens(chatCall.canonical());
     switch (outcome.kind) {
       case 'response':
         await call.settle(outcome.response.usage);
@@ -54,7 +58,14 @@ export class ChatService {
       case 'stream':
         return withFields(outcome, { events: meterChatStream(outcome.events, call, { model: chatCall.model, estimateInput }) });
       case 'passthrough':
-        void outcome.response.usage.then((tap) => endRelayed(call, tap, estimateInput));
+        // A JSON answer is whole: its usage is journaled before it is sent. One relayed in pieces
+        // (a stream, or a JSON answer too large to hold) ends with its body, and its client sees
+        // bytes before that: the call's open line is journaled first.
+        if (Buffer.isBuffer(outcome.response.body)) await outcome.response.usage.then(endRelay);
+        else {
+          void outcome.response.usage.then(endRelay);
+          await call.opened();
+        }
         return outcome;
     }
   }

@@ -4,6 +4,7 @@
  * a failing batch fails the whole attempt, so every vector comes from the same channel.
  */
 import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
+import { withFields } from '../core/with-fields.js';
 import type { Attempt, EmbedProvider } from '../providers/types.js';
 import { type CallLifecycle, modelNotFound } from './call-lifecycle.js';
 import type { EmbedCall, EmbedOutcome } from './contract.js';
@@ -14,12 +15,12 @@ export class EmbedService {
   constructor(private readonly lifecycle: CallLifecycle) {}
 
   async embed(embedCall: EmbedCall): Promise<EmbedOutcome> {
-    const call = await this.lifecycle.admit({ ...embedCall, model: embedCall.request.model, operation: 'embed', stream: false });
+    const call = await this.lifecycle.admit(withFields(embedCall, { model: embedCall.request.model, operation: 'embed' as const, stream: false }));
     const outcome = await call.attempt(async (channel, attempt, route): Promise<EmbedOutcome> => {
       const embed = channel.provider.embed;
       if (!embed) throw modelNotFound(embedCall.request.model);
       const response = await embedInBatches(embed, embedCall.request, attempt, Math.max(1, embed.maxBatchSize(attempt.channel)));
-      return { response: { ...response, model: embedCall.request.model }, route };
+      return { response: withFields(response, { model: embedCall.request.model }), route };
     });
     await call.settle({ inputTokens: outcome.response.usage.inputTokens, outputTokens: 0 });
     return outcome;

@@ -2,6 +2,7 @@
 import type { MediaSettings } from '../config/types.js';
 import type { DeliveredImages, ImageInput } from '../core/image.js';
 import { toImageInput } from '../core/image-bytes.js';
+import { withFields } from '../core/with-fields.js';
 import { deliverImages } from '../media/deliver-images.js';
 import { guardedFetch } from '../media/guarded-fetch.js';
 import type { MediaStore } from '../media/media-store.js';
@@ -26,7 +27,7 @@ export class ImageService {
 
   async images(imageCall: ImageCall): Promise<ImagesOutcome> {
     const { settings } = this;
-    const call = await this.lifecycle.admit({ ...imageCall, model: imageCall.request.model, stream: false });
+    const call = await this.lifecycle.admit(withFields(imageCall, { model: imageCall.request.model, stream: false }));
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ImagesOutcome> => {
       const run = channel.provider.images?.[METHOD[imageCall.operation]] as
         | ((request: ImageCall['request'], a: typeof attempt) => ReturnType<NonNullable<ImageProvider['generate']>>)

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CallAbort, callAbort } from '../core/call-abort.js';
 import { toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
+import { coalesceWrites } from './coalesce-writes.js';
 import type { ErrorRenderer } from './error-renderer.js';
 import { replyWithError } from './edge-errors.js';
 import { gatewayErrorFromFastify } from './fastify-errors.js';
@@ -25,7 +26,9 @@ export function sendSse(reply: FastifyReply, frames: AsyncIterable<string>): Fas
   reply.header('content-type', 'text/event-stream; charset=utf-8');
   reply.header('cache-control', 'no-cache');
   reply.header('x-accel-buffering', 'no');
-  return reply.send(Readable.from(frames, { objectMode: false }));
+  const body = Readable.from(frames, { objectMode: false });
+  coalesceWrites(body, reply.raw);
+  return reply.send(body);
 }
 
 /**
@@ -39,6 +42,7 @@ export function sendPassthrough(
   reply.code(response.status);
   for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);
   if (response.upstreamRequestId !== undefined) reply.header('x-gengate-upstream-request-id', response.upstreamRequestId);
+  if (!Buffer.isBuffer(response.body)) coalesceWrites(response.body, reply.raw);
   return reply.send(response.body);
 }
 

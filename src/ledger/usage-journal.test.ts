@@ -27,8 +27,8 @@ describe('UsageJournal', () => {
   it("writes a turn's lines together at the end of the turn, then tells who waited", async () => {
     const { journal: j, dir } = journal();
     const seen: string[] = [];
-    j.append('a\n', () => seen.push(contents(dir)));
-    j.append('b\n');
+    j.append('a\n', 'turn', () => seen.push(contents(dir)));
+    j.append('b\n', 'turn');
     expect(contents(dir)).toBe('');
     await new Promise((resolve) => setImmediate(resolve));
     expect(seen).toEqual(['a\nb\n']);
@@ -36,10 +36,40 @@ describe('UsageJournal', () => {
     j.close(true);
   });
 
+  it('writes a prompt line, with the lines queued before it, once the current microtasks have run (not at the end of the turn)', async () => {
+    const { journal: j, dir } = journal();
+    const order: string[] = [];
+    j.append('open\n', 'turn');
+    j.append('row-1\n', 'prompt', () => order.push(`row-1 written: ${JSON.stringify(contents(dir))}`));
+    j.append('row-2\n', 'prompt', () => order.push('row-2 written'));
+    expect(contents(dir)).toBe('');
+    setImmediate(() => order.push('end of turn'));
+    await Promise.resolve();
+    expect(order).toEqual(['row-1 written: "open\\nrow-1\\nrow-2\\n"', 'row-2 written']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(contents(dir)).toBe('open\nrow-1\nrow-2\n');
+    j.close(true);
+  });
+
+  it('writes a lazy line only with the next write, whoever asks for it', async () => {
+    const { journal: j, dir } = journal();
+    let written = false;
+    j.append('open\n', 'lazy', () => (written = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([written, contents(dir)]).toEqual([false, '']);
+    j.append('row\n', 'prompt');
+    await Promise.resolve();
+    expect([written, contents(dir)]).toEqual([true, 'open\nrow\n']);
+    j.append('open-2\n', 'lazy');
+    j.flushSync();
+    expect(contents(dir)).toBe('open\nrow\nopen-2\n');
+    j.close(true);
+  });
+
   it('starts a new segment with the open calls once the current one is large, and deletes the old one when the database has its rows', () => {
     const { journal: j, dir } = journal(['open-x\n'], 10);
     let segment: JournalSegment | undefined;
-    j.append('row-1-----\n', (s) => {
+    j.append('row-1-----\n', 'turn', (s) => {
       segment = s;
       s.pendingRows++;
     });
@@ -53,14 +83,14 @@ describe('UsageJournal', () => {
 
   it('keeps its files at close while rows are not in the database', () => {
     const { journal: j, dir } = journal();
-    j.append('row\n', (s) => s.pendingRows++);
+    j.append('row\n', 'turn', (s) => s.pendingRows++);
     j.close(true);
     expect(contents(dir)).toBe('row\n');
   });
 
   it('deletes its files at close when everything is in the database', () => {
     const { journal: j, dir } = journal();
-    j.append('row\n');
+    j.append('row\n', 'turn');
     j.close(true);
     expect(existsSync(dir) && readdirSync(dir)).toEqual([]);
   });

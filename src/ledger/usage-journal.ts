@@ -1,9 +1,12 @@
 /**
  * The usage journal: an append-only file per process where the ledger writes, before the
- * database has them, each admitted call ("open") and each finished call's usage row. Lines
- * appended during one event-loop turn are written together by one synchronous write at the end
- * of the turn (`setImmediate`), so a `kill -9` loses at most what the current turn produced —
- * and callers that must not answer before their line is in the kernel wait for `onWritten`.
+ * database has them, each admitted call ("open") and each finished call's usage row. Whatever is
+ * queued goes out in one synchronous write, when the line that needs it soonest says (`When`):
+ * at the end of the event-loop turn (`setImmediate`: every line queued in the turn shares it),
+ * once the current microtasks have run (a caller holding its answer's last bytes for the line
+ * sends them in the same turn), or with the next write, whoever asks for it (the recorder writes
+ * at least every 100 ms). A `kill -9` loses at most what was queued and not written yet; callers
+ * that must not answer before their line is in the kernel wait for `onWritten`.
  *
  * The file is cut into segments: once the current one is large, the next one starts with the
  * still-open calls copied over, and a full segment is deleted as soon as the database holds
@@ -37,12 +40,16 @@ export interface JournalOptions {
 
 type Written = (segment: JournalSegment) => void;
 
+/** When a queued line must be written: `turn` at the end of this turn, `prompt` after this microtask, `lazy` with the next write. */
+export type When = 'turn' | 'prompt' | 'lazy';
+
 const DEFAULT_MAX_SEGMENT_BYTES = 4 * 1024 * 1024;
 
 export class UsageJournal {
   private lines: string[] = [];
   private callbacks: Written[] = [];
   private scheduled?: NodeJS.Immediate;
+  private promptly = false;
   private fd = -1;
   private current!: JournalSegment;
   private sequence = 0;
@@ -57,18 +64,25 @@ export class UsageJournal {
     this.openSegment();
   }
 
-  /** Queues one line (ending in `\n`) for this turn's write; `onWritten` runs once it is written. */
-  append(line: string, onWritten?: Written): void {
+  /** Queues one line (ending in `\n`), written as `when` says; `onWritten` runs once it is written. */
+  append(line: string, when: When, onWritten?: Written): void {
     if (this.closed) {
       onWritten?.(this.current);
       return;
     }
     this.lines.push(line);
     if (onWritten) this.callbacks.push(onWritten);
-    this.scheduled ??= setImmediate(() => this.flushSync());
+    if (when === 'prompt') {
+      if (this.promptly) return;
+      this.promptly = true;
+      queueMicrotask(() => {
+        this.promptly = false;
+        this.flushSync();
+      });
+    } else if (when === 'turn') this.scheduled ??= setImmediate(() => this.flushSync());
   }
 
-  /** Writes what is queued now (end of turn, shutdown, or before reading the queue). */
+  /** Writes what is queued now (end of turn, a prompt line, shutdown, or before reading the queue). */
   flushSync(): void {
     if (this.scheduled) {
       clearImmediate(this.scheduled);

@@ -110,6 +110,64 @@ describe('UsageRecorder', () => {
       }
     });
 
+    it('writes a row at once when no other call is open, and at the end of the turn (with the others) otherwise', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
+      const open = (id: string) => ({ request_id: id, key_id: 'k', surface: 'openai', operation: 'chat', model: 'm', stream: true, created_at: 0 });
+      try {
+        const recorder = new UsageRecorder(new FlakyRepository() as unknown as UsageRepository, logger, { journalDir: dir });
+        recorder.start();
+        const lines = () => journalText(dir).split('\n').filter(Boolean).length;
+        const microtasks = async () => {
+          for (let i = 0; i < 5; i++) await Promise.resolve();
+        };
+        recorder.begin(open('a'));
+        recorder.begin(open('b'));
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(lines()).toBe(2);
+        let aWritten = false;
+        void recorder.record(row('a')).then(() => (aWritten = true));
+        await microtasks();
+        expect([aWritten, lines()]).toEqual([false, 2]);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect([aWritten, lines()]).toEqual([true, 3]);
+        let bWritten = false;
+        void recorder.record(row('b')).then(() => (bWritten = true));
+        await microtasks();
+        expect([bWritten, lines()]).toEqual([true, 4]);
+        await recorder.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("writes a lazy open line with its call's row when the call ends soon, and within the interval when it does not", async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
+      const open = (id: string) => ({ request_id: id, key_id: 'k', surface: 'openai', operation: 'embed', model: 'm', stream: false, created_at: 0 });
+      try {
+        const recorder = new UsageRecorder(new FlakyRepository() as unknown as UsageRepository, logger, { journalDir: dir, intervalMs: 50 });
+        recorder.start();
+        // Each line is {"o": open} or {"r": row}: the kind and the request id, in file order.
+        const kinds = () =>
+          journalText(dir)
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => Object.entries(JSON.parse(line) as Record<string, { request_id: string }>)[0])
+            .map(([kind, entry]) => `${kind}:${entry.request_id}`);
+        void recorder.begin(open('quick'), { lazily: true });
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(kinds()).toEqual([]);
+        await recorder.record(row('quick'));
+        expect(kinds()).toEqual(['o:quick', 'r:quick']);
+        let slowJournaled = false;
+        void recorder.begin(open('slow'), { lazily: true }).then(() => (slowJournaled = true));
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        expect([slowJournaled, kinds()]).toEqual([true, ['o:quick', 'r:quick', 'o:slow']]);
+        await recorder.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it('leaves the journal for the next start when a call is still open at close', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'gengate-recorder-'));
       try {

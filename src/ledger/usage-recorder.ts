@@ -75,19 +75,24 @@ export class UsageRecorder {
 
   /**
    * A call was admitted: journaled so that, should the process die, it is closed as interrupted.
-   * Resolves once the line is in the kernel (at the end of this event-loop turn): a caller waits
-   * for it before the client sees anything, so no call the client saw can go unrecorded.
+   * Resolves once the line is in the kernel, at the end of this event-loop turn: a caller whose
+   * client may see bytes before the call ends (a stream) waits for it first, so no call the client
+   * saw can go unrecorded. With `lazily` (a whole answer, which the client sees only after its row)
+   * the line waits for the journal's next write instead: a call that ends soon shares one write
+   * with its row, and a longer one is journaled within the recorder's interval.
    */
-  begin(open: OpenCall): Promise<void> {
+  begin(open: OpenCall, options: { lazily?: boolean } = {}): Promise<void> {
     const journal = this.journal;
     if (!journal) return Promise.resolve();
     this.open.set(open.request_id, open);
-    return new Promise((resolve) => journal.append(openLine(open), () => resolve()));
+    return new Promise((resolve) => journal.append(openLine(open), options.lazily ? 'lazy' : 'turn', () => resolve()));
   }
 
   /**
    * A call ended (exactly once per call): its row is journaled, closing the open entry with the
-   * same request id, then queued for the store. Resolves once the row is in the kernel.
+   * same request id, then queued for the store. Resolves once the row is in the kernel. While
+   * other calls are open the row waits for the end of the turn, to share one write with theirs;
+   * alone, it is written at once (its caller's last bytes then leave in this turn's socket write).
    */
   record(row: UsageRow): Promise<void> {
     this.open.delete(row.request_id);
@@ -96,8 +101,9 @@ export class UsageRecorder {
       this.enqueue(row);
       return Promise.resolve();
     }
+    const when = this.open.size === 0 ? 'prompt' : 'turn';
     return new Promise((resolve) => {
-      journal.append(rowLine(row), (segment) => {
+      journal.append(rowLine(row), when, (segment) => {
         this.enqueue(row, segment);
         resolve();
       });

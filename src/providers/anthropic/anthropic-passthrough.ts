@@ -96,6 +96,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
       producedTextOf: anthropicProducedText,
       lastRewrite: (event) => event.event === 'message_start',
       inPlace: anthropicInPlace,
+      beforeEnd: request.beforeEnd,
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }

@@ -70,7 +70,7 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   const upstreamRequestId = headerValue(response.headers, 'x-request-id');
   const model = publicModelOf(request);
   if (request.stream) {
-    const tapped = tapSse(response.body, geminiStreamReader(model), { rewrites: model !== undefined });
+    const tapped = tapSse(response.body, geminiStreamReader(model), { rewrites: model !== undefined, beforeEnd: request.beforeEnd });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
   const tapped = await tapJson(response.body, {

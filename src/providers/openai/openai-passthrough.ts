@@ -41,6 +41,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
       rewrites: model !== undefined || injectedUsage,
       producedTextOf: openAIProducedText,
       inPlace: openAIInPlace(model, injectedUsage),
+      beforeEnd: raw.beforeEnd,
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }

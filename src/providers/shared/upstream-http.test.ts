@@ -50,6 +50,19 @@ beforeAll(async () => {
         res.end();
       };
       write();
+    } else if (req.url === '/split-utf8') {
+      // 'héllo 🌍' with each multi-byte character cut between two writes.
+      const bytes = Buffer.from('héllo 🌍 '.repeat(3));
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      let at = 0;
+      const timer = setInterval(() => {
+        res.write(bytes.subarray(at, at + 3));
+        at += 3;
+        if (at >= bytes.length) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 2);
     } else {
       res.end('ok');
     }
@@ -115,5 +128,24 @@ describe('sendUpstream', () => {
     let size = 0;
     for await (const chunk of res.body) size += chunk.length;
     expect(size).toBe(8 * 1024 * 1024);
+  });
+
+  it('reads a body as text whole, multi-byte characters cut between chunks included', async () => {
+    const res = await sendUpstream({ url: `${base}/split-utf8`, method: 'GET', headers: {}, signal: never, timeoutMs: 1000 });
+    expect(await res.body.text()).toBe('héllo 🌍 '.repeat(3));
+  });
+
+  it('rejects text() of a body destroyed before its end, with or without an error', async () => {
+    const res = await sendUpstream({ url: `${base}/endless`, method: 'GET', headers: {}, signal: never, timeoutMs: 1000 });
+    const reading = res.body.text();
+    res.body.destroy();
+    await expect(reading).rejects.toThrow('upstream body closed before its end');
+    const call = callAbort();
+    const aborted = await sendUpstream({ url: `${base}/endless`, method: 'GET', headers: {}, signal: call.signal, timeoutMs: 1000 });
+    const abortedReading = aborted.body.text();
+    call.abort();
+    await expect(abortedReading).rejects.toThrow();
+    await until('the upstream to see both connections closed', () => closedEarly.filter((path) => path === '/endless').length === 2);
+    closedEarly.length = 0;
   });
 });

@@ -85,6 +85,30 @@ describe('tapSse', () => {
     expect(await tapped.result).toEqual({ usage: { inputTokens: 5, outputTokens: 9 }, completed: true, producedText: 'ab' });
   });
 
+  it('holds the end (and any bytes still held back) until beforeEnd, given what was read, has settled', async () => {
+    for (const rewrites of [false, true]) {
+      let release!: () => void;
+      const seen: unknown[] = [];
+      const tapped = tapSse(chunked(stream, 7), read, {
+        rewrites,
+        beforeEnd: (result) => {
+          seen.push(result);
+          return new Promise<void>((resolve) => (release = resolve));
+        },
+      });
+      const received: string[] = [];
+      let ended = false;
+      tapped.body.on('data', (chunk: Buffer | string) => received.push(chunk.toString()));
+      tapped.body.on('end', () => (ended = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(seen).toEqual([{ usage: { inputTokens: 5, outputTokens: 9 }, completed: true, producedText: 'ab' }]);
+      expect(ended).toBe(false);
+      release();
+      await new Promise((resolve) => tapped.body.once('end', resolve));
+      expect(received.join('')).toBe(stream);
+    }
+  });
+
   it('re-emits kept events byte for byte (comments, CRLF, no space after the colon) when rewriting', async () => {
     const crlf = 'event: x\r\ndata:{"n":1,"t":"a"}\r\n\r\n: note\r\ndata: {"n":2,"t":"b"}\r\nid: 4\r\n\r\n: tail';
     for (const size of [1, 3, 7, 1000]) {

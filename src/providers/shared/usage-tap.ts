@@ -84,6 +84,8 @@ export interface SseTapOptions {
    * the stream has no `\r` (from the first chunk that has one on, every event is decoded).
    */
   inPlace?: InPlaceReader;
+  /** Runs once the upstream's stream has ended, with what was read; the relay's last bytes and its end wait for it. */
+  beforeEnd?: (result: TapResult) => Promise<unknown>;
 }
 
 /** Relayed bytes kept for reading the produced text of a cut stream. */
@@ -100,7 +102,7 @@ const IN_PLACE_CARRY_LIMIT = 64 * 1024;
  */
 export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
-  const { producedTextOf, inPlace } = options;
+  const { producedTextOf, inPlace, beforeEnd } = options;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
   const produced = new TextCollector(PRODUCED_TEXT_LIMIT);
@@ -234,16 +236,16 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
-      let out = carry === undefined ? '' : relay(decoder.push(carry));
+      const held = carry === undefined ? '' : relay(decoder.push(carry));
       carry = undefined;
-      if (!rewriting) {
-        relay(decoder.end());
-        settle(true);
-        return callback();
-      }
-      out += relay(decoder.end()) + decoder.takeRaw();
+      let last = '';
+      // Not rewriting, a carry went out with its chunk: only reading it was left.
+      if (rewriting) last = held + relay(decoder.end()) + decoder.takeRaw();
+      else relay(decoder.end());
       settle(true);
-      callback(null, out.length > 0 ? out : undefined);
+      const end = (): void => callback(null, last.length > 0 ? last : undefined);
+      if (beforeEnd) void result.then(beforeEnd).then(end, end);
+      else end();
     },
   });
   tap.on('close', () => settle(false));
