@@ -32,7 +32,7 @@ export function apiKeyDigest(key: string): Buffer {
 
 /** The SHA-256 of a key in hex, as stored. */
 export function hashApiKey(key: string): string {
-  return apiKeyDigest(key).toString('hex');
+  return oneShotHash ? oneShotHash('sha256', key) : crypto.createHash('sha256').update(key).digest('hex');
 }
 
 export function generateApiKey(): NewApiKey {

@@ -64,7 +64,9 @@ export class UpstreamBody extends Readable {
       this.once('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')));
       this.once('error', reject);
       // Destroyed without an error (no 'end' will come): settle rather than wait forever.
-      this.once('close', () => reject(new Error('upstream body closed before its end')));
+      this.once('close', () => {
+        if (!this.readableEnded) reject(new Error('upstream body closed before its end'));
+      });
     });
   }
 
