@@ -179,6 +179,10 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
   config.media.maxImagePixels = intFromEnv(env, 'GENGATE_MAX_IMAGE_PIXELS') ?? config.media.maxImagePixels;
+  for (const name of ['usageReportMaxRows', 'usageReportTimeoutMs'] as const) {
+    const value = config.limits[name];
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`limits.${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
   if (!Number.isInteger(config.media.maxImagePixels) || config.media.maxImagePixels < 1) {
     throw new ConfigError(`media.maxImagePixels must be a positive integer, got ${JSON.stringify(config.media.maxImagePixels)}`);
   }

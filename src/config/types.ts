@@ -75,6 +75,10 @@ export interface MediaSettings {
 export interface LimitSettings {
   /** Largest decoded document (PDF) accepted in a chat request, in bytes. */
   maxDocumentBytes: number;
+  /** Daily rollup rows one admin usage report may read; a larger report is refused (413) before it runs. */
+  usageReportMaxRows: number;
+  /** How long one admin usage report may take; a slower one is refused (413). */
+  usageReportTimeoutMs: number;
 }
 
 /** USD per million tokens, and per unit produced (an image) where a model is billed so. */

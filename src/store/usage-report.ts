@@ -3,7 +3,9 @@
  * usage rows as at ten: from the smallest rollup table that holds every dimension the report
  * groups or filters by (`rollupTableFor`); sums per group in SQL, latency percentiles from the merged
  * histograms in JS. Also the raw recent rows, paged newest first. Everything is bounded: at most
- * 366 days, at most `MAX_GROUPS` groups, at most 200 raw rows a page.
+ * 366 days, at most `MAX_GROUPS` groups, at most 200 raw rows a page, and a report reads at most
+ * `maxRows` rollup rows (counted first, by a scan that stops past the bound): a larger one is
+ * refused before it costs anything (`usage-report-runner.ts` also bounds its time).
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GatewayError } from '../core/errors.js';
@@ -18,6 +20,14 @@ export type UsageFilters = Partial<Record<(typeof USAGE_FILTERS)[number], string
 
 export const MAX_RANGE_DAYS = 366;
 export const MAX_GROUPS = 5000;
+/** The error of a report that would cost too much: the caller's 413, saying what to change. */
+export function reportTooLarge(why: string): GatewayError {
+  return new GatewayError(
+    'request_too_large',
+    `This usage report ${why}: narrow the date range, add a filter (key, model, channel, surface), or group by day, account or surface.`,
+    { code: 'report_too_large' },
+  );
+}
 
 const COLUMN_OF: Record<UsageGroupBy, string> = {
   day: 'day',
@@ -136,7 +146,11 @@ export function neededColumns(query: Pick<UsageQuery, 'groupBy' | 'filters'>): S
 }
 
 export class UsageReports {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** Rollup rows a report may read (`limits.usageReportMaxRows`); unbounded when absent (benchmarks). */
+    private readonly maxRows?: number,
+  ) {}
 
   /** `table` forces a rollup table that holds every needed column (tests compare tables with it). */
   async summarize(query: UsageQuery, table: RollupTable = rollupTableFor(query)): Promise<UsageReport> {
@@ -144,6 +158,7 @@ export class UsageReports {
     for (const column of neededColumns(query)) if (!table.keyColumns.includes(column)) throw new Error(`${table.name} has no ${column}`);
     const source = sql.table(table.name);
     const where = this.conditions(fromDay, toDay, query);
+    await this.checkCost(source, where);
     const column = COLUMN_OF[query.groupBy];
     // Days in order (a chart's series); any other grouping costliest first.
     const order = query.groupBy === 'day' ? sql`grp ASC` : sql`sum(cost_usd) DESC, sum(requests) DESC, grp ASC`;
@@ -210,6 +225,15 @@ export class UsageReports {
       costUsd: Number(row.cost_usd),
       latencyMs: Number(row.latency_ms),
     }));
+  }
+
+  /** Refuses a report that would read more than `maxRows` rollup rows; the count stops one row past the bound. */
+  private async checkCost(source: RawBuilder<unknown>, where: RawBuilder<unknown>): Promise<void> {
+    if (this.maxRows === undefined) return;
+    const counted = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${source} WHERE ${where} LIMIT ${this.maxRows + 1}) AS bounded`.execute(this.db);
+    if (Number(counted.rows[0]?.n ?? 0) > this.maxRows) throw reportTooLarge(`would read more than ${this.maxRows} daily rollup rows`);
   }
 
   private sums(): RawBuilder<unknown> {

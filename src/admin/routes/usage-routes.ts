@@ -1,12 +1,15 @@
 /**
  * Usage and spend: `GET /usage` (a report grouped by day, key, account, model, channel or
  * surface, from the daily rollup), `GET /usage.csv` (the same as CSV) and `GET /usage/records`
- * (raw rows, newest first). A member only ever sees their own account's usage.
+ * (raw rows, newest first). A member only ever sees their own account's usage. Reports run off the
+ * event loop where the store allows and are bounded in rows and time (`usage-report-runner.ts`);
+ * the runner (its worker thread) is closed with the server.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { DAY_MS } from '../../store/usage-rollup.js';
 import { USAGE_FILTERS, USAGE_GROUP_BYS, UsageReports, type UsageFilters, type UsageGroupBy, type UsageQuery } from '../../store/usage-report.js';
+import { usageReportRunner } from '../../store/usage-report-runner.js';
 import { accountScope } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
@@ -129,6 +132,8 @@ const isId = (value: unknown): value is number => typeof value === 'number' && N
 
 export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const reports = new UsageReports(deps.db);
+  const runner = usageReportRunner(deps.store, { maxRows: deps.config.limits.usageReportMaxRows, timeoutMs: deps.config.limits.usageReportTimeoutMs });
+  app.addHook('onClose', () => runner.close());
 
   app.get<{ Querystring: ReportQuerystring }>(
     '/usage',
@@ -141,7 +146,7 @@ export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
         response: { 200: REPORT_SCHEMA },
       },
     },
-    async (request) => reports.summarize(reportQuery(request)),
+    async (request) => runner.summarize(reportQuery(request)),
   );
 
   app.get<{ Querystring: ReportQuerystring }>(
@@ -156,7 +161,7 @@ export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      const report = await reports.summarize(reportQuery(request));
+      const report = await runner.summarize(reportQuery(request));
       const name = `usage-${new Date(report.from).toISOString().slice(0, 10)}-to-${new Date(report.to - DAY_MS).toISOString().slice(0, 10)}-by-${report.groupBy}.csv`;
       reply.header('content-type', 'text/csv; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${name}"`);
