@@ -7,6 +7,7 @@
  * traces, budget settlement).
  */
 import { GatewayError, toGatewayError } from '../core/errors.js';
+import { refusePathLikeModelId } from '../core/model-id-path.js';
 import type { Operation } from '../core/operation.js';
 import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
@@ -92,11 +93,13 @@ export class CallLifecycle {
   }
 
   /**
-   * Checks what needs no upstream: the key may use the model, and the model exists and serves
-   * the operation. Throws `permission`, `not_found` or `invalid_request`.
+   * Checks what needs no upstream: the model id is a plain name (before key scopes match it), the
+   * key may use the model, and the model exists and serves the operation. Throws `permission`,
+   * `not_found` or `invalid_request`.
    */
   checkAccess(subject: Pick<CallSubject, 'key' | 'model' | 'operation'>): void {
     const { key, model, operation } = subject;
+    refusePathLikeModelId(model);
     if (!keyMayUse(key, model)) {
       throw new GatewayError('permission', `This API key may not use the model \`${model}\`.`, { code: 'model_not_allowed', param: 'model' });
     }

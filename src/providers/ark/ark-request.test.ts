@@ -20,6 +20,8 @@ describe('ark request', () => {
 
   it('names one task by its escaped id, and a batch by repeated filter.task_ids', () => {
     expect(arkTaskUrl(channel('http://h'), 'cgt-1/..')).toBe('http://h/api/v3/contents/generations/tasks/cgt-1%2F..');
+    // Finding 2: a dot segment cannot be escaped, so it is never put in the path.
+    expect(() => arkTaskUrl(channel('http://h'), '..')).toThrow(/cannot be used in a URL/);
     expect(arkTaskListUrl(channel('http://h'), ['cgt-1', 'cgt-2'])).toBe(
       'http://h/api/v3/contents/generations/tasks?page_num=1&page_size=2&filter.task_ids=cgt-1&filter.task_ids=cgt-2',
     );

@@ -3,6 +3,7 @@
  * (`https://ark.cn-beijing.volces.com`, BytePlus `https://ark.ap-southeast.bytepluses.com`); one
  * that already ends in `/api/v3`, as Ark's SDKs are configured, is taken as it is.
  */
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 
 export function arkTasksUrl(channel: ChannelConfig): string {
@@ -11,7 +12,7 @@ export function arkTasksUrl(channel: ChannelConfig): string {
 }
 
 export function arkTaskUrl(channel: ChannelConfig, upstreamId: string): string {
-  return `${arkTasksUrl(channel)}/${encodeURIComponent(upstreamId)}`;
+  return `${arkTasksUrl(channel)}/${upstreamIdPathSegment(upstreamId)}`;
 }
 
 /** The task list filtered to these ids, all on one page. */

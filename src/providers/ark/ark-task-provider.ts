@@ -8,6 +8,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
+import { isEmptyOrDotSegment } from '../shared/path-segment.js';
 import { sendUpstream } from '../shared/upstream-http.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
 import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
@@ -48,7 +49,7 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
       throw mapArkHttpError(response.status, await readArkErrorText(response.body), response.headers, secrets(channel));
     const answer = (await readArkJson(response.body, ARK_TASK_ANSWER_BYTES)) as { id?: unknown } | null;
     const id = answer?.id;
-    if (typeof id !== 'string' || id === '' || id.length > MAX_TASK_ID_CHARS || !/^[\w.:-]+$/.test(id)) {
+    if (typeof id !== 'string' || isEmptyOrDotSegment(id) || id.length > MAX_TASK_ID_CHARS || !/^[\w.:-]+$/.test(id)) {
       // Not retryable: Ark may have created the task, another channel would run it twice.
       throw new GatewayError('upstream', 'the upstream accepted the task without a usable task id', { retryable: false });
     }

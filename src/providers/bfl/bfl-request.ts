@@ -1,5 +1,6 @@
 /** The canonical generate request as a BFL task body, and where and how it is sent. */
 import type { ImageGenerateRequest } from '../../core/image.js';
+import { modelPath } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 import { aspectRatioForSize, roundToBflSize, sizeForAspectRatio } from './bfl-size.js';
 
@@ -43,7 +44,7 @@ export function toBflBody(request: ImageGenerateRequest, upstreamModel: string, 
 }
 
 export function bflSubmitUrl(channel: ChannelConfig, upstreamModel: string): string {
-  return `${channel.baseUrl.replace(/\/+$/, '')}/v1/${encodeURIComponent(upstreamModel)}`;
+  return `${channel.baseUrl.replace(/\/+$/, '')}/v1/${modelPath(upstreamModel)}`;
 }
 
 export function bflHeaders(channel: ChannelConfig, json: boolean): Record<string, string> {

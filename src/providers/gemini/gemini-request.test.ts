@@ -27,6 +27,12 @@ describe('geminiModelUrl', () => {
       'http://h:1/v1beta/models/gemini-2.0-flash:generateContent',
     );
   });
+
+  it('finding 2: refuses a model id that is not one plain path segment before anything is sent', () => {
+    for (const model of ['gemini-2.5-flash/../gemini-2.5-pro', 'models/x/../../v1beta/cachedContents?', 'x%2F..', '..', 'x:countTokens', 'x#y']) {
+      expect(() => geminiModelUrl(attempt({}, model), 'generateContent')).toThrow(expect.objectContaining({ kind: 'invalid_request', code: 'invalid_model' }));
+    }
+  });
 });
 
 describe('geminiHeaders', () => {

@@ -2,6 +2,7 @@
  * Where and how to call the Gemini API for one attempt. The key goes in `x-goog-api-key`,
  * never in the URL, where it would end up in access logs.
  */
+import { modelPath } from '../shared/path-segment.js';
 import type { Attempt } from '../types.js';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -17,7 +18,7 @@ export function geminiModelUrl(attempt: Attempt, method: GeminiMethod): string {
   const root = /\/v1(alpha|beta)?\d*$/.test(base) ? base : `${base}/${version}`;
   const model = attempt.upstreamModel.startsWith('models/') ? attempt.upstreamModel.slice(7) : attempt.upstreamModel;
   const suffix = method === 'streamGenerateContent' ? '?alt=sse' : '';
-  return `${root}/models/${model}:${method}${suffix}`;
+  return `${root}/models/${modelPath(model, { reserved: ':' })}:${method}${suffix}`;
 }
 
 export function geminiHeaders(attempt: Attempt): Record<string, string> {

@@ -1,4 +1,5 @@
 /** Where Luma's Dream Machine routes are and how a request to them is authenticated. */
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 
 const API_PREFIX = '/dream-machine/v1';
@@ -13,7 +14,7 @@ export function lumaUrl(channel: ChannelConfig, path: string): string {
 }
 
 export function lumaGenerationUrl(channel: ChannelConfig, id: string): string {
-  return lumaUrl(channel, `/generations/${encodeURIComponent(id)}`);
+  return lumaUrl(channel, `/generations/${upstreamIdPathSegment(id)}`);
 }
 
 /** Bearer key plus the channel's own headers. */

@@ -3,6 +3,7 @@
  * Asked once, when a poll first sees the task succeed; any failure leaves the seed unknown and
  * never fails the task (404 code 3: unknown task, 400 code 4: no image yet, or the proxy lacks the route).
  */
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 import { callMjProxy } from './call-mj-proxy.js';
 import { MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
@@ -15,7 +16,7 @@ export async function fetchMjSeed(channel: ChannelConfig, upstreamId: string, si
     const answer = await callMjProxy({
       channel,
       method: 'GET',
-      path: `/task/${encodeURIComponent(upstreamId)}/image-seed`,
+      path: `/task/${upstreamIdPathSegment(upstreamId)}/image-seed`,
       signal,
       timeoutMs: Math.min(channel.timeoutMs, SEED_TIMEOUT_MS),
       maxBytes: MJ_SMALL_ANSWER_BYTES,

@@ -43,7 +43,17 @@ describe('acceptedUpstreamId', () => {
   });
 
   it('refuses an accepted answer without a usable id (not retryable: the task may run upstream)', () => {
-    for (const answer of [{ code: 1 }, { code: 1, result: '' }, { code: 1, result: 'a b' }, { code: 1, result: 'x'.repeat(200) }, null, [], 'ok']) {
+    for (const answer of [
+      { code: 1 },
+      { code: 1, result: '' },
+      { code: 1, result: '..' },
+      { code: 1, result: '.' },
+      { code: 1, result: 'a b' },
+      { code: 1, result: 'x'.repeat(200) },
+      null,
+      [],
+      'ok',
+    ]) {
       expect(refusal(answer)).toMatchObject({ kind: 'upstream', retryable: false });
     }
   });

@@ -5,6 +5,7 @@
  * 9 failure, 23 queue full (retryable elsewhere: nothing was accepted), 24 banned prompt.
  */
 import { GatewayError } from '../../core/errors.js';
+import { isEmptyOrDotSegment } from '../shared/path-segment.js';
 import { cleanMjText } from './clean-mj-text.js';
 
 const ACCEPTED = new Set([1, 21, 22]);
@@ -25,7 +26,7 @@ export function acceptedUpstreamId(answer: unknown): string {
   const { code, description, result, properties } = answer as MjSubmitAnswer;
   if (typeof code !== 'number' || !ACCEPTED.has(code)) throw mjSubmitCodeError(code, description, properties);
   const id = typeof result === 'number' ? String(result) : result;
-  if (typeof id !== 'string' || id === '' || id.length > MAX_TASK_ID_CHARS || !/^[\w.:-]+$/.test(id)) {
+  if (typeof id !== 'string' || isEmptyOrDotSegment(id) || id.length > MAX_TASK_ID_CHARS || !/^[\w.:-]+$/.test(id)) {
     // Not retryable: the proxy may have accepted the task, another channel would run it twice.
     throw new GatewayError('upstream', `the MJ proxy accepted the task (code ${code}) without a usable task id`, { retryable: false });
   }

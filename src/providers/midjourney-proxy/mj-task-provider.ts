@@ -5,6 +5,7 @@
  */
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { callMjProxy } from './call-mj-proxy.js';
 import { fetchMjSeed } from './fetch-mj-seed.js';
@@ -55,7 +56,7 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
   const answer = await callMjProxy({
     channel: context.channel,
     method: 'GET',
-    path: `/task/${encodeURIComponent(target.upstreamId)}/fetch`,
+    path: `/task/${upstreamIdPathSegment(target.upstreamId)}/fetch`,
     signal: context.signal,
     timeoutMs: context.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,

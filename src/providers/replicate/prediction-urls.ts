@@ -4,6 +4,7 @@
  * front of Replicate rewriting nothing, or a hostile answer) must never receive the channel's
  * token, so the same path under the channel's base URL is used instead.
  */
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 import { apiBase } from './replicate-request.js';
 
@@ -16,7 +17,7 @@ export function predictionUrl(channel: ChannelConfig, id: string, urls: Predicti
   const base = apiBase(channel);
   const given = urls?.[which];
   if (typeof given === 'string' && sameOrigin(given, base)) return given;
-  const path = `${base}/v1/predictions/${encodeURIComponent(id)}`;
+  const path = `${base}/v1/predictions/${upstreamIdPathSegment(id)}`;
   return which === 'get' ? path : `${path}/cancel`;
 }
 

@@ -37,6 +37,14 @@ describe('predictionTarget', () => {
   });
 });
 
+describe('predictionTarget (finding 2)', () => {
+  it('takes `owner/name` as exactly two plain path segments', () => {
+    for (const model of ['flux-schnell', 'owner/name/extra', 'owner/..', '../name', 'owner/', '/name', 'owner/na%2Fme']) {
+      expect(() => predictionTarget(channel, model)).toThrow(expect.objectContaining({ kind: 'invalid_request', code: 'invalid_model' }));
+    }
+  });
+});
+
 describe('toReplicateInput', () => {
   it('gives Flux models an aspect ratio (and the size for models that read it)', () => {
     expect(toReplicateInput(ask({ size: { width: 1024, height: 768 } }), 'black-forest-labs/flux-schnell', 2)).toEqual({

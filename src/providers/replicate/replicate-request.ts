@@ -1,5 +1,6 @@
 /** Where a prediction is created and what it carries, for a canonical generate request. */
 import type { ImageGenerateRequest } from '../../core/image.js';
+import { modelPath } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 import { nearestStandardRatio, roundToCustomSize } from './replicate-size.js';
 
@@ -27,8 +28,7 @@ export function predictionTarget(channel: ChannelConfig, upstreamModel: string):
   const base = apiBase(channel);
   const colon = upstreamModel.indexOf(':');
   if (colon >= 0) return { url: `${base}/v1/predictions`, extraBody: { version: upstreamModel.slice(colon + 1) } };
-  const [owner, name] = upstreamModel.split('/');
-  return { url: `${base}/v1/models/${encodeURIComponent(owner)}/${encodeURIComponent(name ?? '')}/predictions`, extraBody: {} };
+  return { url: `${base}/v1/models/${modelPath(upstreamModel, { segments: 2 })}/predictions`, extraBody: {} };
 }
 
 export function apiBase(channel: ChannelConfig): string {

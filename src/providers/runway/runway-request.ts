@@ -1,4 +1,5 @@
 /** Where Runway's API routes are and how a request to them is authenticated and versioned. */
+import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 
 /** The API version every request names (`X-Runway-Version`); channel option `runwayVersion` replaces it. */
@@ -11,7 +12,7 @@ export function runwayUrl(channel: ChannelConfig, path: string): string {
 }
 
 export function runwayTaskUrl(channel: ChannelConfig, id: string): string {
-  return runwayUrl(channel, `/v1/tasks/${encodeURIComponent(id)}`);
+  return runwayUrl(channel, `/v1/tasks/${upstreamIdPathSegment(id)}`);
 }
 
 /** Bearer key, the API version, then the channel's own headers. */
