@@ -79,6 +79,13 @@ const ODD_STRINGS = [
   '"x?y"',
   '"x#y"',
   '".."',
+  // Control characters in model ids and admin cursors the database would refuse (issue 23, findings 1 and 13).
+  '"gemini-x\\u0000y"',
+  '"textmodel-b-4o-mini\\u001b[31m"',
+  '"gemini-x\\u007f\\u0085"',
+  `"${Buffer.from('[1.5,"x"]').toString('base64url')}"`,
+  `"${Buffer.from('[1e308,"x"]').toString('base64url')}"`,
+  `"${Buffer.from('[1,"x\\u0000"]').toString('base64url')}"`,
   '"user"',
   '"assistant"',
   '"system"',

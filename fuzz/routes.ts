@@ -534,6 +534,9 @@ export const ROUTES: readonly Route[] = [
     body: () => ({ role: 'member' }),
   },
   { name: 'admin keys', method: 'GET', path: '/admin/v1/keys?limit=5', family: 'admin', keyPlaces: ['bearer'] },
+  // Cursors the database cannot compare (`[1.5,"x"]`, `[1e308,1]`): the client's 400, never a 500 with the database's words.
+  { name: 'admin keys (crafted cursor)', method: 'GET', path: '/admin/v1/keys?cursor=WzEuNSwieCJd', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin audit (crafted cursor)', method: 'GET', path: '/admin/v1/audit?cursor=WzFlMzA4LDFd', family: 'admin', keyPlaces: ['bearer'] },
   {
     name: 'admin key create',
     method: 'POST',

@@ -20,6 +20,7 @@ import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
+import { DEAD_LETTER_FILE_NAME } from './ledger/usage-dead-letters.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { configureImageDecoding } from './media/image-decoding.js';
 import { loadSharp } from './media/load-sharp.js';
@@ -113,7 +114,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   await directory.start();
   // An in-memory database ends with the process: nothing to recover, so nothing to journal.
   const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
-  const recorder = new UsageRecorder(usage, logger, { journalDir });
+  const recorder = new UsageRecorder(usage, logger, { journalDir, deadLetterFile: join(config.dataDir, DEAD_LETTER_FILE_NAME) });
   await recorder.recover();
   recorder.start();
 
@@ -174,6 +175,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     recorder,
     media,
     tasks: (lifecycle) => engine.services(lifecycle),
+  });
+  // Clients are told only "internal error" (a stream's error event has no request to log it with): the detail goes here.
+  services.lifecycle.use({
+    end: (call, ending) => {
+      if (ending.error?.kind !== 'internal') return;
+      logger.error({ err: ending.error.cause ?? ending.error, requestId: call.subject.requestId }, 'call ended by an internal error');
+    },
   });
   engine.start();
 

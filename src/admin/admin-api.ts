@@ -6,10 +6,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { GatewayError, toGatewayError } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
+import { answerableError } from '../http/answerable-error.js';
 import { replyWithError } from '../http/edge-errors.js';
-import { gatewayErrorFromFastify } from '../http/fastify-errors.js';
 import type { AdminDeps } from './admin-deps.js';
+import { refuseControlCharacters } from './refuse-control-characters.js';
 import { renderAdminError } from './render-admin-error.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
@@ -74,9 +75,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
         }
       });
       scope.setErrorHandler((error, request, reply) => {
-        const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
-        if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'admin API internal error');
-        return replyWithError(request, reply, gatewayError, renderAdminError);
+        return replyWithError(request, reply, answerableError(error, request), renderAdminError);
       });
       scope.addHook('onRequest', async (request, reply) => {
         reply.header('cache-control', 'no-store');
@@ -94,6 +93,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
         if (access === 'admin' && actor.role !== 'admin') throw new GatewayError('permission', 'Only an admin may do this.', { code: 'forbidden' });
         if (UNSAFE_METHODS.has(request.method)) deps.auth.checkCsrf(request);
       });
+      scope.addHook('preValidation', async (request) => refuseControlCharacters(request));
       for (const routes of ROUTE_MODULES) routes(scope, deps);
       scope.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => scope.swagger());
     },

@@ -2,6 +2,7 @@
  * Cursor paging for admin listings: `?limit=&cursor=` → `{ data, nextCursor }`. A cursor is the
  * opaque base64url of the last row's sort key, so pages stay stable while rows are added.
  */
+import { controlCharacterAt } from '../core/client-strings.js';
 import { GatewayError } from '../core/errors.js';
 
 export const PAGE_QUERY_SCHEMA = {
@@ -38,12 +39,26 @@ export function pageOf<R, T>(rows: R[], limit: number, toItem: (row: R) => T, cu
   return { data: shown.map(toItem), nextCursor: more ? encodeCursor(cursorOf(shown[shown.length - 1])) : null };
 }
 
+/** Cursor values are compared with integer and text columns: `1.5`, `1e308` or a U+0000 would be the database's error, not the client's. */
+const MAX_CURSOR_ID_CHARS = 128;
+
+function isTime(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
 /** A `[time, id]` cursor with a text id (keys, tasks), the sort key of newest-first listings. */
 export function isTimeTextCursor(value: unknown): value is [number, string] {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string';
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    isTime(value[0]) &&
+    typeof value[1] === 'string' &&
+    value[1].length <= MAX_CURSOR_ID_CHARS &&
+    controlCharacterAt(value[1]) === -1
+  );
 }
 
 /** A `[time, id]` cursor with a serial id (the audit log). */
 export function isTimeSerialCursor(value: unknown): value is [number, number] {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && Number.isSafeInteger(value[1]);
+  return Array.isArray(value) && value.length === 2 && isTime(value[0]) && Number.isSafeInteger(value[1]);
 }

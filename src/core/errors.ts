@@ -83,11 +83,14 @@ export function invalidRequest(message: string, param?: string): GatewayError {
   return new GatewayError('invalid_request', message, { param });
 }
 
-/** Wraps anything thrown into a GatewayError; unknown errors become `internal`. */
+/**
+ * Wraps anything thrown into a GatewayError; unknown errors become `internal` with a generic
+ * message: what they say (a database's error, a path, a stack) is for the log, never the client.
+ * The error is kept as the cause, for whoever logs it.
+ */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new GatewayError('internal', `internal error: ${message}`, { cause: error });
+  return new GatewayError('internal', 'internal error', { cause: error });
 }
 
 /** The error kind an upstream HTTP status stands for, and whether another channel may succeed. */

@@ -6,6 +6,7 @@
  * end and nowhere else; hooks see the attempt start, the first byte and the end (metrics,
  * traces, budget settlement).
  */
+import { checkIdentifierText } from '../core/client-strings.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { refusePathLikeModelId } from '../core/model-id-path.js';
 import type { Operation } from '../core/operation.js';
@@ -99,6 +100,8 @@ export class CallLifecycle {
    */
   checkAccess(subject: Pick<CallSubject, 'key' | 'model' | 'operation'>): void {
     const { key, model, operation } = subject;
+    // Refused before anything stores, echoes or matches it: PostgreSQL cannot hold U+0000, and no model id has a control character.
+    checkIdentifierText(model, 'model');
     refusePathLikeModelId(model);
     if (!keyMayUse(key, model)) {
       throw new GatewayError('permission', `This API key may not use the model \`${model}\`.`, { code: 'model_not_allowed', param: 'model' });

@@ -4,10 +4,10 @@
  * answered in the error shape of the family the path belongs to.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GatewayError, toGatewayError } from '../core/errors.js';
+import { GatewayError } from '../core/errors.js';
+import { answerableError } from './answerable-error.js';
 import type { ErrorRenderer } from './error-renderer.js';
 import { errorFamilyOf, type ErrorRenderers } from './error-family.js';
-import { gatewayErrorFromFastify } from './fastify-errors.js';
 
 /** Writes a GatewayError as `render` shapes it, with its headers and retry-after. */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: GatewayError, render: ErrorRenderer): FastifyReply {
@@ -25,9 +25,7 @@ export function rendererFor(request: FastifyRequest, renderers: ErrorRenderers):
 /** The root error handler: surfaces install their own on their scopes; this covers the rest. */
 export function installEdgeErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
   app.setErrorHandler((error, request, reply) => {
-    const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'internal error');
-    return replyWithError(request, reply, gatewayError, rendererFor(request, renderers));
+    return replyWithError(request, reply, answerableError(error, request), rendererFor(request, renderers));
   });
 }
 

@@ -5,12 +5,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CallAbort, callAbort } from '../core/call-abort.js';
-import { toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
+import { answerableError } from './answerable-error.js';
 import { coalesceWrites } from './coalesce-writes.js';
 import type { ErrorRenderer } from './error-renderer.js';
 import { replyWithError } from './edge-errors.js';
-import { gatewayErrorFromFastify } from './fastify-errors.js';
 
 /** Tells the client which channel answered, and that the answer is simulated when it is. */
 export function setRouteHeaders(reply: FastifyReply, route: RouteInfo): void {
@@ -48,7 +47,8 @@ export function sendPassthrough(
 
 /**
  * An AbortSignal that fires when the client goes away before the response is complete, or when
- * the gateway's drain deadline passes (with the shutdown error as its reason).
+ * the gateway's drain deadline passes (with the shutdown error as its reason), or when the
+ * gateway cuts the call itself (`abortCall`, with the reason: a revoked key).
  */
 export function clientSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
   const call = callAbort();
@@ -90,9 +90,7 @@ function liveCalls(shutdown: AbortSignal): Set<CallAbort> {
 /** Installs a surface's error rendering on its encapsulated plugin. */
 export function useErrorRenderer(app: FastifyInstance, render: ErrorRenderer): void {
   app.setErrorHandler((error, request, reply) => {
-    const gatewayError = gatewayErrorFromFastify(error) ?? toGatewayError(error);
-    if (gatewayError.kind === 'internal') request.log.error({ err: error }, 'internal error');
-    replyWithError(request, reply, gatewayError, render);
+    replyWithError(request, reply, answerableError(error, request), render);
   });
 }
 

@@ -56,8 +56,8 @@ describe('recoverJournals', () => {
     mkdirSync(journals);
     writeFileSync(file, openLine(open('a')) + openLine(open('b')) + rowLine(row('a')) + openLine(open('c')));
     appendFileSync(file, rowLine(row('c')).slice(0, 40));
-    const result = await recoverJournals(journals, usage, () => true);
-    expect(result).toEqual({ files: 1, rows: 1, interrupted: 2, skippedLines: 1 });
+    const result = await recoverJournals(journals, usage, { isGone: () => true });
+    expect(result).toEqual({ files: 1, rows: 1, interrupted: 2, skippedLines: 1, deadLettered: 0 });
     expect(await stored()).toEqual(['a:ok', 'b:interrupted', 'c:interrupted']);
     expect(readdirSync(journals)).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('recoverJournals', () => {
     await usage.insertMany([row('a')]);
     writeFileSync(join(journals, '1.dead.0.journal'), openLine(open('a')) + rowLine(row('a')) + rowLine(row('b')));
     writeFileSync(join(journals, '1.dead.1.journal'), openLine(open('a')));
-    await recoverJournals(journals, usage, () => true);
+    await recoverJournals(journals, usage, { isGone: () => true });
     await usage.insertMany([row('b')]);
     expect(await stored()).toEqual(['a:ok', 'b:ok']);
   });
@@ -77,7 +77,7 @@ describe('recoverJournals', () => {
     const journals = join(dir, 'journals');
     mkdirSync(journals);
     writeFileSync(join(journals, '77.live.0.journal'), openLine(open('a')));
-    const result = await recoverJournals(journals, usage, (f) => f.pid !== 77);
+    const result = await recoverJournals(journals, usage, { isGone: (f) => f.pid !== 77 });
     expect(result.files).toBe(0);
     expect(await stored()).toEqual([]);
     expect(readdirSync(journals)).toEqual(['77.live.0.journal']);

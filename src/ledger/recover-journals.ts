@@ -3,12 +3,17 @@
  * gateway serves: every journaled row is inserted (the unique request id makes a row the
  * database already holds a no-op), every call admitted but never ended is inserted as
  * `interrupted` with what was known, and the files are deleted once the database holds it all.
+ * A row the database refuses for its data is dead-lettered (counted, logged, kept in a file)
+ * instead of stopping the start.
  */
 import { createReadStream, statSync, unlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { isRefusedRow } from '../store/refused-row.js';
 import type { UsageRepository, UsageRow } from '../store/usage-repository.js';
+import { insertIsolating } from './insert-isolating.js';
 import { isAbandoned, listJournalFiles, type JournalFile } from './journal-files.js';
 import { interruptedRow, parseJournalLine, type OpenCall } from './journal-entries.js';
+import type { RefusedRow } from './usage-dead-letters.js';
 
 export interface RecoveryResult {
   files: number;
@@ -18,6 +23,15 @@ export interface RecoveryResult {
   interrupted: number;
   /** Torn or damaged lines. */
   skippedLines: number;
+  /** Rows the database refused for their data, handed to `deadLetter` instead of inserted. */
+  deadLettered: number;
+}
+
+export interface RecoveryOptions {
+  /** Which journal files belong to processes that are gone (default: by their lock and pid). */
+  isGone?: (file: JournalFile) => boolean;
+  /** Keeps rows the database refused; throws when it cannot (the journal files are then left). */
+  deadLetter?: (refused: RefusedRow[]) => void;
 }
 
 const MAX_LINE_CHARS = 1024 * 1024;
@@ -40,11 +54,8 @@ async function readInto(file: JournalFile, folded: Folded): Promise<void> {
   }
 }
 
-export async function recoverJournals(
-  dir: string,
-  repository: Pick<UsageRepository, 'insertMany'>,
-  isGone: (file: JournalFile) => boolean = (file) => isAbandoned(file),
-): Promise<RecoveryResult> {
+export async function recoverJournals(dir: string, repository: Pick<UsageRepository, 'insertMany'>, options: RecoveryOptions = {}): Promise<RecoveryResult> {
+  const { isGone = (file: JournalFile) => isAbandoned(file), deadLetter } = options;
   const files = listJournalFiles(dir).filter(isGone);
   const folded: Folded = { rows: new Map(), opens: new Map(), skippedLines: 0 };
   for (const file of files) await readInto(file, folded);
@@ -56,7 +67,17 @@ export async function recoverJournals(
     interrupted++;
   }
   rows.sort((a, b) => a.created_at - b.created_at);
-  for (let i = 0; i < rows.length; i += 1000) await repository.insertMany(rows.slice(i, i + 1000));
+  let deadLettered = 0;
+  for (let i = 0; i < rows.length; i += 1000) {
+    const outcome = await insertIsolating(rows.slice(i, i + 1000), (part) => repository.insertMany(part), isRefusedRow);
+    if (outcome.unwritten.length > 0) throw outcome.error;
+    if (outcome.refused.length === 0) continue;
+    const refused = outcome.refused.map(({ item, error }) => ({ row: item, error }));
+    // Without a keeper the rows stay in the journal files, which are then not deleted.
+    if (!deadLetter) throw refused[0].error;
+    deadLetter(refused);
+    deadLettered += refused.length;
+  }
   for (const file of files) {
     try {
       unlinkSync(file.path);
@@ -65,5 +86,5 @@ export async function recoverJournals(
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  return { files: files.length, rows: folded.rows.size, interrupted, skippedLines: folded.skippedLines };
+  return { files: files.length, rows: folded.rows.size, interrupted, skippedLines: folded.skippedLines, deadLettered };
 }

@@ -67,6 +67,49 @@ describe('UsageRecorder', () => {
     expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'b']);
   });
 
+  it('keeps every row queued while the database cannot be reached (finding 1: only a refused row is dead-lettered)', async () => {
+    const repo = new FlakyRepository();
+    const down = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    repo.insertMany = async () => {
+      throw down;
+    };
+    const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger);
+    recorder.record(row('a'));
+    recorder.record(row('b'));
+    await recorder.flush();
+    await recorder.flush();
+    expect(recorder.pending).toBe(2);
+    expect(recorder.deadLettered).toBe(0);
+  });
+
+  it('dead-letters a row the database refuses for its data, writes the rows around it, and keeps the queue flowing (finding 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gengate-dead-letter-'));
+    try {
+      const repo = new FlakyRepository();
+      const write = repo.insertMany.bind(repo);
+      repo.insertMany = async (rows: UsageRow[]) => {
+        if (rows.some((r) => r.model.includes('\u0000'))) throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+        await write(rows);
+      };
+      const file = join(dir, 'usage-dead-letter.jsonl');
+      const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger, { deadLetterFile: file });
+      recorder.record(row('a'));
+      recorder.record({ ...row('bad'), model: 'x\u0000y' });
+      recorder.record(row('c'));
+      await recorder.flush();
+      expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'c']);
+      expect(recorder.deadLettered).toBe(1);
+      expect(recorder.pending).toBe(0);
+      const line = JSON.parse(readFileSync(file, 'utf8'));
+      expect(line).toMatchObject({ error: 'invalid byte sequence for encoding "UTF8": 0x00', r: { request_id: 'bad', model: 'x\u0000y' } });
+      recorder.record(row('d'));
+      await recorder.flush();
+      expect(repo.written.flat().map((r) => r.request_id)).toEqual(['a', 'c', 'd']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('close() writes rows recorded while a flush was running', async () => {
     const repo = new FlakyRepository();
     const recorder = new UsageRecorder(repo as unknown as UsageRepository, logger);

@@ -3,15 +3,20 @@
  * ends its row is journaled (`record`, resolved once the row is in the kernel, so a caller can
  * hold its last byte until then) and then queued; a timer writes queued rows to the store in one
  * batch. A failed write keeps the rows for the next flush (bounded, oldest dropped from memory
- * first — the journal still has them for the next start), and `close()` flushes everything.
+ * first — the journal still has them for the next start), and `close()` flushes everything. A
+ * row the database refuses for its data (it can never be written) is isolated from its batch
+ * and dead-lettered (`usage-dead-letters.ts`), so that it cannot block the rows of everyone else.
  * `recover()` folds in the journals of processes that died before their rows reached the store.
  */
 import type { Logger } from 'pino';
 import { randomId } from '../core/ids.js';
+import { isRefusedRow } from '../store/refused-row.js';
 import type { UsageRepository, UsageRow } from '../store/usage-repository.js';
+import { insertIsolating } from './insert-isolating.js';
 import { liveInstances } from './journal-files.js';
 import { openLine, rowLine, type OpenCall } from './journal-entries.js';
 import { recoverJournals, type RecoveryResult } from './recover-journals.js';
+import { UsageDeadLetters } from './usage-dead-letters.js';
 import { UsageJournal, type JournalSegment } from './usage-journal.js';
 
 export type { OpenCall } from './journal-entries.js';
@@ -25,6 +30,8 @@ export interface UsageRecorderOptions {
   /** Short intervals keep each batch (and, with SQLite, its synchronous write) small. */
   intervalMs?: number;
   maxSegmentBytes?: number;
+  /** Where rows the database refuses are kept (`<dataDir>/usage-dead-letter.jsonl`); without it they go to the log. */
+  deadLetterFile?: string;
 }
 
 interface Queued {
@@ -40,19 +47,23 @@ export class UsageRecorder {
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private readonly intervalMs: number;
+  private readonly deadLetters: UsageDeadLetters;
 
   constructor(
-    private readonly repository: UsageRepository,
+    private readonly repository: Pick<UsageRepository, 'insertMany'>,
     private readonly logger: Logger,
     private readonly options: UsageRecorderOptions = {},
   ) {
     this.intervalMs = options.intervalMs ?? 100;
+    this.deadLetters = new UsageDeadLetters(options.deadLetterFile, logger);
   }
 
   /** Folds in the journals of processes that are gone. Call before `start()` and before serving. */
   async recover(): Promise<RecoveryResult> {
-    if (!this.options.journalDir) return { files: 0, rows: 0, interrupted: 0, skippedLines: 0 };
-    const result = await recoverJournals(this.options.journalDir, this.repository);
+    if (!this.options.journalDir) return { files: 0, rows: 0, interrupted: 0, skippedLines: 0, deadLettered: 0 };
+    const result = await recoverJournals(this.options.journalDir, this.repository, {
+      deadLetter: (refused) => this.deadLetters.add(refused, 'recovery'),
+    });
     if (result.files > 0) this.logger.info({ ...result }, 'usage journal recovered: unfinished calls closed as interrupted');
     return result;
   }
@@ -114,6 +125,11 @@ export class UsageRecorder {
     return this.queue.length;
   }
 
+  /** Rows the database refused for their data, dead-lettered since the start (a counter for metrics). */
+  get deadLettered(): number {
+    return this.deadLetters.count;
+  }
+
   /** Calls begun and not yet recorded. */
   get openCalls(): number {
     return this.open.size;
@@ -131,19 +147,9 @@ export class UsageRecorder {
     if (this.queue.length === 0) return Promise.resolve();
     const batch = this.queue;
     this.queue = [];
-    this.flushing = this.repository
-      .insertMany(batch.map((queued) => queued.row))
-      .then(
-        () => this.settle(batch),
-        (error: unknown) => {
-          this.logger.error({ err: error, rows: batch.length }, 'usage write failed; will retry');
-          this.queue = batch.concat(this.queue);
-          this.trim();
-        },
-      )
-      .finally(() => {
-        this.flushing = undefined;
-      });
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = undefined;
+    });
     return this.flushing;
   }
 
@@ -156,6 +162,34 @@ export class UsageRecorder {
       if (this.open.size > 0) this.logger.warn({ open: this.open.size }, 'calls still open at shutdown: the next start closes them as interrupted');
       this.journal.close(this.open.size === 0 && this.queue.length === 0);
       liveInstances.delete(this.instance);
+    }
+  }
+
+  private async write(batch: Queued[]): Promise<void> {
+    const outcome = await insertIsolating(batch, (part) => this.repository.insertMany(part.map((queued) => queued.row)), isRefusedRow);
+    this.settle(outcome.written);
+    if (outcome.refused.length > 0) this.deadLetter(outcome.refused.map(({ item, error }) => ({ queued: item, error })));
+    if (outcome.unwritten.length > 0) {
+      this.logger.error({ err: outcome.error, rows: outcome.unwritten.length }, 'usage write failed; will retry');
+      this.queue = outcome.unwritten.concat(this.queue);
+      this.trim();
+    }
+  }
+
+  private deadLetter(refused: Array<{ queued: Queued; error: unknown }>): void {
+    try {
+      this.deadLetters.add(
+        refused.map(({ queued, error }) => ({ row: queued.row, error })),
+        'write',
+      );
+      this.settle(refused.map(({ queued }) => queued));
+    } catch (error) {
+      // The journal keeps them: the next start's recovery dead-letters them again.
+      for (const { queued } of refused) if (queued.segment) queued.segment.keep = true;
+      this.logger.error(
+        { err: error, rows: refused.length },
+        'usage rows refused by the database could not be dead-lettered; the journal keeps them for the next start',
+      );
     }
   }
 

@@ -5,6 +5,7 @@
  * so a name re-pointed at a private address later is refused too.
  */
 import { isIP } from 'node:net';
+import { controlCharacterAt } from '../core/client-strings.js';
 import { GatewayError } from '../core/errors.js';
 import { isPrivateAddress } from '../media/private-addresses.js';
 
@@ -19,6 +20,8 @@ export interface CallbackUrlOptions {
 export function callbackUrlProblem(raw: unknown, options: CallbackUrlOptions): string | undefined {
   if (typeof raw !== 'string' || raw.length === 0) return 'must be a non-empty URL string';
   if (raw.length > MAX_CALLBACK_URL_CHARS) return `must be at most ${MAX_CALLBACK_URL_CHARS} characters`;
+  // Stored as sent (PostgreSQL cannot hold U+0000), and the URL parser would quietly drop or encode them.
+  if (controlCharacterAt(raw) !== -1) return 'must not contain control characters';
   let url: URL;
   try {
     url = new URL(raw);

@@ -4,6 +4,7 @@
  * refused for good (the host resolved to a private address).
  */
 import { type Dispatcher, request } from 'undici';
+import { escapeControlCharacters } from '../core/client-strings.js';
 
 /** Of a receiver's answer, at most this much is read (for the error note); the rest is dropped. */
 export const MAX_ANSWER_BYTES = 4096;
@@ -52,8 +53,9 @@ function errorCode(error: unknown): string | undefined {
   return typeof found?.cause?.code === 'string' ? found.cause.code : undefined;
 }
 
+/** A receiver's answer or a network message, for `last_error`: one line, control characters escaped (PostgreSQL cannot store U+0000), bounded. */
 function note(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = escapeControlCharacters(text.replace(/\s+/g, ' ').trim());
   return flat.length <= MAX_NOTE_CHARS ? flat : `${flat.slice(0, MAX_NOTE_CHARS)}…`;
 }
 

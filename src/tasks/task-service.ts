@@ -4,6 +4,8 @@
  * upstream callbacks (which only wake a task for an immediate poll).
  */
 import type { Logger } from 'pino';
+import { isStorableText } from '../core/client-strings.js';
+import { quoteValue } from '../core/describe-value.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
 import type { AuthenticatedKey } from '../core/key.js';
@@ -143,15 +145,15 @@ export class TaskService implements TaskServices {
   }
 
   get(key: AuthenticatedKey, id: string): Promise<Task | undefined> {
-    return this.options.repository.findForOwner(id, key.id);
+    return this.findOwned(id, key.id);
   }
 
   list(key: AuthenticatedKey, ids: readonly string[]): Promise<Task[]> {
-    return this.options.repository.listForOwner(key.id, ids);
+    return this.options.repository.listForOwner(key.id, ids.filter(isStorableText));
   }
 
   async cancel(key: AuthenticatedKey, id: string): Promise<Task | undefined> {
-    const task = await this.options.repository.findForOwner(id, key.id);
+    const task = await this.findOwned(id, key.id);
     if (!task || (task.status !== 'submitted' && task.status !== 'running')) return task;
     const channel = this.options.registry.current().channel(task.channel);
     const provider = channel?.provider.tasks;
@@ -204,6 +206,7 @@ export class TaskService implements TaskServices {
    * ever follows a poll. Resolves false when the token or the signature is not good.
    */
   async wake(token: string, headers: Record<string, string | string[] | undefined>, body: Buffer): Promise<boolean> {
+    if (!isStorableText(token)) return false;
     const task = await this.options.repository.findByToken(token);
     if (!task?.channel) return false;
     const channel = this.options.registry.current().channel(task.channel);
@@ -215,8 +218,8 @@ export class TaskService implements TaskServices {
   }
 
   private async parentFor(call: TaskCall): Promise<StoredTask> {
-    const parent = await this.options.repository.findForOwner(call.parentId as string, call.key.id);
-    if (!parent) throw new GatewayError('not_found', `No task ${call.parentId} to act on.`, { code: 'task_not_found', param: 'taskId' });
+    const parent = await this.findOwned(call.parentId as string, call.key.id);
+    if (!parent) throw new GatewayError('not_found', `No task ${quoteValue(call.parentId as string)} to act on.`, { code: 'task_not_found', param: 'taskId' });
     if (parent.status !== 'succeeded')
       throw new GatewayError('invalid_request', `Task ${parent.id} has not finished; act on it once it succeeded.`, { param: 'taskId' });
     const customId = call.request.action?.customId;
@@ -224,6 +227,11 @@ export class TaskService implements TaskServices {
       throw new GatewayError('invalid_request', `customId is not one of task ${parent.id}'s buttons.`, { code: 'unknown_custom_id', param: 'customId' });
     }
     return parent;
+  }
+
+  /** The owner's task; an id the database cannot even hold (U+0000) is no task's. */
+  private findOwned(id: string, owner: string): Promise<StoredTask | undefined> {
+    return isStorableText(id) ? this.options.repository.findForOwner(id, owner) : Promise.resolve(undefined);
   }
 
   /** Reserved at submit: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */

@@ -187,6 +187,6 @@ describe('renderGeminiJsonArrayStream', () => {
 
   it('closes the array after a trailing error element', async () => {
     const frames = await collect(renderGeminiJsonArrayStream(from([start], new Error('boom'))));
-    expect(JSON.parse(frames.join(''))).toEqual([{ error: { code: 500, message: 'internal error: boom', status: 'INTERNAL' } }]);
+    expect(JSON.parse(frames.join(''))).toEqual([{ error: { code: 500, message: 'internal error', status: 'INTERNAL' } }]);
   });
 });

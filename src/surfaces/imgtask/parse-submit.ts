@@ -2,6 +2,7 @@
  * The imgtask submit bodies → task calls: imagine, blend (2–5 data URLs), describe and action.
  * Images are decoded and checked (type, size, declared pixels) here, before anything else.
  */
+import { checkIdentifierText, checkStorableText } from '../../core/client-strings.js';
 import { decodeImageString } from '../../core/image-bytes.js';
 import type { ImageLimits } from '../../core/image-bytes.js';
 import type { ImageInput } from '../../core/image.js';
@@ -32,6 +33,8 @@ function bounded(value: string | undefined, param: string, max: number): string 
 function common(body: Json): Pick<ParsedSubmit, 'notifyHook' | 'state'> {
   const notifyHook = optionalString(body.notifyHook, 'notifyHook') || undefined;
   const state = bounded(optionalString(body.state, 'state'), 'state', MAX_STATE_CHARS);
+  // The state is stored with the task and sent back in its webhooks: any text the database can hold.
+  if (state !== undefined) checkStorableText(state, 'state');
   return { notifyHook, state };
 }
 
@@ -78,7 +81,7 @@ export function parseDescribe(raw: unknown, limits: ImageLimits): ParsedSubmit {
 export function parseAction(raw: unknown): ParsedSubmit {
   const body = requireObject(raw, 'body');
   const taskId = bounded(requireString(body.taskId, 'taskId'), 'taskId', MAX_ID_CHARS) as string;
-  const customId = bounded(requireString(body.customId, 'customId'), 'customId', MAX_CUSTOM_ID_CHARS) as string;
+  const customId = checkIdentifierText(bounded(requireString(body.customId, 'customId'), 'customId', MAX_CUSTOM_ID_CHARS) as string, 'customId');
   return {
     operation: 'image.action',
     request: { model: actionModelOf(customId), action: { customId } },

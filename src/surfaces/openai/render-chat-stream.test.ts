@@ -122,7 +122,7 @@ describe('renderOpenAIChatStream', () => {
   it('renders an exception thrown by the event source after frames went out', async () => {
     const out = await frames(from([start, { type: 'text_delta', text: 'Hi' }], new Error('socket hang up')));
     expect(out).toHaveLength(3);
-    expect(out[2]).toBe('data: {"error":{"message":"internal error: socket hang up","type":"server_error","param":null,"code":null}}\n\n');
+    expect(out[2]).toBe('data: {"error":{"message":"internal error","type":"server_error","param":null,"code":null}}\n\n');
   });
 
   it('reports a stream that ends without finishing', async () => {

@@ -1,0 +1,16 @@
+/**
+ * What an error handler answers for anything thrown: the client's own errors as they are; an
+ * unexpected one (a database's error, a bug) is logged with its detail and answered as a
+ * generic internal error that names the request id, so that nothing of it — a database
+ * message, a path, a stack — reaches the client, and an operator can find it in the log.
+ */
+import type { FastifyRequest } from 'fastify';
+import { GatewayError } from '../core/errors.js';
+import { gatewayErrorFromFastify } from './fastify-errors.js';
+
+export function answerableError(error: unknown, request: FastifyRequest): GatewayError {
+  const known = gatewayErrorFromFastify(error);
+  if (known && known.kind !== 'internal') return known;
+  request.log.error({ err: error }, 'internal error');
+  return known ?? new GatewayError('internal', `internal error (request id ${request.id}); the details are in the gateway's log`, { cause: error });
+}
