@@ -429,6 +429,8 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
         ['a 7 KB header', { 'x-fuzz': 'a'.repeat(7_000) }],
         ['anthropic-version junk', { 'anthropic-version': '\u00ff'.repeat(10), 'anthropic-beta': 'a,'.repeat(1000) }],
         ['x-forwarded headers', { 'x-forwarded-for': '1.2.3.4, 127.0.0.1', 'x-forwarded-host': 'evil.invalid', 'x-forwarded-proto': 'gopher' }],
+        ['forged host and forwarded-for', { host: 'evil.example', 'x-forwarded-for': '203.0.113.9, 198.51.100.1, 127.0.0.1' }],
+        ['host with a path and user info', { host: 'user@evil.example/x?y' }],
         ['accept text/html', { accept: 'text/html' }],
         ['x-request-id junk', { 'x-request-id': `${'r'.repeat(2000)}` }],
         ['range and condition junk', { range: `bytes=${'0-1,'.repeat(300)}`, 'if-none-match': '"'.repeat(101), 'if-range': 'W/"x"' }],

@@ -14,7 +14,9 @@ import type { ApiKeysRepository } from '../store/api-keys-repository.js';
 import type { LoginFailuresRepository } from '../store/login-failures-repository.js';
 import type { SessionsRepository, StoredSession } from '../store/sessions-repository.js';
 import type { Actor } from './actor.js';
+import { DEVICE_COOKIE, DEVICE_TTL_MS, KnownDevices } from './known-device.js';
 import { verifyPassword } from './passwords.js';
+import { SignInThrottle, throttleAddress, tooManyAttempts } from './sign-in-throttle.js';
 
 export const SESSION_COOKIE = 'gengate_session';
 const COOKIE_PATH = '/admin';
@@ -24,10 +26,6 @@ const IDLE_MS = 24 * 3_600_000;
 const ABSOLUTE_MS = 30 * 24 * 3_600_000;
 /** `last_seen_at` is written at most this often, not on every request. */
 const TOUCH_EVERY_MS = 60_000;
-/** Failed sign-ins allowed per email, and per address, in the window. */
-export const LOGIN_WINDOW_MS = 15 * 60_000;
-export const MAX_FAILURES_PER_EMAIL = 5;
-export const MAX_FAILURES_PER_IP = 20;
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -48,6 +46,8 @@ export interface AdminAuthDeps {
   loginFailures: LoginFailuresRepository;
   keys: ApiKeysRepository;
   keyDirectory: KeyDirectory;
+  /** The gateway's secret key, which signs known-device cookies. */
+  secretKey: () => Uint8Array;
 }
 
 function unauthenticated(message = 'Sign in, or send an admin API key as a Bearer token.'): GatewayError {
@@ -61,8 +61,13 @@ function accountActor(account: Account, sessionId: string): Actor {
 export class AdminAuth {
   /** The session each request was resolved with (for its CSRF token). */
   private readonly sessionOf = new WeakMap<FastifyRequest, StoredSession>();
+  private readonly throttle: SignInThrottle;
+  private readonly devices: KnownDevices;
 
-  constructor(private readonly deps: AdminAuthDeps) {}
+  constructor(private readonly deps: AdminAuthDeps) {
+    this.throttle = new SignInThrottle(deps.loginFailures);
+    this.devices = new KnownDevices(deps.secretKey);
+  }
 
   /** The caller, or undefined when the request carries no credentials at all; bad credentials throw 401. */
   async resolve(request: FastifyRequest): Promise<Actor | undefined> {
@@ -106,7 +111,10 @@ export class AdminAuth {
     this.checkOrigin(request);
   }
 
-  /** A browser's cross-site request says so in Origin; ours match the host it reached. */
+  /**
+   * A browser's cross-site request says so in Origin; ours match the host it reached. The Host
+   * header is the browser's own here (a page cannot set it), so comparing with it is sound.
+   */
   checkOrigin(request: FastifyRequest): void {
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
@@ -118,29 +126,39 @@ export class AdminAuth {
     return this.sessionOf.get(request)?.csrf_token;
   }
 
-  /** Checks email and password (throttled per email and per address), then opens a session and sets its cookie. */
+  /**
+   * Checks email and password (throttled per email, address, pair and known device:
+   * sign-in-throttle.ts), then opens a session and sets its cookie.
+   */
   async signIn(request: FastifyRequest, reply: FastifyReply, emailInput: string, password: string): Promise<SignedIn> {
     const email = emailInput.trim().toLowerCase();
-    const now = Date.now();
-    const since = now - LOGIN_WINDOW_MS;
-    const [byEmail, byIp] = await Promise.all([
-      this.deps.loginFailures.countSince('email', email, since),
-      this.deps.loginFailures.countSince('ip', request.ip, since),
-    ]);
-    if (byEmail >= MAX_FAILURES_PER_EMAIL || byIp >= MAX_FAILURES_PER_IP) {
-      throw new GatewayError('rate_limit', 'Too many failed sign-ins; wait a few minutes and try again.', {
-        code: 'too_many_attempts',
-        retryAfter: Math.ceil(LOGIN_WINDOW_MS / 1000),
-      });
-    }
     const account = await this.deps.accounts.findByEmail(email);
+    const deviceId = account ? this.devices.verify(request.cookies?.[DEVICE_COOKIE], account.id) : undefined;
+    const attempt = { email, ip: throttleAddress(request.ip), device: deviceId === undefined ? undefined : `device:${deviceId}` };
+    await this.throttle.checkSignIn(attempt);
     const ok = await verifyPassword(password, account?.passwordHash ?? null);
     if (!account || !ok || account.disabledAt !== null) {
-      await this.deps.loginFailures.record(email, request.ip, now);
+      await this.throttle.fail(attempt);
       throw new GatewayError('authentication', 'Wrong email or password.', { code: 'invalid_credentials' });
     }
-    await this.deps.loginFailures.clearEmail(email);
+    await this.throttle.succeed(attempt);
     return this.openSession(request, reply, account);
+  }
+
+  /**
+   * Whether `password` is the signed-in account's current one. Each session has a few guesses in
+   * the window; after them it is ended, so a stolen session cannot try passwords without end.
+   */
+  async checkCurrentPassword(request: FastifyRequest, reply: FastifyReply, account: Account, sessionId: string, password: string): Promise<boolean> {
+    const attempt = { email: account.email, ip: throttleAddress(request.ip), device: `session:${sessionId}` };
+    if (await this.throttle.sessionExhausted(attempt.device)) {
+      await this.deps.sessions.delete(sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: COOKIE_PATH });
+      throw tooManyAttempts('Too many wrong current passwords: this session has ended; sign in again.');
+    }
+    if (await verifyPassword(password, account.passwordHash)) return true;
+    await this.throttle.fail(attempt);
+    return false;
   }
 
   async openSession(request: FastifyRequest, reply: FastifyReply, account: Account): Promise<SignedIn> {
@@ -157,13 +175,11 @@ export class AdminAuth {
       ip: request.ip,
       user_agent: String(request.headers['user-agent'] ?? '').slice(0, 300),
     });
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      maxAge: ABSOLUTE_MS / 1000,
-    });
+    const cookie = { path: COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' } as const;
+    reply.setCookie(SESSION_COOKIE, token, { ...cookie, maxAge: ABSOLUTE_MS / 1000 });
+    // This browser is now a known device of the account (the same device id when it was one already).
+    const deviceId = this.devices.verify(request.cookies?.[DEVICE_COOKIE], account.id);
+    reply.setCookie(DEVICE_COOKIE, this.devices.issue(account.id, deviceId), { ...cookie, maxAge: DEVICE_TTL_MS / 1000 });
     return { account, csrfToken };
   }
 
@@ -176,7 +192,7 @@ export class AdminAuth {
   /** Forgets ended sessions and failures older than the throttling window. */
   async sweep(now = Date.now()): Promise<void> {
     await this.deps.sessions.deleteExpired(now);
-    await this.deps.loginFailures.deleteBefore(now - LOGIN_WINDOW_MS);
+    await this.throttle.sweep(now);
   }
 
   /** Ends every session of the account (this one included). */

@@ -9,6 +9,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     bodyLimitBytes: 50 * 1024 * 1024,
     maxBodyDepth: 256,
     trustProxy: false,
+    allowedHosts: [],
     headersTimeoutMs: 20_000,
     requestTimeoutMs: 120_000,
     bodyIdleTimeoutMs: 20_000,

@@ -7,11 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
+import { parseAllowedHosts } from './allowed-hosts.js';
 import { channelsFromEnv, type Env } from './channels-from-env.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { applyModelOverrides, parseModelOverrides, shippedModelCatalog } from './load-model-catalog.js';
 import type { GatewayConfig } from './types.js';
+import { parseTrustProxy } from './trust-proxy.js';
 import { validateChannel } from './validate-config.js';
 
 export { ConfigError };
@@ -145,7 +147,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
       port: portFrom(env, server.port) ?? DEFAULT_CONFIG.server.port,
       bodyLimitBytes: intFromEnv(env, 'GENGATE_BODY_LIMIT') ?? (server.bodyLimitBytes as number | undefined) ?? DEFAULT_CONFIG.server.bodyLimitBytes,
       maxBodyDepth: serverInt(server, 'maxBodyDepth', 1),
-      trustProxy: (server.trustProxy as boolean | undefined) ?? DEFAULT_CONFIG.server.trustProxy,
+      trustProxy: env.GENGATE_TRUST_PROXY ? parseTrustProxy(env.GENGATE_TRUST_PROXY, 'GENGATE_TRUST_PROXY') : parseTrustProxy(server.trustProxy),
+      allowedHosts: env.GENGATE_ALLOWED_HOSTS ? parseAllowedHosts(env.GENGATE_ALLOWED_HOSTS, 'GENGATE_ALLOWED_HOSTS') : parseAllowedHosts(server.allowedHosts),
       headersTimeoutMs: serverInt(server, 'headersTimeoutMs', 1),
       requestTimeoutMs: serverInt(server, 'requestTimeoutMs', 1),
       bodyIdleTimeoutMs: serverInt(server, 'bodyIdleTimeoutMs', 0),

@@ -126,7 +126,16 @@ export interface GatewayConfig {
     bodyLimitBytes: number;
     /** Deepest nesting of arrays and objects accepted in a JSON body; deeper bodies get 400. */
     maxBodyDepth: number;
-    trustProxy: boolean;
+    /**
+     * Which `X-Forwarded-*` hops are believed: false, the number of proxies in front of the
+     * gateway, or their addresses / CIDR ranges (`true` is refused: see config/trust-proxy.ts).
+     */
+    trustProxy: false | number | string[];
+    /**
+     * Host names a client's Host header may name for the links built from it when no public URL is
+     * set (localhost names always); another Host gets links on the address the connection reached.
+     */
+    allowedHosts: string[];
     /** Time a client has to send the request line and headers of a request. */
     headersTimeoutMs: number;
     /** Time a client has to send a whole request, body included (408 after it). Not applied to the answer. */

@@ -208,7 +208,10 @@ export interface AccountLinksTable {
 export interface LoginFailuresTable {
   id: Generated<number>;
   email: string;
+  /** The address the attempt came from (an IPv6 address's /64). */
   ip: string;
+  /** `device:<id>` of a known-device cookie, or `session:<id>` for a change of password; null otherwise. */
+  device: string | null;
   at: number;
 }
 

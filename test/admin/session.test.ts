@@ -58,7 +58,7 @@ describe('admin API: sign-in, sessions, CSRF, setup links', () => {
     expect(ok.body.setupUrl).toContain('/dashboard/setup#token=');
   });
 
-  it('throttles failed sign-ins per email, with Retry-After, even for the right password afterwards', async () => {
+  it('throttles failed sign-ins per email and address, with Retry-After, even for the right password afterwards', async () => {
     await signedInClient(running, 'victim@example.com', 'member', 'the right password!');
     const browser = new AdminClient(running.url);
     for (let i = 0; i < 5; i++) expect((await browser.signIn('victim@example.com', `guess ${i} wrong`)).status).toBe(401);

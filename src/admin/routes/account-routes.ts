@@ -1,11 +1,12 @@
 /** Accounts (admin): list, invite (a one-time link to hand over), change role, disable; and one's own password. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import type { Account } from '../../store/accounts-repository.js';
 import type { AccountRole } from '../../store/schema.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { EMAIL_SCHEMA, NO_CONTENT, PASSWORD_SCHEMA, pageSchema } from '../admin-schemas.js';
-import { checkNewPassword, hashPassword, verifyPassword } from '../passwords.js';
+import { checkNewPassword, hashPassword } from '../passwords.js';
 import { issueSetupLink, newAccount } from '../setup-links.js';
 
 const ACCOUNT_DETAIL_SCHEMA = {
@@ -30,11 +31,6 @@ const view = (account: Account) => ({
   disabledAt: account.disabledAt,
   hasPassword: account.passwordHash !== null,
 });
-
-/** Where links handed out point: the configured public URL, else the host the admin reached. */
-function baseUrlOf(request: FastifyRequest, deps: AdminDeps): string {
-  return deps.config.media.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-}
 
 export function accountRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get(
@@ -67,7 +63,7 @@ export function accountRoutes(app: FastifyInstance, deps: AdminDeps): void {
         throw new GatewayError('invalid_request', 'An account with this email exists.', { status: 409, code: 'conflict', param: 'email' });
       }
       await deps.accounts.insert(account);
-      const setupUrl = await issueSetupLink(deps.accounts, account.id, baseUrlOf(request, deps));
+      const setupUrl = await issueSetupLink(deps.accounts, account.id, publicBaseUrl(request));
       await deps.audit.record(request, 'account.create', account.id, { email: account.email, role: account.role });
       return reply.code(201).send({ account: view(account), setupUrl });
     },
@@ -87,7 +83,7 @@ export function accountRoutes(app: FastifyInstance, deps: AdminDeps): void {
     async (request) => {
       const account = await deps.accounts.findById(request.params.id);
       if (!account) throw new GatewayError('not_found', 'No such account.', { code: 'not_found' });
-      const setupUrl = await issueSetupLink(deps.accounts, account.id, baseUrlOf(request, deps));
+      const setupUrl = await issueSetupLink(deps.accounts, account.id, publicBaseUrl(request));
       await deps.audit.record(request, 'account.setup_link', account.id);
       return { setupUrl };
     },
@@ -151,10 +147,10 @@ export function accountRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     async (request, reply) => {
       const actor = request.actor;
-      if (actor?.kind !== 'account' || actor.accountId === null)
+      if (actor?.kind !== 'account' || actor.accountId === null || actor.sessionId === undefined)
         throw new GatewayError('invalid_request', 'Only a signed-in account has a password.', { code: 'no_session' });
       const account = await deps.accounts.findById(actor.accountId);
-      if (!account || !(await verifyPassword(request.body.currentPassword, account.passwordHash))) {
+      if (!account || !(await deps.auth.checkCurrentPassword(request, reply, account, actor.sessionId, request.body.currentPassword))) {
         throw new GatewayError('invalid_request', 'The current password is wrong.', { param: 'currentPassword', code: 'invalid_credentials' });
       }
       checkNewPassword(request.body.newPassword, 'newPassword');

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { TaskStatus, TaskSurface } from '../../core/task.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { TaskAdminQueries } from '../../store/task-admin-queries.js';
 import type { StoredTask } from '../../store/tasks-repository.js';
 import { taskMediaUrl } from '../../tasks/task-media-url.js';
@@ -108,7 +109,7 @@ const view = (task: StoredTask) => ({
   errorMessage: task.error?.message ?? null,
 });
 
-function detailView(task: StoredTask, publicBaseUrl: string | undefined) {
+function detailView(task: StoredTask, baseUrl: string) {
   return {
     ...view(task),
     prompt: task.request.prompt ?? null,
@@ -121,7 +122,7 @@ function detailView(task: StoredTask, publicBaseUrl: string | undefined) {
     // Media links, which a browser loads as they are (the video download route wants an API key).
     outputs:
       task.status === 'succeeded'
-        ? (task.result?.media ?? []).map((ref) => ({ url: taskMediaUrl(publicBaseUrl, task, ref.mediaId), kind: ref.kind, mime: ref.mime, bytes: ref.bytes }))
+        ? (task.result?.media ?? []).map((ref) => ({ url: taskMediaUrl(baseUrl, task, ref.mediaId), kind: ref.kind, mime: ref.mime, bytes: ref.bytes }))
         : [],
   };
 }
@@ -191,7 +192,8 @@ export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
       if (!task) throw notFound();
       const [ledger, deliveries] = await Promise.all([deps.tasks.repository.ledger(task.id), deps.tasks.deliveries.listForTask(task.id)]);
       return {
-        task: detailView(task, deps.config.media.publicBaseUrl),
+        // The caller's checked base, never the one stored with the task (a client's Host in older rows).
+        task: detailView(task, publicBaseUrl(request)),
         timeline: timelineOf(task),
         ledger: ledger.map((entry) => ({ kind: entry.kind, amountUsd: entry.amount_usd, at: entry.created_at })),
         webhooks: deliveries.map((d) => ({

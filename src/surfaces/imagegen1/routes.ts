@@ -9,6 +9,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { Task } from '../../core/task.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { findImagegen1Task, taskNotFound } from './find-task.js';
 import { parseCreateRequest } from './parse-create-request.js';
@@ -55,10 +56,6 @@ async function create(services: GatewayServices, request: FastifyRequest, reply:
 
 function mediaUrls(services: GatewayServices, task: Task): (mediaId: string) => string {
   return (mediaId) => services.tasks.mediaUrl(task, mediaId);
-}
-
-function publicBaseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
 }
 
 /** Extra inputs go to the model's vendor: the client's gateway key must never be among them. */

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest } from '../../core/errors.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { bearerToken, clientSignal, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import { imagegen2Endpoints, type Imagegen2Endpoint } from './imagegen2-endpoints.js';
@@ -31,7 +32,7 @@ async function handle(services: GatewayServices, endpoint: Imagegen2Endpoint, re
     surface: 'imagegen2',
     requestId,
     signal,
-    publicBaseUrl: `${request.protocol}://${request.host}`,
+    publicBaseUrl: publicBaseUrl(request),
     ...parsed,
   });
   setRouteHeaders(reply, outcome.route);

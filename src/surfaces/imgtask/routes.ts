@@ -10,6 +10,7 @@ import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { Task } from '../../core/task.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { type ParsedSubmit, parseAction, parseBlend, parseDescribe, parseIdList, parseImagine } from './parse-submit.js';
 import { renderImgtaskError } from './render-error.js';
@@ -69,7 +70,7 @@ async function submit(services: GatewayServices, parse: Parser, request: Fastify
     request: parsed.request,
     parentId: parsed.parentId,
     callback: parsed.notifyHook === undefined ? undefined : { url: parsed.notifyHook, state: parsed.state },
-    publicBaseUrl: `${request.protocol}://${request.host}`,
+    publicBaseUrl: publicBaseUrl(request),
   });
   return reply.send({ code: 1, description: 'Submit success', result: task.id, properties: {} });
 }

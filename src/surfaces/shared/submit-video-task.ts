@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Task, TaskSurface } from '../../core/task.js';
 import type { GatewayServices, TaskCall } from '../../gateway/contract.js';
 import { requestKey } from '../../http/authenticate-first.js';
-import { publicBaseUrl } from './public-base-url.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { type ParamNames, renameCanonicalParam } from './rename-canonical-param.js';
 
 export interface VideoCreate {

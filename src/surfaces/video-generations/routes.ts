@@ -10,7 +10,7 @@ import { authenticateFirst, requestKey } from '../../http/authenticate-first.js'
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { renderOpenAIError } from '../openai/render-error.js';
 import { cancelVideoTask, findVideoTask } from '../shared/find-video-task.js';
-import { publicBaseUrl } from '../shared/public-base-url.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { submitVideoTask } from '../shared/submit-video-task.js';
 import { parseVideoGenerationsCreate } from './parse-create-request.js';
 import { renderVideoGenerationsAccepted, renderVideoGenerationsTask } from './render-record.js';

@@ -9,7 +9,7 @@ import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
 import { findVideoTask } from '../shared/find-video-task.js';
-import { publicBaseUrl } from '../shared/public-base-url.js';
+import { publicBaseUrl } from '../../http/public-base-url.js';
 import { submitVideoTask } from '../shared/submit-video-task.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
 import { parseVideogen3Create } from './parse-create-request.js';

@@ -6,6 +6,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requestKey } from '../../../http/authenticate-first.js';
+import { publicBaseUrl } from '../../../http/public-base-url.js';
 import { clientSignal, setRouteHeaders, useErrorRenderer } from '../../../http/reply-helpers.js';
 import type { GatewayServices, ImageCall, ImagesOutcome } from '../../../gateway/contract.js';
 import { renderOpenAIError } from '../render-error.js';
@@ -14,7 +15,6 @@ import { collectMultipartEdit } from './collect-multipart-edit.js';
 import { MAX_EDIT_IMAGES } from './edit-parts.js';
 import { parseOpenAIEditRequest } from './parse-edit-request.js';
 import { parseOpenAIGenerationRequest } from './parse-generation-request.js';
-import { publicBaseUrl } from './public-base-url.js';
 import { renderOpenAIImagesResponse } from './render-images-response.js';
 
 type CallBase = Pick<ImageCall, 'key' | 'surface' | 'requestId' | 'signal' | 'publicBaseUrl'>;
