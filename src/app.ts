@@ -8,7 +8,9 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
 import type { GatewayConfig } from './config/types.js';
+import { parseTrustProxy, trustProxyOption } from './config/trust-proxy.js';
 import { requestIds } from './http/request-ids.js';
+import { installPublicUrlSettings } from './http/public-base-url.js';
 import { lazyChildLoggerFactory } from './http/lazy-request-logger.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
@@ -104,6 +106,8 @@ export interface BuildOptions {
 
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Checked again before anything opens: a configuration built in code (tests, embedders) skips loadConfig.
+  const trustProxy = parseTrustProxy(config.server.trustProxy);
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
@@ -205,7 +209,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     bodyLimit: config.server.bodyLimitBytes,
     // Only the admin API declares JSON schemas: an unknown field there is an error, not dropped.
     ajv: { customOptions: { removeAdditional: false } },
-    trustProxy: config.server.trustProxy,
+    trustProxy: trustProxyOption(trustProxy),
     genReqId: nextRequestId,
     requestIdHeader: false,
     forceCloseConnections: 'idle',
@@ -215,6 +219,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     frameworkErrors: frameworkErrorHandler(errorRenderers),
   });
   const shutdown = installShutdownSignal(http);
+  installPublicUrlSettings(http, { publicBaseUrl: config.media.publicBaseUrl, allowedHosts: config.server.allowedHosts });
   installJsonBodyParser(http, config.server.maxBodyDepth);
   installEdgeErrorHandler(http, errorRenderers);
   installBodyIdleTimeout(http, config.server.bodyIdleTimeoutMs);
@@ -249,7 +254,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const accounts = new AccountsRepository(store.db);
   const sessions = new SessionsRepository(store.db);
   const audit = new AuditTrail(new AuditRepository(store.db));
-  const adminAuth = new AdminAuth({ accounts, sessions, loginFailures: new LoginFailuresRepository(store.db), keys, keyDirectory: directory });
+  const adminAuth = new AdminAuth({ accounts, sessions, loginFailures: new LoginFailuresRepository(store.db), keys, keyDirectory: directory, secretKey });
   await registerAdminApi(http, {
     config,
     store,
