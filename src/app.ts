@@ -57,6 +57,7 @@ import { LiveCatalog } from './gateway/live-catalog.js';
 import { ModelOverridesRepository } from './store/model-overrides-repository.js';
 import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
+import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { renderOpenAIError } from './surfaces/openai/render-error.js';
 import { imgtaskSurface, imgtaskTaskNotifier, renderImgtaskError } from './surfaces/imgtask/index.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
@@ -188,6 +189,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     },
   });
   engine.start();
+  if (config.limits.cutOnRevoke) {
+    cutRevokedCalls(services.lifecycle, directory, (count) => logger.info({ count }, 'in-flight calls of a revoked key or disabled account cut'));
+  }
 
   const errorRenderers: ErrorRenderers = {
     openai: renderOpenAIError,

@@ -9,6 +9,8 @@ export interface CreateKeyOptions {
   accountId?: string | null;
   /** May call the admin API; only for an admin account's key. */
   admin?: boolean;
+  /** Refuse (`KeyLimitError`) when the account already holds this many active keys. */
+  maxActive?: number;
 }
 
 export async function createApiKey(repository: ApiKeysRepository, options: CreateKeyOptions): Promise<{ key: string; record: StoredApiKey }> {
@@ -25,6 +27,6 @@ export async function createApiKey(repository: ApiKeysRepository, options: Creat
     accountId: options.accountId ?? null,
     admin: options.admin ?? false,
   };
-  await repository.insert(record);
+  await repository.insert(record, { maxActive: options.maxActive });
   return { key: generated.key, record };
 }

@@ -107,4 +107,48 @@ describe('KeyDirectory', () => {
     await Promise.all([directory.reload(), directory.reload(), directory.reload(), directory.reload()]);
     expect(reads).toBe(2);
   });
+
+  it('reads only the keys changed since its revision on a keys invalidation, and tells its listeners', async () => {
+    const { key, record } = await createApiKey(keys, { name: 'a' });
+    const bus = new LocalInvalidationBus();
+    const directory = new KeyDirectory(keys, undefined, { bus, refreshMs: 3_600_000 });
+    await directory.start();
+    const fullReads = vi.spyOn(keys, 'list');
+    const changedReads = vi.spyOn(keys, 'changedSince');
+    let changes = 0;
+    directory.onChange(() => changes++);
+    const authenticated = await directory.authenticate(key);
+    expect(directory.revocationOf(authenticated)).toBeUndefined();
+
+    await createApiKey(keys, { name: 'b' });
+    await keys.revoke(record.id, Date.now());
+    bus.publish('keys');
+    await vi.waitFor(() => expect(directory.revocationOf(authenticated)).toMatchObject({ kind: 'authentication', message: expect.stringMatching(/revoked/) }), {
+      timeout: 1_000,
+      interval: 5,
+    });
+    expect(changes).toBe(1);
+    expect(fullReads).not.toHaveBeenCalled();
+    expect((await changedReads.mock.results[0].value).map((k: { name: string }) => k.name).sort()).toEqual(['a', 'b']);
+    // Nothing changed since: no read of keys at all.
+    await directory.refresh();
+    expect(changedReads).toHaveBeenCalledTimes(1);
+    expect(directory.revocationOf({ id: 'master', name: 'master key', models: null, isMaster: true, accountId: null })).toBeUndefined();
+    directory.stop();
+  });
+
+  it('keeps the newer state when a lookup of a new key races a revocation read', async () => {
+    const directory = new KeyDirectory(keys, undefined);
+    await directory.start();
+    const { key, record } = await createApiKey(keys, { name: 'racy' });
+    const stale = await keys.findById(record.id);
+    let release!: () => void;
+    vi.spyOn(keys, 'findById').mockImplementationOnce(() => new Promise((resolve) => (release = () => resolve(stale))));
+    const authenticating = directory.authenticate(key);
+    await keys.revoke(record.id, Date.now());
+    await directory.refresh();
+    release();
+    await expect(authenticating).rejects.toThrow(/revoked/);
+    directory.stop();
+  });
 });

@@ -30,7 +30,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels,
     fetchTimeoutMs: 15_000,
   },
-  limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000 },
+  limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
   tasks: { webhookRetryHours: 24, maxResultBytes: 512 * 1024 * 1024, pollConcurrency: 8, claimBatch: 64, leaseMs: 120_000, submitLeaseMs: 600_000 },
 };
 

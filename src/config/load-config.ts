@@ -181,6 +181,12 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
+  if (!Number.isSafeInteger(config.limits.maxKeysPerAccount) || config.limits.maxKeysPerAccount < 1) {
+    throw new ConfigError(`limits.maxKeysPerAccount must be a positive integer, got ${JSON.stringify(config.limits.maxKeysPerAccount)}`);
+  }
+  if (typeof config.limits.cutOnRevoke !== 'boolean') {
+    throw new ConfigError(`limits.cutOnRevoke must be true or false, got ${JSON.stringify(config.limits.cutOnRevoke)}`);
+  }
   config.media.maxImagePixels = intFromEnv(env, 'GENGATE_MAX_IMAGE_PIXELS') ?? config.media.maxImagePixels;
   for (const name of ['usageReportMaxRows', 'usageReportTimeoutMs'] as const) {
     const value = config.limits[name];

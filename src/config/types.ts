@@ -79,6 +79,10 @@ export interface LimitSettings {
   usageReportMaxRows: number;
   /** How long one admin usage report may take; a slower one is refused (413). */
   usageReportTimeoutMs: number;
+  /** Active (not revoked, not expired) keys a member may hold in their account; a member's next key is refused (409). Admins are not limited. */
+  maxKeysPerAccount: number;
+  /** Ends the in-flight calls of a key once it is revoked or its account disabled (streams with their dialect's error event, billed for what was produced). */
+  cutOnRevoke: boolean;
 }
 
 /** USD per million tokens, and per unit produced (an image) where a model is billed so. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callAbort, onAbort } from './call-abort.js';
+import { abortCall, callAbort, onAbort } from './call-abort.js';
 
 describe('callAbort', () => {
   it('runs the listeners still registered, once, after the signal shows aborted with its reason', () => {
@@ -31,5 +31,16 @@ describe('callAbort', () => {
     onAbort(other.signal, () => calls++)();
     other.abort();
     expect(calls).toBe(1);
+  });
+
+  it('aborts a call held only by its signal, with the reason given; never a signal it did not make', () => {
+    const call = callAbort();
+    const seen: unknown[] = [];
+    onAbort(call.signal, () => seen.push(call.signal.reason));
+    expect(abortCall(call.signal, 'revoked')).toBe(true);
+    expect(seen).toEqual(['revoked']);
+    expect(abortCall(call.signal, 'again')).toBe(false);
+    expect(call.signal.reason).toBe('revoked');
+    expect(abortCall(new AbortController().signal, 'x')).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
  * Pass-through keeps native features intact: the gateway reads only what it needs from either.
  */
 import type { Readable } from 'node:stream';
+import type { GatewayError } from './errors.js';
 import type { Dialect } from './operation.js';
 import type { Usage } from './usage.js';
 
@@ -26,6 +27,14 @@ export interface RawChatRequest {
    * a crash cannot lose the usage of an answer the client received whole).
    */
   beforeEnd?: (result: TapResult) => Promise<unknown>;
+  /** The dialect's in-stream error event (the surface's), to end a relayed stream the gateway cuts itself. */
+  errorEvent?: (error: GatewayError) => string;
+  /**
+   * For a stream (set by the gateway from `errorEvent`): when the upstream body fails, the bytes
+   * to end the relay with instead of a cut connection — the error event when the gateway itself
+   * ended the call (the drain deadline, a revoked key) — or undefined to cut it.
+   */
+  cutEvent?: () => string | undefined;
 }
 
 /** What the relay learnt once it is over. */

@@ -7,6 +7,7 @@
  * traces, budget settlement).
  */
 import { checkIdentifierText } from '../core/client-strings.js';
+import { abortCall } from '../core/call-abort.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { refusePathLikeModelId } from '../core/model-id-path.js';
 import type { Operation } from '../core/operation.js';
@@ -138,6 +139,20 @@ export class CallLifecycle {
   get active(): number {
     return this.inFlight.size;
   }
+
+  /**
+   * Ends the calls in flight that `reasonFor` gives a reason for (a key revoked a moment ago)
+   * through their abort signal, as the drain deadline does: each ends on its normal error path,
+   * billed for what it produced. Returns how many were cut.
+   */
+  cut(reasonFor: (call: Call) => GatewayError | undefined): number {
+    let cut = 0;
+    for (const call of this.inFlight) {
+      const reason = reasonFor(call);
+      if (reason !== undefined && abortCall(call.subject.signal, reason)) cut++;
+    }
+    return cut;
+  }
 }
 
 export class Call {
@@ -236,7 +251,7 @@ export class Call {
     return this.finish(this.abortOutcome() ?? gatewayError.kind, usage, 0, gatewayError);
   }
 
-  /** Why the call's signal was aborted: the gateway's own reason (drain deadline), else the client left. */
+  /** Why the call's signal was aborted: the gateway's own reason (drain deadline, a revoked key), else the client left. */
   abortOutcome(): string | undefined {
     const { signal } = this.subject;
     if (!signal.aborted) return undefined;

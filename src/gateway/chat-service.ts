@@ -7,6 +7,7 @@
  * either way its usage is journaled before the client gets the answer's last bytes.
  */
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
+import { GatewayError } from '../core/errors.js';
 import { withFields } from '../core/with-fields.js';
 import type { TapResult } from '../core/passthrough.js';
 import { type Call, type CallLifecycle, modelNotFound } from './call-lifecycle.js';
@@ -35,13 +36,17 @@ export class ChatService {
     // Once per call: the relay's end (a stream's last bytes wait for it) or its usage promise (a stream cut short).
     let relayEnded: Promise<void> | undefined;
     const endRelay = (tap: TapResult): Promise<void> => (relayEnded ??= endRelayed(call, tap, estimateInput));
+    const { signal } = chatCall;
+    const errorEvent = chatCall.raw?.errorEvent;
+    // A relayed stream the gateway ends itself says why in its dialect; one the client or the upstream broke off is cut.
+    const cutEvent = (): string | undefined => (errorEvent && signal.reason instanceof GatewayError ? errorEvent(signal.reason) : undefined);
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ChatOutcome> => {
       const chat = channel.provider.chat;
       if (!chat) throw modelNotFound(chatCall.model);
       const raw = chatCall.raw;
       if (raw && chat.passthrough && channel.provider.dialect === raw.dialect) {
         route.passthrough = true;
-        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay });
+        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay, cutEvent });
         return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
       }
       const request = chatCall.canonical();

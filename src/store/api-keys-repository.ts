@@ -1,8 +1,11 @@
-/** API keys in the store: only their hashes are kept. Every change bumps the `keys` revision (see store-revisions.ts). */
+/**
+ * API keys in the store: only their hashes are kept. Every change bumps the `keys` revision and
+ * stamps the row with it (see store-revisions.ts), so processes can read just what changed.
+ */
 import type { Kysely } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, Database } from './schema.js';
-import { bumpRevision } from './store-revisions.js';
+import { bumpRevision, readRevision } from './store-revisions.js';
 
 export interface StoredApiKey {
   id: string;
@@ -17,6 +20,26 @@ export interface StoredApiKey {
   accountId: string | null;
   /** Whether the key may call the admin API. */
   admin: boolean;
+}
+
+/** A key refused because its account holds as many active keys as it may. */
+export class KeyLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`the account already holds ${limit} active keys`);
+    this.name = 'KeyLimitError';
+  }
+}
+
+/** Keys of the account neither revoked nor expired at `now`. */
+async function countActive(db: Kysely<Database>, accountId: string, now: number): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 function fromRow(row: Selectable<ApiKeysTable>): StoredApiKey {
@@ -37,8 +60,18 @@ function fromRow(row: Selectable<ApiKeysTable>): StoredApiKey {
 export class ApiKeysRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(key: StoredApiKey): Promise<void> {
+  /**
+   * Stores a new key. With `maxActive`, refuses (`KeyLimitError`, nothing written) when the key's
+   * account already holds that many active keys: counted after the revision bump, whose lock
+   * serialises key writes, so concurrent creations cannot pass the cap together.
+   */
+  async insert(key: StoredApiKey, options: { maxActive?: number } = {}): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const revision = await bumpRevision(trx, 'keys');
+      if (options.maxActive !== undefined && key.accountId !== null) {
+        const active = await countActive(trx, key.accountId, key.createdAt);
+        if (active >= options.maxActive) throw new KeyLimitError(options.maxActive);
+      }
       await trx
         .insertInto('api_keys')
         .values({
@@ -52,9 +85,9 @@ export class ApiKeysRepository {
           created_at: key.createdAt,
           account_id: key.accountId,
           admin: key.admin ? 1 : 0,
+          revision,
         })
         .execute();
-      await bumpRevision(trx, 'keys');
     });
   }
 
@@ -66,6 +99,17 @@ export class ApiKeysRepository {
   async list(): Promise<StoredApiKey[]> {
     const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
     return rows.map(fromRow);
+  }
+
+  /** The keys created or changed after `revision` of the `keys` counter. */
+  async changedSince(revision: number): Promise<StoredApiKey[]> {
+    const rows = await this.db.selectFrom('api_keys').selectAll().where('revision', '>', revision).execute();
+    return rows.map(fromRow);
+  }
+
+  /** The `keys` counter now: what a reader that then lists keys has seen at least. */
+  revision(): Promise<number> {
+    return readRevision(this.db, 'keys');
   }
 
   async count(): Promise<number> {
@@ -81,7 +125,10 @@ export class ApiKeysRepository {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
       const revoked = Number(result.numUpdatedRows) > 0;
-      if (revoked) await bumpRevision(trx, 'keys');
+      if (revoked) {
+        const revision = await bumpRevision(trx, 'keys');
+        await trx.updateTable('api_keys').set({ revision }).where('id', '=', id).execute();
+      }
       return revoked;
     });
   }

@@ -16,6 +16,8 @@ export interface ApiKeysTable {
   account_id: string | null;
   /** 1 when the key may call the admin API (only an admin account's key can be). */
   admin: Generated<number>;
+  /** The `keys` revision of the row's last change (store-revisions.ts); 0 for rows older than the column. */
+  revision: Generated<number>;
 }
 
 export interface UsageRecordsTable {

@@ -6,13 +6,25 @@ import { type Kysely, sql } from 'kysely';
 import type { InvalidationTopic } from './invalidation-bus.js';
 import type { Database } from './schema.js';
 
-/** Adds one to the topic's counter (creating it at 1); call it inside the transaction of the write. */
-export async function bumpRevision(db: Kysely<Database>, topic: InvalidationTopic): Promise<void> {
-  await db
+/**
+ * Adds one to the topic's counter (creating it at 1) and returns the new value; call it inside
+ * the transaction of the write. The counter's row stays locked until that transaction ends, so
+ * revisions are handed out in commit order: a reader that sees revision N sees every change up to N.
+ */
+export async function bumpRevision(db: Kysely<Database>, topic: InvalidationTopic): Promise<number> {
+  const row = await db
     .insertInto('store_revisions')
     .values({ topic, revision: 1 })
     .onConflict((oc) => oc.column('topic').doUpdateSet({ revision: sql<number>`store_revisions.revision + 1` }))
-    .execute();
+    .returning('revision')
+    .executeTakeFirstOrThrow();
+  return Number(row.revision);
+}
+
+/** One topic's counter (0 before its first change). */
+export async function readRevision(db: Kysely<Database>, topic: InvalidationTopic): Promise<number> {
+  const row = await db.selectFrom('store_revisions').select('revision').where('topic', '=', topic).executeTakeFirst();
+  return row ? Number(row.revision) : 0;
 }
 
 /** Every topic's counter; the table has one row per topic, so this is one tiny query. */

@@ -1,7 +1,8 @@
 /**
  * API keys: list, create (the secret is in the answer once, never again), revoke. Members work
- * on their own account's keys only (another account's key is "not found", like an unknown one);
- * admins on every key. A revocation reaches every process on the database within a poll.
+ * on their own account's keys only (another account's key is "not found", like an unknown one)
+ * and hold at most `limits.maxKeysPerAccount` active keys; admins work on every key, unlimited.
+ * A revocation reaches every process on the database within a poll.
  */
 import type { FastifyInstance } from 'fastify';
 import { createApiKey } from '../../auth/key-admin.js';
@@ -16,7 +17,7 @@ import {
 } from '../../auth/key-rules.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Account } from '../../store/accounts-repository.js';
-import type { StoredApiKey } from '../../store/api-keys-repository.js';
+import { KeyLimitError, type StoredApiKey } from '../../store/api-keys-repository.js';
 import { type Actor, accountScope, isAdmin } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
@@ -148,7 +149,8 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       config: { access: 'signed-in' },
       schema: {
         tags: ['keys'],
-        summary: 'Create an API key; the answer holds its secret, shown this once',
+        summary:
+          "Create an API key; the answer holds its secret, shown this once. A member's account holds at most `limits.maxKeysPerAccount` active keys (409 `key_limit_reached` past it)",
         body: {
           type: 'object',
           properties: {
@@ -186,14 +188,23 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
         if (account && account.role !== 'admin') throw invalid('Only an admin account may hold an admin key.', 'admin');
       }
       const models = modelsFor(body.models, account);
+      const maxActive = isAdmin(actor) ? undefined : deps.config.limits.maxKeysPerAccount;
       const { key: secret, record } = await createApiKey(deps.keys, {
         name,
         models,
         expiresAt: body.expiresAt ?? null,
         accountId: account?.id ?? null,
         admin: body.admin ?? false,
+        maxActive,
+      }).catch((error: unknown) => {
+        if (!(error instanceof KeyLimitError)) throw error;
+        throw new GatewayError('invalid_request', `This account already holds ${error.limit} active keys, the most a member may; revoke one to make room.`, {
+          status: 409,
+          code: 'key_limit_reached',
+        });
       });
-      await deps.keyDirectory.reload();
+      // Only the new key is read (not every key); other processes read it on their next poll.
+      await deps.keyDirectory.refresh();
       await deps.audit.record(request, 'key.create', record.id, {
         name,
         accountId: record.accountId,
@@ -222,8 +233,8 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const key = await deps.keys.findById(request.params.id);
       if (!key || (scope !== undefined && key.accountId !== scope)) throw new GatewayError('not_found', 'No such key.', { code: 'not_found' });
       if (await deps.keys.revoke(key.id, Date.now())) {
-        // In force here before the answer; other processes (and other listeners here) hear of it from the store's bus.
-        await deps.keyDirectory.reload();
+        // In force here before the answer (its calls in flight cut); other processes hear of it from the store's bus.
+        await deps.keyDirectory.refresh();
         await deps.audit.record(request, 'key.revoke', key.id, { name: key.name, accountId: key.accountId });
       }
       const revoked = (await deps.keys.findById(key.id)) as StoredApiKey;

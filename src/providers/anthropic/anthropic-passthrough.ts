@@ -97,6 +97,7 @@ export async function anthropicPassthrough(request: RawChatRequest, attempt: Att
       lastRewrite: (event) => event.event === 'message_start',
       inPlace: anthropicInPlace,
       beforeEnd: request.beforeEnd,
+      cutEvent: request.cutEvent,
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }

@@ -70,7 +70,11 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   const upstreamRequestId = headerValue(response.headers, 'x-request-id');
   const model = publicModelOf(request);
   if (request.stream) {
-    const tapped = tapSse(response.body, geminiStreamReader(model), { rewrites: model !== undefined, beforeEnd: request.beforeEnd });
+    const tapped = tapSse(response.body, geminiStreamReader(model), {
+      rewrites: model !== undefined,
+      beforeEnd: request.beforeEnd,
+      cutEvent: request.cutEvent,
+    });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }
   const tapped = await tapJson(response.body, {

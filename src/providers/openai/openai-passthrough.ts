@@ -42,6 +42,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
       producedTextOf: openAIProducedText,
       inPlace: openAIInPlace(model, injectedUsage),
       beforeEnd: raw.beforeEnd,
+      cutEvent: raw.cutEvent,
     });
     return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
   }

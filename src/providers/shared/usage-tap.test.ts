@@ -148,6 +148,27 @@ describe('tapSse', () => {
     expect(await tapped.result).toEqual({ completed: false, producedText: 'partial answer' });
   });
 
+  it('ends with the cut event when the source fails and cutEvent gives one (an unfinished event held back dropped), and fails otherwise', async () => {
+    for (const rewrites of [false, true]) {
+      const source = new PassThrough();
+      let cutBy: string | undefined = 'data: {"error":"cut"}\n\n';
+      const tapped = tapSse(source, read, { rewrites, cutEvent: () => cutBy, beforeEnd: async () => undefined });
+      const relayed = bodyText(tapped.body);
+      source.write('data: {"n":1,"t":"partial answer"}\n\n');
+      if (rewrites) source.write('data: {"n":2,"t":"unfin');
+      await new Promise((resolve) => setImmediate(resolve));
+      source.destroy(new Error('aborted'));
+      expect(await relayed).toBe('data: {"n":1,"t":"partial answer"}\n\ndata: {"error":"cut"}\n\n');
+      expect(await tapped.result).toEqual({ completed: false, producedText: 'partial answer' });
+
+      const failing = new PassThrough();
+      cutBy = undefined;
+      const failed = tapSse(failing, read, { rewrites, cutEvent: () => cutBy });
+      failing.destroy(new Error('socket hang up'));
+      await expect(bodyText(failed.body)).rejects.toThrow('socket hang up');
+    }
+  });
+
   it('caps the produced text', async () => {
     const big = 'x'.repeat(PRODUCED_TEXT_LIMIT / 2 + 10);
     const body = `data: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\ndata: {"t":"${big}"}\n\n`;

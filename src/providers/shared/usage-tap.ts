@@ -86,6 +86,8 @@ export interface SseTapOptions {
   inPlace?: InPlaceReader;
   /** Runs once the upstream's stream has ended, with what was read; the relay's last bytes and its end wait for it. */
   beforeEnd?: (result: TapResult) => Promise<unknown>;
+  /** When the source fails: the bytes to end the relay with instead of failing it (`RawChatRequest.cutEvent`). */
+  cutEvent?: () => string | undefined;
 }
 
 /** Relayed bytes kept for reading the produced text of a cut stream. */
@@ -102,7 +104,7 @@ const IN_PLACE_CARRY_LIMIT = 64 * 1024;
  */
 export function tapSse(source: Readable, read: SseEventReader, options: SseTapOptions): TappedBody {
   const decoder = new SseDecoder({ keepRaw: options.rewrites });
-  const { producedTextOf, inPlace, beforeEnd } = options;
+  const { producedTextOf, inPlace, beforeEnd, cutEvent } = options;
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   let seenUsage = false;
   const produced = new TextCollector(PRODUCED_TEXT_LIMIT);
@@ -125,6 +127,8 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
   };
   let settled = false;
   let settle!: (completed: boolean) => void;
+  /** Set when the source failed and `cutEvent` gave the bytes to end the relay with. */
+  let endEvent: string | undefined;
   const result = new Promise<TapResult>((resolve) => {
     settle = (completed) => {
       if (settled) return;
@@ -236,20 +240,30 @@ export function tapSse(source: Readable, read: SseEventReader, options: SseTapOp
       callback(null, out.length > 0 ? out : undefined);
     },
     flush(callback) {
-      const held = carry === undefined ? '' : relay(decoder.push(carry));
-      carry = undefined;
       let last = '';
-      // Not rewriting, a carry went out with its chunk: only reading it was left.
-      if (rewriting) last = held + relay(decoder.end()) + decoder.takeRaw();
-      else relay(decoder.end());
-      settle(true);
+      if (endEvent !== undefined) {
+        // Cut: an unfinished event held back is dropped; the dialect's error event ends the relay.
+        last = endEvent;
+        settle(false);
+      } else {
+        const held = carry === undefined ? '' : relay(decoder.push(carry));
+        carry = undefined;
+        // Not rewriting, a carry went out with its chunk: only reading it was left.
+        if (rewriting) last = held + relay(decoder.end()) + decoder.takeRaw();
+        else relay(decoder.end());
+        settle(true);
+      }
       const end = (): void => callback(null, last.length > 0 ? last : undefined);
       if (beforeEnd) void result.then(beforeEnd).then(end, end);
       else end();
     },
   });
   tap.on('close', () => settle(false));
-  source.on('error', (error) => tap.destroy(error));
+  source.on('error', (error) => {
+    endEvent = tap.destroyed || tap.writableEnded ? undefined : cutEvent?.();
+    if (endEvent === undefined) tap.destroy(error);
+    else tap.end();
+  });
   source.pipe(tap);
   return { body: tap, result };
 }

@@ -14,7 +14,7 @@ import { parseAnthropicMessagesRequest } from './parse-messages-request.js';
 import { peekAnthropicMessagesRequest } from './peek-messages-request.js';
 import { renderAnthropicError } from './render-error.js';
 import { renderAnthropicMessagesResponse } from './render-messages-response.js';
-import { renderAnthropicMessagesStream } from './render-messages-stream.js';
+import { anthropicStreamErrorFrame, renderAnthropicMessagesStream } from './render-messages-stream.js';
 
 /** The 0.x SDKs send `x-api-key`; the 1.x SDKs send `Authorization: Bearer`. */
 function presentedKey(request: FastifyRequest): string | undefined {
@@ -44,6 +44,7 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     body: request.body as Record<string, unknown>,
     stream: peeked.stream,
     headers: dialectHeaders(request),
+    errorEvent: anthropicStreamErrorFrame,
   };
   const outcome = await services.chat({
     key: requestKey(request),

@@ -14,7 +14,7 @@ import { once } from '../../core/once.js';
 import { parseGeminiGenerateRequest } from './parse-generate-request.js';
 import { peekGeminiGenerateRequest } from './peek-generate-request.js';
 import { renderGeminiGenerateResponse } from './render-generate-response.js';
-import { renderGeminiJsonArrayStream, renderGeminiSseStream } from './render-generate-stream.js';
+import { geminiSseErrorFrame, renderGeminiJsonArrayStream, renderGeminiSseStream } from './render-generate-stream.js';
 
 export function handleGenerateContent(context: GeminiActionContext): Promise<unknown> {
   return generate(context, false);
@@ -36,7 +36,9 @@ async function generate({ request, reply, services, key, model }: GeminiActionCo
   const peeked = peekGeminiGenerateRequest(body, model, stream);
   const canonical = once(() => parseGeminiGenerateRequest(body, model, stream));
   if (!passthroughPossible) canonical();
-  const raw: RawChatRequest | undefined = passthroughPossible ? { dialect: 'gemini', body: body as Record<string, unknown>, stream, model } : undefined;
+  const raw: RawChatRequest | undefined = passthroughPossible
+    ? { dialect: 'gemini', body: body as Record<string, unknown>, stream, model, errorEvent: geminiSseErrorFrame }
+    : undefined;
   const outcome = await services.chat({
     key,
     surface: 'gemini',

@@ -108,6 +108,11 @@ export async function* renderGeminiSseStream(events: AsyncIterable<ChatEvent>): 
   for await (const item of geminiStreamChunks(events)) yield sseData(JSON.stringify(item));
 }
 
+/** The final `{"error":{…}}` chunk of an SSE stream, as Google reports mid-stream errors. */
+export function geminiSseErrorFrame(error: GatewayError): string {
+  return sseData(JSON.stringify(geminiErrorBody(error)));
+}
+
 /** The default (no `alt=sse`) framing: one JSON array, streamed element by element. */
 export async function* renderGeminiJsonArrayStream(events: AsyncIterable<ChatEvent>): AsyncGenerator<string> {
   let first = true;

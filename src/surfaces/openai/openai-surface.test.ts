@@ -8,6 +8,7 @@ import type { RouteInfo } from '../../core/route.js';
 import type { ChatCall, ChatOutcome, GatewayServices } from '../../gateway/contract.js';
 import { openaiSurface } from './index.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
+import { openAIStreamErrorFrame } from './render-chat-stream.js';
 
 const KEY = 'sk-gw-test-key';
 const route: RouteInfo = { channel: 'stub-channel', provider: 'sandbox', simulated: true, upstreamModel: 'stub-model', attempts: 1, passthrough: false };
@@ -114,6 +115,7 @@ describe('openaiSurface driven by the official openai SDK', () => {
       dialect: 'openai',
       body: { model: 'textmodel-b-4o', messages: [{ role: 'user', content: 'ping' }], temperature: 0.3 },
       stream: false,
+      errorEvent: openAIStreamErrorFrame,
     });
   });
 

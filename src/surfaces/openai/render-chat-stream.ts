@@ -91,7 +91,7 @@ export async function* renderOpenAIChatStream(events: AsyncIterable<ChatEvent>, 
           yield sseData('[DONE]');
           return;
         case 'error':
-          yield errorFrame(event.error);
+          yield openAIStreamErrorFrame(event.error);
           return;
         case 'thinking_delta':
           if (!started) yield begin();
@@ -106,12 +106,13 @@ export async function* renderOpenAIChatStream(events: AsyncIterable<ChatEvent>, 
           break;
       }
     }
-    yield errorFrame(new GatewayError('upstream', 'upstream stream ended before the response was complete'));
+    yield openAIStreamErrorFrame(new GatewayError('upstream', 'upstream stream ended before the response was complete'));
   } catch (error) {
-    yield errorFrame(toGatewayError(error));
+    yield openAIStreamErrorFrame(toGatewayError(error));
   }
 }
 
-function errorFrame(error: GatewayError): string {
+/** The in-stream error chunk (`data: {"error":{…}}`). */
+export function openAIStreamErrorFrame(error: GatewayError): string {
   return sseData(JSON.stringify({ error: toOpenAIErrorObject(error) }));
 }

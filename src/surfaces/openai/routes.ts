@@ -9,7 +9,7 @@ import { once } from '../../core/once.js';
 import { parseOpenAIChatRequest } from './parse-chat-request.js';
 import { peekOpenAIChatRequest } from './peek-chat-request.js';
 import { renderOpenAIChatResponse } from './render-chat-response.js';
-import { renderOpenAIChatStream } from './render-chat-stream.js';
+import { openAIStreamErrorFrame, renderOpenAIChatStream } from './render-chat-stream.js';
 import { renderOpenAIError } from './render-error.js';
 
 export async function registerOpenAIRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
@@ -31,7 +31,7 @@ async function chatCompletions(services: GatewayServices, request: FastifyReques
     stream: peeked.stream,
     canonical: once(() => parseOpenAIChatRequest(request.body)),
     documents: peeked.documents,
-    raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: peeked.stream },
+    raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: peeked.stream, errorEvent: openAIStreamErrorFrame },
     signal: clientSignal(request, reply),
   });
   setRouteHeaders(reply, outcome.route);
