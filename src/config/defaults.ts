@@ -31,7 +31,21 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     fetchTimeoutMs: 15_000,
   },
   limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
-  tasks: { webhookRetryHours: 24, maxResultBytes: 512 * 1024 * 1024, pollConcurrency: 8, claimBatch: 64, leaseMs: 120_000, submitLeaseMs: 600_000 },
+  tasks: {
+    webhookRetryHours: 24,
+    webhookConcurrency: 16,
+    webhookAccountConcurrency: 4,
+    webhookHostConcurrency: 8,
+    webhookTimeoutMs: 10_000,
+    webhookSlowTimeoutMs: 2_000,
+    webhookCircuitFailures: 5,
+    webhookCircuitCooldownMs: 30_000,
+    maxResultBytes: 512 * 1024 * 1024,
+    pollConcurrency: 8,
+    claimBatch: 64,
+    leaseMs: 120_000,
+    submitLeaseMs: 600_000,
+  },
 };
 
 export const DEFAULT_TIMEOUT_MS = 120_000;

@@ -18,6 +18,16 @@ import { validateChannel } from './validate-config.js';
 
 export { ConfigError };
 
+const WEBHOOK_POSITIVE_INTS = [
+  'webhookConcurrency',
+  'webhookAccountConcurrency',
+  'webhookHostConcurrency',
+  'webhookTimeoutMs',
+  'webhookSlowTimeoutMs',
+  'webhookCircuitFailures',
+  'webhookCircuitCooldownMs',
+] as const;
+
 function intFromEnv(env: Env, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -188,6 +198,10 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     throw new ConfigError(`limits.cutOnRevoke must be true or false, got ${JSON.stringify(config.limits.cutOnRevoke)}`);
   }
   config.media.maxImagePixels = intFromEnv(env, 'GENGATE_MAX_IMAGE_PIXELS') ?? config.media.maxImagePixels;
+  for (const name of WEBHOOK_POSITIVE_INTS) {
+    const value = config.tasks[name];
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`tasks.${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
   for (const name of ['usageReportMaxRows', 'usageReportTimeoutMs'] as const) {
     const value = config.limits[name];
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`limits.${name} must be a positive integer, got ${JSON.stringify(value)}`);

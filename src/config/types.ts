@@ -40,6 +40,20 @@ export interface SandboxSettings {
 export interface TaskSettings {
   /** How long a client webhook delivery is retried before it is given up. */
   webhookRetryHours: number;
+  /** Webhook deliveries in flight at once in this process. */
+  webhookConcurrency: number;
+  /** Webhook deliveries in flight at once per account (a key without an account counts alone), over every process. */
+  webhookAccountConcurrency: number;
+  /** Webhook deliveries in flight at once per receiver host (`host:port`), over every process. */
+  webhookHostConcurrency: number;
+  /** One webhook POST, answer included. */
+  webhookTimeoutMs: number;
+  /** The timeout of a receiver (an owner's host) that timed out three times in a row, until it answers again. */
+  webhookSlowTimeoutMs: number;
+  /** Failures in a row after which a receiver's circuit opens: its deliveries wait without connecting. */
+  webhookCircuitFailures: number;
+  /** How long an open circuit waits before one trial delivery; doubled after each failed trial, up to 10 min. */
+  webhookCircuitCooldownMs: number;
   /** Largest result file copied from a vendor into the media store. */
   maxResultBytes: number;
   /** Polls in flight at once per channel. */

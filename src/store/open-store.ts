@@ -23,6 +23,7 @@ import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
 import { modelOverridesMigration } from './migrations/010-model-overrides.js';
 import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
+import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
 import { loginFailureDevicesMigration } from './migrations/015-login-failure-devices.js';
 
@@ -51,6 +52,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '009-store-revisions': storeRevisionsMigration,
         '010-model-overrides': modelOverridesMigration,
         '011-usage-dimension-rollups': usageDimensionRollupsMigration,
+        '012-webhook-fairness': webhookFairnessMigration,
         '013-key-revisions': keyRevisionsMigration,
         '015-login-failure-devices': loginFailureDevicesMigration,
       };

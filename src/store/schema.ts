@@ -159,6 +159,8 @@ export interface WebhookDeliveriesTable {
   task_id: string;
   owner: string;
   url: string;
+  /** The receiver's `host:port` (fairness caps and circuits); null on rows enqueued before it was kept. */
+  host: string | null;
   body: string;
   status: 'pending' | 'delivered' | 'dead';
   attempts: number;

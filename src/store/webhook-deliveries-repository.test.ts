@@ -116,6 +116,97 @@ describe.each(backends)('webhook deliveries on %s', (_name, makeBackend) => {
     expect(await repository.claimDue(T0 + 1_000_000, 10, 30_000)).toEqual([]);
   });
 
+  describe('finding 3: fair claims', () => {
+    afterEach(async () => {
+      await store.db.deleteFrom('api_keys').execute();
+    });
+
+    async function key(id: string, accountId: string | null): Promise<void> {
+      await store.db
+        .insertInto('api_keys')
+        .values({
+          id,
+          name: id,
+          key_hash: `hash_${id}`,
+          key_hint: 'gg-…',
+          models: null,
+          expires_at: null,
+          revoked_at: null,
+          created_at: T0,
+          account_id: accountId,
+        })
+        .execute();
+    }
+
+    async function enqueue(id: string, owner: string, url: string, now: number): Promise<void> {
+      await insertDelivery(store.db, { id, taskId: id.split('.')[0], owner, url, body: '{}', now });
+    }
+
+    it('keeps each receiver host:port on the row', async () => {
+      await enqueue('task_h.1', 'key_1', 'https://Hooks.Example.com:8443/in?x=1', T0);
+      const [row] = await repository.listForTask('task_h');
+      expect(row.host).toBe('hooks.example.com:8443');
+    });
+
+    it("takes each tenant's oldest due delivery before any tenant's second, a tenant being the key's account", async () => {
+      await key('key_a1', 'acct_a');
+      await key('key_a2', 'acct_a');
+      await key('key_b', 'acct_b');
+      for (let i = 0; i < 6; i++) await enqueue(`task_a${i}.1`, i % 2 ? 'key_a1' : 'key_a2', 'https://a.example/hook', T0 + i);
+      await enqueue('task_b.1', 'key_b', 'https://b.example/hook', T0 + 50);
+      await enqueue('task_c.1', 'key_lone', 'https://c.example/hook', T0 + 60);
+
+      const claimed = await repository.claimDue(T0 + 100, 3, 30_000);
+      // Oldest-first alone would take three of account A's (its two keys are one tenant).
+      expect(claimed.map((row) => row.id)).toEqual(['task_a0.1', 'task_b.1', 'task_c.1']);
+      expect((await repository.claimDue(T0 + 100, 2, 30_000)).map((row) => row.id)).toEqual(['task_a1.1', 'task_a2.1']);
+    });
+
+    it('caps the deliveries in flight per tenant and per receiver host, counting every lease held', async () => {
+      const caps = { perTenant: 2, perHost: 3 };
+      for (let i = 0; i < 5; i++) await enqueue(`task_a${i}.1`, 'key_a', 'https://slow.example/hook', T0 + i);
+      for (let i = 0; i < 5; i++) await enqueue(`task_b${i}.1`, 'key_b', 'https://slow.example/other', T0 + 10 + i);
+      await enqueue('task_c.1', 'key_c', 'https://fast.example/hook', T0 + 20);
+
+      const first = await repository.claimDue(T0 + 100, 10, 30_000, caps);
+      // slow.example's three places go A, B, A (A's cap is two); C's host is its own.
+      expect(first.map((row) => row.id)).toEqual(['task_a0.1', 'task_a1.1', 'task_b0.1', 'task_c.1']);
+      // Still leased (in flight here or in another process): nothing more for A, B or slow.example.
+      expect(await repository.claimDue(T0 + 200, 10, 30_000, caps)).toEqual([]);
+
+      // A's first delivery ends: one place is free on slow.example, and A is below its cap first in line.
+      await repository.reschedule('task_a0.1', 1, T0 + 60_000, 'timed out');
+      expect((await repository.claimDue(T0 + 300, 10, 30_000, caps)).map((row) => row.id)).toEqual(['task_a2.1']);
+      // Leases that ran out count no longer.
+      const later = await repository.claimDue(T0 + 100 + 30_000, 10, 30_000, caps);
+      expect(later.map((row) => row.id)).toEqual(['task_a1.1', 'task_b0.1', 'task_c.1']);
+    });
+
+    it("defers a failing receiver's due deliveries of one owner at once, leaving everyone else's", async () => {
+      await enqueue('task_x.1', 'key_a', 'https://down.example/hook', T0);
+      await enqueue('task_x.2', 'key_a', 'https://down.example/hook?n=2', T0 + 1);
+      await enqueue('task_x.3', 'key_a', 'https://up.example/hook', T0 + 2);
+      await enqueue('task_y.1', 'key_b', 'https://down.example/hook', T0 + 3);
+      await enqueue('task_x.4', 'key_a', 'https://down.example/hook', T0 + 4);
+      const [claimed] = await repository.claimDue(T0 + 10, 1, 30_000);
+      expect(claimed.id).toBe('task_x.1');
+      // task_x.4 is leased by another process meanwhile: its claimer decides about it.
+      await store.db
+        .updateTable('webhook_deliveries')
+        .set({ lease_until: T0 + 30_000 })
+        .where('id', '=', 'task_x.4')
+        .execute();
+
+      await repository.deferReceiver('task_x.1', 'key_a', 'down.example', T0 + 10, T0 + 40_000);
+      const rows = Object.fromEntries([...(await repository.listForTask('task_x')), ...(await repository.listForTask('task_y'))].map((row) => [row.id, row]));
+      expect(rows['task_x.1']).toMatchObject({ next_attempt_at: T0 + 40_000, lease_until: 0, attempts: 0, status: 'pending' });
+      expect(rows['task_x.2']).toMatchObject({ next_attempt_at: T0 + 40_000, lease_until: 0, attempts: 0 });
+      expect(rows['task_x.3'].next_attempt_at).toBe(T0 + 2);
+      expect(rows['task_y.1'].next_attempt_at).toBe(T0 + 3);
+      expect(rows['task_x.4']).toMatchObject({ next_attempt_at: T0 + 4, lease_until: T0 + 30_000 });
+    });
+  });
+
   it('never hands the same row to two concurrent claimers', async () => {
     const total = 120;
     await store.db
@@ -126,6 +217,7 @@ describe.each(backends)('webhook deliveries on %s', (_name, makeBackend) => {
           task_id: 'task_many',
           owner: 'key_1',
           url: 'https://hooks.example.com/in',
+          host: 'hooks.example.com',
           body: '{}',
           status: 'pending' as const,
           attempts: 0,

@@ -12,7 +12,8 @@ const MAX_NOTE_CHARS = 200;
 
 export type PostOutcome =
   | { kind: 'delivered'; status: number }
-  | { kind: 'failed'; error: string }
+  /** Worth retrying; `reason` says what the receiver did (its health is judged by it). */
+  | { kind: 'failed'; reason: 'timeout' | 'unreachable' | 'status'; error: string }
   | { kind: 'refused'; error: string }
   /** Cancelled by the caller (the dispatcher stopping): nothing is known. */
   | { kind: 'aborted' };
@@ -82,12 +83,12 @@ async function exchange(input: PostWebhookInput, signal: AbortSignal, timedOut: 
     response = await request(input.url, { method: 'POST', body: input.body, headers: input.headers, dispatcher: input.dispatcher, signal });
   } catch (error) {
     if (input.signal.aborted) return { kind: 'aborted' };
-    if (timedOut()) return { kind: 'failed', error: `the receiver did not answer within ${input.timeoutMs} ms` };
+    if (timedOut()) return { kind: 'failed', reason: 'timeout', error: `the receiver did not answer within ${input.timeoutMs} ms` };
     const code = errorCode(error);
     if (code === 'EPRIVATEADDRESS' || String((error as Error)?.message).includes('private address')) {
       return { kind: 'refused', error: 'the URL resolves to a private or loopback address, which the gateway does not call' };
     }
-    return { kind: 'failed', error: `the receiver could not be reached (${code ?? note(String((error as Error)?.message ?? error))})` };
+    return { kind: 'failed', reason: 'unreachable', error: `the receiver could not be reached (${code ?? note(String((error as Error)?.message ?? error))})` };
   }
   const answer = await readCapped(response.body, MAX_ANSWER_BYTES);
   const status = response.statusCode;
@@ -95,5 +96,5 @@ async function exchange(input: PostWebhookInput, signal: AbortSignal, timedOut: 
   if (input.signal.aborted) return { kind: 'aborted' };
   const redirect = status >= 300 && status < 400 ? ' (redirects are not followed)' : '';
   const text = note(answer);
-  return { kind: 'failed', error: `the receiver answered HTTP ${status}${redirect}${text ? `: ${text}` : ''}` };
+  return { kind: 'failed', reason: 'status', error: `the receiver answered HTTP ${status}${redirect}${text ? `: ${text}` : ''}` };
 }

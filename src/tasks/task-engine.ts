@@ -80,6 +80,12 @@ export class TaskEngine {
       allowPrivateUrls: config.media.allowPrivateUrls,
       retryHours: config.tasks.webhookRetryHours,
       logger,
+      concurrency: config.tasks.webhookConcurrency,
+      caps: { perTenant: config.tasks.webhookAccountConcurrency, perHost: config.tasks.webhookHostConcurrency },
+      timeoutMs: config.tasks.webhookTimeoutMs,
+      slowTimeoutMs: config.tasks.webhookSlowTimeoutMs,
+      circuitFailures: config.tasks.webhookCircuitFailures,
+      circuitCooldownMs: config.tasks.webhookCircuitCooldownMs,
     });
   }
 

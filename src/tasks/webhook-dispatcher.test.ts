@@ -82,8 +82,8 @@ function dispatcher(options: Partial<WebhookDispatcherOptions> = {}): WebhookDis
   return created;
 }
 
-async function enqueue(id: string, url: string, body = `{"id":"${id}","status":"SUCCESS"}`): Promise<void> {
-  await insertDelivery(store.db, { id, taskId: id.split('.')[0], owner: OWNER, url, body, now: clock });
+async function enqueue(id: string, url: string, body = `{"id":"${id}","status":"SUCCESS"}`, owner = OWNER): Promise<void> {
+  await insertDelivery(store.db, { id, taskId: id.split('.')[0], owner, url, body, now: clock });
 }
 
 async function row(id: string) {
@@ -308,5 +308,88 @@ describe('webhook dispatcher', () => {
     const state = await row('task_10.1');
     expect(state).toMatchObject({ status: 'pending', attempts: 0, last_error: null });
     expect(state.lease_until).toBeGreaterThan(clock);
+  });
+
+  it("finding 3: a tenant whose receiver hangs fills only its own share; another tenant's delivery goes at once", async () => {
+    handler = (request, response) => {
+      if (request.url === '/hang') return; // accepts, never answers
+      response.end('ok');
+    };
+    for (let i = 0; i < 12; i++) await enqueue(`task_a${i}.1`, `${base}/hang`, undefined, 'key_tenant_a');
+    const sender = dispatcher({ concurrency: 6, caps: { perTenant: 2, perHost: 8 }, timeoutMs: 5_000, stopTimeoutMs: 100, now: Date.now });
+    clock = Date.now();
+    sender.start();
+    await waitFor(() => received.length === 2);
+    clock = Date.now();
+    await enqueue('task_b.1', `${base}/prompt`, undefined, 'key_tenant_b');
+    const enqueuedAt = Date.now();
+    sender.wake();
+    await waitFor(() => received.some((hit) => hit.path === '/prompt'), 1_000);
+    expect(received.find((hit) => hit.path === '/prompt')!.at - enqueuedAt).toBeLessThan(500);
+    await waitFor(async () => (await row('task_b.1')).status === 'delivered', 1_000);
+    // Tenant A still has only its two in flight; the rest wait their turn in the outbox.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.filter((hit) => hit.path === '/hang')).toHaveLength(2);
+    const waiting = await Promise.all(Array.from({ length: 12 }, (_, i) => row(`task_a${i}.1`)));
+    expect(waiting.every((state) => state.status === 'pending')).toBe(true);
+  });
+
+  it('finding 3: a receiver that keeps timing out gets the short timeout, then its circuit defers its deliveries without connecting, and a trial closes it', async () => {
+    let answering = false;
+    handler = (_request, response) => {
+      if (answering) response.end('ok');
+    };
+    const sender = dispatcher({ timeoutMs: 400, slowTimeoutMs: 100, circuitFailures: 5, circuitCooldownMs: 10_000, caps: { perTenant: 10, perHost: 10 } });
+    for (let i = 1; i <= 3; i++) await enqueue(`task_t${i}.1`, `${base}/hook`);
+    await sender.runOnce();
+    for (let i = 1; i <= 3; i++) expect((await row(`task_t${i}.1`)).last_error).toBe('the receiver did not answer within 400 ms');
+
+    // Three timeouts in a row: the next attempts get 100 ms; the fifth failure opens the circuit.
+    await enqueue('task_t4.1', `${base}/hook`);
+    await enqueue('task_t5.1', `${base}/hook`);
+    await sender.runOnce();
+    for (const id of ['task_t4.1', 'task_t5.1']) expect((await row(id)).last_error).toBe('the receiver did not answer within 100 ms');
+    const openedAt = clock;
+    expect(received).toHaveLength(5);
+
+    // Open: due deliveries (retries and a new one) are put off to the cooldown's end, no connection, no attempt counted.
+    clock += 5_000;
+    await enqueue('task_t6.1', `${base}/hook`);
+    expect(await sender.runOnce()).toBe(6);
+    expect(received).toHaveLength(5);
+    for (const id of ['task_t1.1', 'task_t2.1', 'task_t3.1', 'task_t4.1', 'task_t5.1', 'task_t6.1']) {
+      expect(await row(id)).toMatchObject({ status: 'pending', next_attempt_at: openedAt + 10_000, lease_until: 0 });
+    }
+    expect((await row('task_t1.1')).attempts).toBe(1);
+    expect((await row('task_t6.1')).attempts).toBe(0);
+
+    // Cooldown over and the receiver answers again: one trial goes; the rest wait for its verdict.
+    answering = true;
+    clock = openedAt + 10_000;
+    await sender.runOnce();
+    expect(received).toHaveLength(6);
+    const states = await Promise.all(['task_t1.1', 'task_t2.1', 'task_t3.1', 'task_t4.1', 'task_t5.1', 'task_t6.1'].map(row));
+    expect(states.filter((state) => state.status === 'delivered')).toHaveLength(1);
+    // Closed: the others are delivered when due, with the full timeout again.
+    handler = (_request, response) => setTimeout(() => response.end('ok'), 200);
+    clock += 60_000;
+    await sender.runOnce();
+    for (const state of await Promise.all(states.map((state) => row(state.id)))) expect(state.status).toBe('delivered');
+  });
+
+  it('finding 3: a delivery whose retry window ends while its receiver is failing is given up, not kept forever', async () => {
+    handler = (_request, response) => response.writeHead(503).end();
+    const sender = dispatcher({ retryHours: 1, circuitFailures: 1, circuitCooldownMs: 50 * 60_000 });
+    await enqueue('task_w1.1', `${base}/hook`);
+    clock += 30 * 60_000;
+    await sender.runOnce();
+    await enqueue('task_w2.1', `${base}/hook`);
+    clock += 5_000;
+    // The circuit reopens for a trial only after task_w1's hour: it dies without another connection; task_w2's hour ends later, it waits.
+    await sender.runOnce();
+    expect(received).toHaveLength(1);
+    expect(await row('task_w1.1')).toMatchObject({ status: 'dead', attempts: 1 });
+    expect((await row('task_w1.1')).last_error).toMatch(/^gave up after 1 attempts over 1 h; the receiver kept failing; last: the receiver answered HTTP 503/);
+    expect((await row('task_w2.1')).status).toBe('pending');
   });
 });

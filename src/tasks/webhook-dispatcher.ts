@@ -1,23 +1,28 @@
 /**
  * Sends the client-webhook outbox. On a short interval (and whenever the engine calls `wake()`
  * after enqueueing) it claims due deliveries under a lease, POSTs each signed with the owner's
- * secret, at most `concurrency` at a time and each bounded in time, so a slow or failing receiver
- * holds one slot for at most the timeout and never the others. A 2xx answer delivers; anything
- * else is retried with growing delays until `retryHours` after the delivery was enqueued, then
- * the delivery is dead. At-least-once: a gateway stopping mid-POST leaves the lease to run out,
- * and the delivery is sent again; receivers dedupe on `x-gengate-delivery`.
+ * secret, at most `concurrency` at a time and each bounded in time. A 2xx answer delivers;
+ * anything else is retried with growing delays until `retryHours` after the delivery was
+ * enqueued, then the delivery is dead. At-least-once: a gateway stopping mid-POST leaves the
+ * lease to run out, and the delivery is sent again; receivers dedupe on `x-gengate-delivery`.
+ *
+ * One tenant's slow or failing receiver costs that tenant, not everyone: claims go round-robin
+ * across tenants and stop at `caps` deliveries in flight per tenant and per receiver host (over
+ * every process on the database), a receiver that keeps timing out gets a shorter timeout, and
+ * one that keeps failing has its deliveries deferred without connecting (`WebhookReceiverHealth`).
  */
 import { Agent } from 'undici';
 import type { Logger } from 'pino';
 import { IdleBackoffTimer } from '../core/idle-backoff-timer.js';
 import { guardedLookup } from '../media/guarded-fetch.js';
-import type { WebhookDeliveriesRepository, WebhookDelivery } from '../store/webhook-deliveries-repository.js';
+import { type ClaimCaps, receiverHostOf, type WebhookDeliveriesRepository, type WebhookDelivery } from '../store/webhook-deliveries-repository.js';
 import { callbackUrlProblem } from './callback-url.js';
 import { postWebhook, type PostOutcome } from './post-webhook.js';
 import { DEFAULT_WEBHOOK_BACKOFF, type WebhookBackoff, webhookRetryDelayMs } from './webhook-backoff.js';
+import { receiverKey, type ReceiverVerdict, WebhookReceiverHealth } from './webhook-receiver-health.js';
 import { signWebhook } from './webhook-signature.js';
 
-export type WebhookQueue = Pick<WebhookDeliveriesRepository, 'claimDue' | 'markDelivered' | 'reschedule' | 'markDead'>;
+export type WebhookQueue = Pick<WebhookDeliveriesRepository, 'claimDue' | 'markDelivered' | 'reschedule' | 'markDead' | 'deferReceiver'>;
 
 export interface WebhookDispatcherOptions {
   repository: WebhookQueue;
@@ -36,8 +41,16 @@ export interface WebhookDispatcherOptions {
   now?: () => number;
   /** Deliveries in flight at once (default 16). */
   concurrency?: number;
+  /** Deliveries in flight at once per tenant and per receiver host, over every process (default 4 and 8). */
+  caps?: ClaimCaps;
   /** One POST, answer included (default 10 s). */
   timeoutMs?: number;
+  /** The timeout of a receiver that timed out three times in a row, until it answers again (default 2 s). */
+  slowTimeoutMs?: number;
+  /** Failures in a row that open a receiver's circuit (default 5). */
+  circuitFailures?: number;
+  /** How long an open circuit defers its receiver's deliveries before a trial (default 30 s, doubling per failed trial up to 10 min). */
+  circuitCooldownMs?: number;
   backoff?: WebhookBackoff;
   /** How long a claimed delivery is ours (default 60 s); must outlast `timeoutMs`. */
   leaseMs?: number;
@@ -46,12 +59,18 @@ export interface WebhookDispatcherOptions {
 }
 
 const USER_AGENT = 'gengate-webhooks';
+const SLOW_AFTER_TIMEOUTS = 3;
+const MAX_CIRCUIT_COOLDOWN_MS = 10 * 60_000;
+/** Receivers whose health is remembered (the least recently seen is forgotten first). */
+const MAX_RECEIVERS = 10_000;
 
 export class WebhookDispatcher {
   private readonly repository: WebhookQueue;
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly concurrency: number;
+  private readonly caps: ClaimCaps;
+  private readonly health: WebhookReceiverHealth;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly stopTimeoutMs: number;
@@ -76,7 +95,17 @@ export class WebhookDispatcher {
     const intervalMs = options.intervalMs ?? 250;
     this.timer = new IdleBackoffTimer(() => this.pass(), { baseMs: intervalMs, maxIdleMs: options.maxIdleIntervalMs ?? Math.max(intervalMs, 2_000) });
     this.concurrency = Math.max(1, options.concurrency ?? 16);
+    this.caps = options.caps ?? { perTenant: 4, perHost: 8 };
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.health = new WebhookReceiverHealth({
+      timeoutMs: this.timeoutMs,
+      slowTimeoutMs: Math.min(options.slowTimeoutMs ?? 2_000, this.timeoutMs),
+      slowAfterTimeouts: SLOW_AFTER_TIMEOUTS,
+      circuitFailures: options.circuitFailures ?? 5,
+      circuitCooldownMs: options.circuitCooldownMs ?? 30_000,
+      maxCooldownMs: Math.max(MAX_CIRCUIT_COOLDOWN_MS, options.circuitCooldownMs ?? 0),
+      maxReceivers: MAX_RECEIVERS,
+    });
     this.leaseMs = Math.max(options.leaseMs ?? 60_000, this.timeoutMs + 5_000);
     this.stopTimeoutMs = options.stopTimeoutMs ?? this.timeoutMs + 1_000;
     this.backoff = options.backoff ?? DEFAULT_WEBHOOK_BACKOFF;
@@ -161,7 +190,7 @@ export class WebhookDispatcher {
   private async claim(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0 || this.stopped) return 0;
-    const rows = await this.repository.claimDue(this.now(), free, this.leaseMs);
+    const rows = await this.repository.claimDue(this.now(), free, this.leaseMs, this.caps);
     this.lastClaimed = rows.length;
     this.backlog = rows.length === free;
     for (const row of rows) this.launch(row);
@@ -187,11 +216,17 @@ export class WebhookDispatcher {
       this.logger.warn({ delivery: row.id, task: row.task_id }, 'webhook URL refused');
       return;
     }
-    const outcome = await this.post(row);
+    const host = row.host ?? receiverHostOf(row.url);
+    const receiver = receiverKey(row.owner, host);
+    const admission = this.health.admit(receiver, this.now());
+    if (!admission.send) return this.defer(row, host, admission.retryAt);
+    const outcome = await this.post(row, admission.timeoutMs);
+    if (outcome.kind === 'aborted' || outcome.kind === 'refused') this.health.release(receiver);
     if (outcome.kind === 'aborted') return;
     const now = this.now();
     const attempts = row.attempts + 1;
     if (outcome.kind === 'delivered') {
+      this.health.record(receiver, 'delivered', now);
       await this.repository.markDelivered(row.id, now);
       this.logger.debug({ delivery: row.id, task: row.task_id, attempts, status: outcome.status }, 'webhook delivered');
       return;
@@ -201,7 +236,14 @@ export class WebhookDispatcher {
       this.logger.warn({ delivery: row.id, task: row.task_id }, 'webhook URL refused');
       return;
     }
-    const giveUpAt = row.created_at + this.options.retryHours * 3_600_000;
+    if (outcome.reason === 'secret') this.health.release(receiver);
+    else if (this.health.record(receiver, VERDICT[outcome.reason], now)) {
+      this.logger.warn(
+        { owner: row.owner, host, error: outcome.error },
+        "a webhook receiver keeps failing; its owner's deliveries to it wait without connecting",
+      );
+    }
+    const giveUpAt = this.giveUpAt(row);
     const next = now + webhookRetryDelayMs(attempts, this.backoff);
     if (next > giveUpAt) {
       await this.repository.markDead(row.id, `gave up after ${attempts} attempts over ${this.options.retryHours} h; last: ${outcome.error}`, attempts);
@@ -213,13 +255,31 @@ export class WebhookDispatcher {
     this.logger.info({ delivery: row.id, task: row.task_id, attempts, retryInMs: next - now, error: outcome.error }, 'webhook delivery failed; will retry');
   }
 
-  private async post(row: WebhookDelivery): Promise<PostOutcome> {
+  /** The receiver's circuit is open: this delivery, and the owner's others due to that host, wait until `retryAt` without an attempt. */
+  private async defer(row: WebhookDelivery, host: string, retryAt: number): Promise<void> {
+    if (retryAt > this.giveUpAt(row)) {
+      const last = row.last_error ? `; last: ${row.last_error}` : '';
+      await this.repository.markDead(row.id, `gave up after ${row.attempts} attempts over ${this.options.retryHours} h; the receiver kept failing${last}`);
+      this.logger.warn({ delivery: row.id, task: row.task_id, attempts: row.attempts }, 'webhook delivery abandoned');
+      return;
+    }
+    const now = this.now();
+    await this.repository.deferReceiver(row.id, row.owner, host, now, retryAt);
+    this.timer.runBy(Date.now() + (retryAt - now));
+    this.logger.debug({ delivery: row.id, task: row.task_id, host, retryInMs: retryAt - now }, 'webhook receiver failing; delivery deferred');
+  }
+
+  private giveUpAt(row: WebhookDelivery): number {
+    return row.created_at + this.options.retryHours * 3_600_000;
+  }
+
+  private async post(row: WebhookDelivery, timeoutMs: number): Promise<PostOutcome | { kind: 'failed'; reason: 'secret'; error: string }> {
     let secret: string;
     try {
       secret = await this.options.secretFor(row.owner);
     } catch (error) {
       this.logger.error({ err: error, delivery: row.id }, 'no webhook signing secret');
-      return { kind: 'failed', error: 'the signing secret was unavailable' };
+      return { kind: 'failed', reason: 'secret', error: 'the signing secret was unavailable' };
     }
     return postWebhook({
       url: row.url,
@@ -231,8 +291,10 @@ export class WebhookDispatcher {
         'x-gengate-signature': signWebhook(secret, row.body, Math.floor(this.now() / 1000)),
       },
       dispatcher: this.agent,
-      timeoutMs: this.timeoutMs,
+      timeoutMs,
       signal: this.cancel.signal,
     });
   }
 }
+
+const VERDICT: Record<'timeout' | 'unreachable' | 'status', ReceiverVerdict> = { timeout: 'timed-out', unreachable: 'unreachable', status: 'answered-error' };

@@ -38,7 +38,7 @@ const TASKS = 'select id, status, upstream_id, request, result, error_code, pric
 const LEDGER = 'select task_id, kind, amount_usd from task_ledger order by id';
 const USAGE = 'select request_id, outcome, cost_usd from usage_records';
 
-type Raw = Record<string, unknown>;
+export type Raw = Record<string, unknown>;
 
 export async function readTasks(databaseUrl: string): Promise<TasksState> {
   const [tasks, ledger, usage] = await query(databaseUrl, [TASKS, LEDGER, USAGE]);
@@ -59,7 +59,8 @@ export async function readTasks(databaseUrl: string): Promise<TasksState> {
   };
 }
 
-async function query(databaseUrl: string, statements: string[]): Promise<Raw[][]> {
+/** Runs read-only statements against a gateway's database; answers their rows, in order. */
+export async function query(databaseUrl: string, statements: string[]): Promise<Raw[][]> {
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true, fileMustExist: true });
     try {
