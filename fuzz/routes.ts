@@ -43,6 +43,20 @@ export function encodeImage(image: HostileImage, encoding: ImageEncoding): strin
   }
 }
 
+/** Channel base URLs that must always be refused (issue 23, finding 9). */
+const METADATA_BASE_URLS = [
+  'http://169.254.169.254/latest',
+  'http://[fd00:ec2::254]/',
+  'http://[::ffff:169.254.169.254]/',
+  'http://[::ffff:a9fe:a9fe]/',
+  'http://metadata.google.internal/computeMetadata/v1',
+  'http://METADATA.GOOGLE.INTERNAL./',
+  'http://[fe80::1]:8080/v1',
+  'http://100.100.100.200/',
+  'http://2852039166/',
+  'http://0xa9.0xfe.0xa9.0xfe/',
+];
+
 const chatMessages = () => [{ role: 'user', content: 'Say hello.' }];
 const geminiContents = () => [{ role: 'user', parts: [{ text: 'Say hello.' }] }];
 
@@ -557,6 +571,22 @@ export const ROUTES: readonly Route[] = [
       name: `fuzz-${Math.random().toString(36).slice(2, 8)}`,
       provider: 'openai',
       baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'sk-fuzz',
+      models: ['fuzz-only-*'],
+      enabled: false,
+    }),
+  },
+  {
+    // Link-local and metadata hosts in several spellings: always refused (400), never stored.
+    name: 'admin channel create (metadata base URL)',
+    method: 'POST',
+    path: '/admin/v1/channels',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      name: `fuzz-${Math.random().toString(36).slice(2, 8)}`,
+      provider: 'openai',
+      baseUrl: METADATA_BASE_URLS[Math.floor(Math.random() * METADATA_BASE_URLS.length)],
       apiKey: 'sk-fuzz',
       models: ['fuzz-only-*'],
       enabled: false,

@@ -29,6 +29,7 @@ import { loadSharp } from './media/load-sharp.js';
 import { LocalMediaStore } from './media/local-media-store.js';
 import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
+import { allowPrivateUpstreams } from './providers/shared/upstream-connector.js';
 import { Catalog } from './routing/catalog.js';
 import { ChannelRegistry } from './routing/channel-registry.js';
 import { ApiKeysRepository } from './store/api-keys-repository.js';
@@ -152,6 +153,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
   media.start();
   configureImageDecoding({ maxPixels: config.media.maxImagePixels });
+  allowPrivateUpstreams(config.router.allowPrivateBaseUrls);
   if (config.sandbox.enabled) await loadSharp();
   const secretKey = once(() => loadSecretKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
   const engine = new TaskEngine({

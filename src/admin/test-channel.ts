@@ -2,11 +2,15 @@
  * "Test" of one channel: one small real request to its upstream, past the router (no failover,
  * no circuit breaker, no usage record), so the answer says whether this channel works. A chat
  * model gets a short "ping" with a tiny output budget; an embedding model embeds one word.
+ * A failure shows the status and the time, and of the upstream's own words only an error message
+ * it gave in a JSON error document (bounded): never the body of an answer that was not one, so a
+ * base URL pointed at something that is not a model server does not make the Test a way to read it.
  */
 import { performance } from 'node:perf_hooks';
 import type { ChannelDefinition } from '../config/types.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
+import { UnparsedUpstreamBody } from '../core/unparsed-upstream-body.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Provider } from '../providers/types.js';
 import type { Catalog } from '../routing/catalog.js';
@@ -71,6 +75,16 @@ function chooseModel(channel: RuntimeChannel, catalog: Catalog, asked: string | 
   return model;
 }
 
+/** What a failed Test says: the gateway's own words, or the upstream's status and its parsed error message. */
+function failureMessage(failure: GatewayError): string {
+  const unparsed = failure.cause instanceof UnparsedUpstreamBody;
+  const status = failure.upstreamStatus;
+  if (status === undefined) return unparsed ? 'The upstream answered with a body that is not JSON (not shown).' : failure.message;
+  if (unparsed) return `The upstream answered HTTP ${status} with a body that is not a JSON error (not shown).`;
+  const message = failure.message.length > SAMPLE_CHARS ? `${failure.message.slice(0, SAMPLE_CHARS)}…` : failure.message;
+  return `The upstream answered HTTP ${status}: ${message}`;
+}
+
 export async function testChannel(definition: ChannelDefinition, deps: ChannelTestDeps, askedModel?: string): Promise<ChannelTestResult> {
   const channel = toRuntimeChannel(definition, deps.providers.get(definition.provider), false);
   const model = chooseModel(channel, deps.catalog, askedModel);
@@ -113,6 +127,6 @@ export async function testChannel(definition: ChannelDefinition, deps: ChannelTe
     const failure = attempt.signal.aborted
       ? new GatewayError('timeout', `No answer within ${deps.timeoutMs ?? CHANNEL_TEST_TIMEOUT_MS} ms.`)
       : toGatewayError(error);
-    return { ok: false, model, operation, latencyMs, status: failure.upstreamStatus ?? failure.status, message: clean(failure.message) };
+    return { ok: false, model, operation, latencyMs, status: failure.upstreamStatus ?? failure.status, message: clean(failureMessage(failure)) };
   }
 }

@@ -23,7 +23,11 @@ function parseRewrite(value: string, variable: string): Array<{ from: string; to
     });
 }
 
-export function channelsFromEnv(env: Env, descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS): ChannelDefinition[] {
+export function channelsFromEnv(
+  env: Env,
+  descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
+  allowPrivateBaseUrls = false,
+): ChannelDefinition[] {
   const channels: ChannelDefinition[] = [];
   for (const descriptor of descriptors) {
     const preset = descriptor.envPreset;
@@ -31,7 +35,7 @@ export function channelsFromEnv(env: Env, descriptors: readonly ProviderDescript
     if (!preset || !apiKey) continue;
     const baseUrl = env[preset.baseVar] || descriptor.defaultBaseUrl;
     if (!baseUrl) throw new ConfigError(`${preset.baseVar} must be set: provider ${descriptor.name} has no default base URL`);
-    const error = baseUrlError(baseUrl, preset.baseVar);
+    const error = baseUrlError(baseUrl, preset.baseVar, { allowPrivate: allowPrivateBaseUrls });
     if (error) throw new ConfigError(error);
     const rewriteValue = env[preset.rewriteVar];
     const rewrite = rewriteValue ? parseRewrite(rewriteValue, preset.rewriteVar) : preset.rewrite;

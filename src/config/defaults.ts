@@ -21,7 +21,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   dataDir: './data',
   logLevel: 'info',
   accessLog: true,
-  router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000, publicModelNames: true },
+  router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000, publicModelNames: true, allowPrivateBaseUrls: false },
   sandbox: { enabled: true, ...SANDBOX_DEFAULTS },
   media: {
     retentionHours: 24,

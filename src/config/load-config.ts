@@ -190,6 +190,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   config.sandbox.taskMs = intFromEnv(env, 'GENGATE_SANDBOX_TASK_MS') ?? config.sandbox.taskMs;
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
+  if (env.GENGATE_ALLOW_PRIVATE_BASE_URLS !== undefined) config.router.allowPrivateBaseUrls = env.GENGATE_ALLOW_PRIVATE_BASE_URLS === 'true';
+  if (typeof config.router.allowPrivateBaseUrls !== 'boolean') throw new ConfigError('router.allowPrivateBaseUrls must be true or false');
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;
   if (!Number.isSafeInteger(config.limits.maxKeysPerAccount) || config.limits.maxKeysPerAccount < 1) {
     throw new ConfigError(`limits.maxKeysPerAccount must be a positive integer, got ${JSON.stringify(config.limits.maxKeysPerAccount)}`);
@@ -216,8 +218,9 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
 
   const fileChannels = file.channels ?? [];
   if (!Array.isArray(fileChannels)) throw new ConfigError('channels must be a list');
-  config.channels = fileChannels.map((raw, i) => validateChannel(raw, `channels[${i}]`, providers));
-  const envChannels = channelsFromEnv(env, providers);
+  const allowPrivateBaseUrls = config.router.allowPrivateBaseUrls;
+  config.channels = fileChannels.map((raw, i) => validateChannel(raw, `channels[${i}]`, providers, { allowPrivateBaseUrls }));
+  const envChannels = channelsFromEnv(env, providers, allowPrivateBaseUrls);
   if (envChannels.length > 0) sources.push('environment');
   config.channels.push(...envChannels);
 

@@ -201,6 +201,8 @@ export interface GatewayConfig {
      * upstream's own model name (false). Translated answers always name the public id.
      */
     publicModelNames: boolean;
+    /** Channel base URLs may point at private networks (loopback always may; link-local and metadata addresses never). */
+    allowPrivateBaseUrls: boolean;
   };
   sandbox: SandboxSettings;
   media: MediaSettings;

@@ -31,13 +31,14 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
  * Checks one channel definition (YAML, admin API, stored) against the registered providers and
  * fills in its defaults. `stored: true` is for channels already in the database: their base URL
  * is held only to what earlier versions required, so a channel stored before a rule was added
- * never stops a start.
+ * never stops a start (one whose host is no longer allowed is refused when it connects instead).
+ * `allowPrivateBaseUrls` is `router.allowPrivateBaseUrls`.
  */
 export function validateChannel(
   raw: unknown,
   where: string,
   descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
-  settings: { stored?: boolean } = {},
+  settings: { stored?: boolean; allowPrivateBaseUrls?: boolean } = {},
 ): ChannelDefinition {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${where} must be a mapping`);
   const entry = raw as Record<string, unknown>;
@@ -51,7 +52,7 @@ export function validateChannel(
   if (entry.baseUrl !== undefined && typeof entry.baseUrl !== 'string') throw new ConfigError(`${where}.baseUrl must be a string`);
   const baseUrl = (entry.baseUrl as string | undefined) || descriptor.defaultBaseUrl || '';
   if (!descriptor.simulated) {
-    const error = baseUrlError(baseUrl, `${where}.baseUrl`, { onlyMalformed: settings.stored });
+    const error = baseUrlError(baseUrl, `${where}.baseUrl`, { onlyMalformed: settings.stored, allowPrivate: settings.allowPrivateBaseUrls });
     if (error) throw new ConfigError(error);
   }
   const rewrite = entry.modelRewrite ?? [];

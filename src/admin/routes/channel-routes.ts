@@ -62,11 +62,11 @@ const noSuchChannel = (name: string) => new GatewayError('not_found', `No channe
 const readOnly = (name: string) =>
   conflict(`The channel "${name}" comes from the configuration file or the environment and is read-only here; change it there.`);
 
-/** The definition with defaults filled in, checked like a YAML channel; a mistake is a 400 naming the field. */
-function checkDefinition(raw: Record<string, unknown>): ChannelDefinition {
+/** The definition with defaults filled in, checked like a YAML channel (its host too); a mistake is a 400 naming the field. */
+function checkDefinition(raw: Record<string, unknown>, allowPrivateBaseUrls: boolean): ChannelDefinition {
   let definition: ChannelDefinition;
   try {
-    definition = validateChannel(raw, 'channel');
+    definition = validateChannel(raw, 'channel', undefined, { allowPrivateBaseUrls });
   } catch (error) {
     if (error instanceof ConfigError) throw new GatewayError('invalid_request', error.message, { code: 'invalid_channel' });
     throw error;
@@ -168,7 +168,7 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      const definition = checkDefinition(request.body);
+      const definition = checkDefinition(request.body, deps.config.router.allowPrivateBaseUrls);
       const { name } = definition;
       const taken = configured(name) || deps.registry.current().channel(name) || (await deps.channels.names()).includes(name);
       if (taken) throw conflict(`A channel named "${name}" exists.`);
@@ -243,7 +243,7 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const { name } = request.params;
       const current = await storedOrThrow(name);
       const given = Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
-      const definition = checkDefinition({ ...current, ...given, name });
+      const definition = checkDefinition({ ...current, ...given, name }, deps.config.router.allowPrivateBaseUrls);
       if (!(await deps.channels.update(name, definition))) throw noSuchChannel(name);
       await apply();
       await audit(request, 'channel.update', name, { fields: Object.keys(given).sort() });

@@ -9,7 +9,7 @@ describe('mapAnthropicError', () => {
       type: 'invalid_request_error',
       message: 'max_tokens: Field required',
     });
-    expect(parseAnthropicError('<html>Bad gateway</html>')).toEqual({ message: '<html>Bad gateway</html>' });
+    expect(parseAnthropicError('<html>Bad gateway</html>')).toEqual({ message: '<html>Bad gateway</html>', unparsed: true });
   });
 
   it.each([

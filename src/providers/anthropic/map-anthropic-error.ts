@@ -9,6 +9,8 @@ import { upstreamError, type UpstreamResponse } from '../shared/upstream-http.js
 interface ParsedError {
   type?: string;
   message: string;
+  /** The message is the body's raw text. */
+  unparsed?: boolean;
 }
 
 /** The type and message of an Anthropic error body; falls back to the raw text. */
@@ -23,12 +25,12 @@ export function parseAnthropicError(text: string): ParsedError {
     // Not JSON: a proxy or load balancer answered.
   }
   const trimmed = text.trim();
-  return { message: trimmed.length > 0 ? trimmed.slice(0, 500) : 'no error message' };
+  return { message: trimmed.length > 0 ? trimmed.slice(0, 500) : 'no error message', unparsed: trimmed.length > 0 };
 }
 
 export function mapAnthropicError(status: number, text: string, headers: UpstreamResponse['headers']): GatewayError {
-  const { type, message } = parseAnthropicError(text);
-  return upstreamError(status, `anthropic upstream: ${message}`, headers, type);
+  const { type, message, unparsed } = parseAnthropicError(text);
+  return upstreamError(status, `anthropic upstream: ${message}`, headers, type, unparsed);
 }
 
 const KIND_BY_STREAM_TYPE: Record<string, { kind: ErrorKind; retryable: boolean }> = {

@@ -13,6 +13,8 @@ interface ParsedError {
   code?: number;
   keyInvalid: boolean;
   retryDelaySeconds?: number;
+  /** The message is the body's raw text. */
+  unparsed?: boolean;
 }
 
 interface WireError {
@@ -34,7 +36,7 @@ export function parseGeminiError(text: string): ParsedError {
   }
   if (!error || typeof error.message !== 'string') {
     const trimmed = text.trim();
-    return { message: trimmed.length > 0 ? trimmed.slice(0, 500) : 'no error message', keyInvalid: false };
+    return { message: trimmed.length > 0 ? trimmed.slice(0, 500) : 'no error message', keyInvalid: false, unparsed: trimmed.length > 0 };
   }
   return describeError(error);
 }
@@ -57,13 +59,14 @@ function describeError(error: WireError): ParsedError {
 export function mapGeminiError(status: number, text: string, headers: UpstreamResponse['headers']): GatewayError {
   const parsed = parseGeminiError(text);
   const effective = parsed.keyInvalid ? 401 : status;
-  const error = upstreamError(effective, `gemini upstream: ${parsed.message}`, headers, parsed.status);
+  const error = upstreamError(effective, `gemini upstream: ${parsed.message}`, headers, parsed.status, parsed.unparsed);
   if (effective === status && (error.retryAfter !== undefined || parsed.retryDelaySeconds === undefined)) return error;
   return new GatewayError(error.kind, error.message, {
     upstreamStatus: status,
     retryable: error.retryable,
     retryAfter: error.retryAfter ?? parsed.retryDelaySeconds,
     code: error.code,
+    cause: error.cause,
   });
 }
 

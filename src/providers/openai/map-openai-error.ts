@@ -8,14 +8,16 @@ import { upstreamError, type UpstreamResponse } from '../shared/upstream-http.js
 interface ErrorDescription {
   message: string;
   code?: string;
+  /** The message is the body's raw text. */
+  unparsed?: boolean;
 }
 
 /** A non-2xx answer. */
 export function mapOpenAIError(status: number, bodyText: string, headers: UpstreamResponse['headers']): GatewayError {
-  const { message, code } = describeErrorText(bodyText);
+  const { message, code, unparsed } = describeErrorText(bodyText);
   const text = message || `upstream answered HTTP ${status}`;
   // The upstream's credential codes describe the channel's key, not the client's: keep them out.
-  return upstreamError(status, text, headers, status === 401 || status === 403 ? undefined : code);
+  return upstreamError(status, text, headers, status === 401 || status === 403 ? undefined : code, unparsed && message !== '');
 }
 
 /** An `{"error":…}` chunk in the middle of an upstream stream: too late to retry elsewhere. */
@@ -30,9 +32,9 @@ function describeErrorText(bodyText: string): ErrorDescription {
   try {
     parsed = JSON.parse(bodyText);
   } catch {
-    return { message: bodyText.trim().slice(0, 500) };
+    return { message: bodyText.trim().slice(0, 500), unparsed: true };
   }
-  return describeErrorDocument(parsed) ?? { message: bodyText.trim().slice(0, 500) };
+  return describeErrorDocument(parsed) ?? { message: bodyText.trim().slice(0, 500), unparsed: true };
 }
 
 function describeErrorDocument(parsed: unknown): ErrorDescription | undefined {

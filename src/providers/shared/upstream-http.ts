@@ -7,6 +7,8 @@ import { Readable } from 'node:stream';
 import { Agent, type Dispatcher, util } from 'undici';
 import { onAbort } from '../../core/call-abort.js';
 import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
+import { UnparsedUpstreamBody } from '../../core/unparsed-upstream-body.js';
+import { connectUpstream } from './upstream-connector.js';
 
 const { parseHeaders } = util;
 
@@ -18,6 +20,8 @@ const agent = new Agent({
   pipelining: 1,
   // Long generations may pause between tokens; each request bounds its wait for headers itself.
   bodyTimeout: 0,
+  // Every connection's address is checked against the hosts channels may reach.
+  connect: connectUpstream,
 });
 
 export interface UpstreamRequest {
@@ -201,20 +205,21 @@ export async function readJson<T>(body: UpstreamResponse['body']): Promise<T> {
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new GatewayError('upstream', `upstream answered with invalid JSON: ${text.slice(0, 200)}`, { retryable: true });
+    throw new GatewayError('upstream', `upstream answered with invalid JSON: ${text.slice(0, 200)}`, { retryable: true, cause: new UnparsedUpstreamBody() });
   }
 }
 
 /**
  * Turns a non-2xx upstream answer into a GatewayError, using the message the upstream gave
- * (extracted by the provider from its own error shape).
+ * (extracted by the provider from its own error shape; `unparsed` when it is the body's raw text).
  */
-export function upstreamError(status: number, message: string, headers: UpstreamResponse['headers'], code?: string): GatewayError {
+export function upstreamError(status: number, message: string, headers: UpstreamResponse['headers'], code?: string, unparsed = false): GatewayError {
   const { kind, retryable } = kindForUpstreamStatus(status);
   const retryAfterHeader = headers['retry-after'];
   const retryAfter = typeof retryAfterHeader === 'string' && /^\d+$/.test(retryAfterHeader) ? Number(retryAfterHeader) : undefined;
   const prefix = status === 401 || status === 403 ? 'upstream refused the channel credentials: ' : '';
-  return new GatewayError(kind, `${prefix}${message}`, { upstreamStatus: status, retryable, retryAfter, code });
+  const cause = unparsed ? new UnparsedUpstreamBody() : undefined;
+  return new GatewayError(kind, `${prefix}${message}`, { upstreamStatus: status, retryable, retryAfter, code, cause });
 }
 
 /** The first value of a header that may repeat. */
