@@ -27,12 +27,15 @@ import { UsageRecorder } from './ledger/usage-recorder.js';
 import { configureImageDecoding } from './media/image-decoding.js';
 import { loadSharp } from './media/load-sharp.js';
 import { LocalMediaStore } from './media/local-media-store.js';
+import type { MediaStore } from './media/media-store.js';
+import { QuotaMediaStore } from './media/quota-media-store.js';
 import { createLogger } from './observability/logger.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { allowPrivateUpstreams } from './providers/shared/upstream-connector.js';
 import { Catalog } from './routing/catalog.js';
 import { ChannelRegistry } from './routing/channel-registry.js';
 import { ApiKeysRepository } from './store/api-keys-repository.js';
+import { MediaFilesRepository } from './store/media-files-repository.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { UsageRepository } from './store/usage-repository.js';
 import { anthropicSurface } from './surfaces/anthropic/index.js';
@@ -89,6 +92,8 @@ export interface GatewayApp {
   invalidation: InvalidationBus;
   accounts: AccountsRepository;
   audit: AuditTrail;
+  /** Where media results are kept, with their owners' quotas. */
+  media: MediaStore;
   logger: Logger;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
@@ -150,7 +155,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     await store.close().catch(() => undefined);
     throw error;
   }
-  const media = new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), config.media.retentionHours * 3_600_000);
+  const retentionMs = config.media.retentionHours * 3_600_000;
+  const media = new QuotaMediaStore({
+    files: new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), retentionMs),
+    index: new MediaFilesRepository(store.db),
+    settings: { ...config.media, retentionMs },
+    onEvicted: (files, bytes) => logger.info({ files, bytes }, 'media store at its cap (media.maxTotalBytes): evicted the oldest files'),
+  });
   media.start();
   configureImageDecoding({ maxPixels: config.media.maxImagePixels });
   allowPrivateUpstreams(config.router.allowPrivateBaseUrls);
@@ -321,6 +332,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     invalidation,
     accounts,
     audit,
+    media,
     logger,
     close(options = {}) {
       closing ??= (async () => {

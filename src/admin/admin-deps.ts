@@ -5,7 +5,7 @@ import type { KeyDirectory } from '../auth/key-directory.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { LiveChannels } from '../gateway/live-channels.js';
-import type { LocalMediaStore } from '../media/local-media-store.js';
+import type { MediaStore } from '../media/media-store.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
@@ -41,5 +41,5 @@ export interface AdminDeps {
   invalidation: InvalidationBus;
   tasks: TaskEngine;
   services: Gateway;
-  media: LocalMediaStore;
+  media: MediaStore;
 }

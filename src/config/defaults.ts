@@ -1,4 +1,4 @@
-import { SANDBOX_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
+import { SANDBOX_DEFAULTS, SANDBOX_MEDIA_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
 import { DEFAULT_IMAGE_LIMITS } from '../core/image-bytes.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 
@@ -22,13 +22,16 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   logLevel: 'info',
   accessLog: true,
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000, publicModelNames: true, allowPrivateBaseUrls: false },
-  sandbox: { enabled: true, ...SANDBOX_DEFAULTS },
+  sandbox: { enabled: true, ...SANDBOX_DEFAULTS, ...SANDBOX_MEDIA_DEFAULTS },
   media: {
     retentionHours: 24,
     allowPrivateUrls: false,
     maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes,
     maxImagePixels: DEFAULT_IMAGE_LIMITS.maxPixels,
     fetchTimeoutMs: 15_000,
+    quotaBytesPerAccount: 1024 ** 3,
+    dailyBytesPerAccount: 2 * 1024 ** 3,
+    maxTotalBytes: 20 * 1024 ** 3,
   },
   limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
   tasks: {

@@ -200,6 +200,14 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
     throw new ConfigError(`limits.cutOnRevoke must be true or false, got ${JSON.stringify(config.limits.cutOnRevoke)}`);
   }
   config.media.maxImagePixels = intFromEnv(env, 'GENGATE_MAX_IMAGE_PIXELS') ?? config.media.maxImagePixels;
+  for (const name of ['maxImageSide', 'maxVideoShortSide', 'maxVideoSeconds', 'maxVideoBytes'] as const) {
+    const value = config.sandbox[name];
+    if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`sandbox.${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  for (const name of ['quotaBytesPerAccount', 'dailyBytesPerAccount', 'maxTotalBytes'] as const) {
+    // null (or 0) in the file: unlimited.
+    config.media[name] = nonNegativeInt(config.media[name], `media.${name}`) ?? 0;
+  }
   for (const name of WEBHOOK_POSITIVE_INTS) {
     const value = config.tasks[name];
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`tasks.${name} must be a positive integer, got ${JSON.stringify(value)}`);

@@ -35,6 +35,14 @@ export interface SandboxSettings {
   taskMs: number;
   /** Share of simulated tasks (0–1) that end in failure after running for a while. */
   taskFailureRate: number;
+  /** Longest side of a sandbox image, in pixels (at most 4096). */
+  maxImageSide: number;
+  /** Largest short side of a sandbox video (`1080` for 1080p; 144 to 1080). */
+  maxVideoShortSide: number;
+  /** Longest sandbox video, in seconds (at most 20). */
+  maxVideoSeconds: number;
+  /** Largest sandbox video file, in bytes; a longer or larger asked video is refused at submit. */
+  maxVideoBytes: number;
 }
 
 export interface TaskSettings {
@@ -84,6 +92,12 @@ export interface MediaSettings {
   fetchTimeoutMs: number;
   /** Public base URL for media links (e.g. behind a proxy); default: the URL the client reached. */
   publicBaseUrl?: string;
+  /** Bytes of media one account (or key without an account) may keep stored; 0: unlimited. */
+  quotaBytesPerAccount: number;
+  /** Bytes of media one account may write per UTC day; 0: unlimited. */
+  dailyBytesPerAccount: number;
+  /** Bytes the whole media store keeps; past it the oldest files are evicted. 0: unlimited. */
+  maxTotalBytes: number;
 }
 
 export interface LimitSettings {

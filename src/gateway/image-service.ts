@@ -5,7 +5,8 @@ import { toImageInput } from '../core/image-bytes.js';
 import { withFields } from '../core/with-fields.js';
 import { deliverImages } from '../media/deliver-images.js';
 import { guardedFetch } from '../media/guarded-fetch.js';
-import type { MediaStore } from '../media/media-store.js';
+import { expectedImageBytes } from '../media/expected-image-bytes.js';
+import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import { fetchUpstreamMedia } from '../providers/shared/fetch-upstream-media.js';
 import type { ImageProvider } from '../providers/types.js';
 import { type CallLifecycle, modelNotFound } from './call-lifecycle.js';
@@ -28,6 +29,14 @@ export class ImageService {
   async images(imageCall: ImageCall): Promise<ImagesOutcome> {
     const { settings } = this;
     const call = await this.lifecycle.admit(withFields(imageCall, { model: imageCall.request.model, stream: false }));
+    const owner = mediaOwner(imageCall.key.accountId, imageCall.key.id);
+    if (imageCall.request.responseFormat !== 'b64_json') {
+      // Refused before the upstream runs when the images, at their largest, would not fit.
+      await this.media.checkRoom(owner, expectedImageBytes(imageCall.request, settings.maxImageBytes)).catch((error: unknown) => {
+        void call.fail(error);
+        throw error;
+      });
+    }
     const outcome = await call.attempt(async (channel, attempt, route): Promise<ImagesOutcome> => {
       const run = channel.provider.images?.[METHOD[imageCall.operation]] as
         | ((request: ImageCall['request'], a: typeof attempt) => ReturnType<NonNullable<ImageProvider['generate']>>)
@@ -38,7 +47,17 @@ export class ImageService {
         media: this.media,
         responseFormat: imageCall.request.responseFormat,
         publicBaseUrl: settings.publicBaseUrl ?? imageCall.publicBaseUrl,
-        download: async (url) => (await fetchUpstreamMedia(url, imageCall.signal, settings.maxImageBytes, settings.fetchTimeoutMs)).data,
+        owner,
+        download: async (url) =>
+          (
+            await fetchUpstreamMedia(url, {
+              signal: imageCall.signal,
+              maxBytes: settings.maxImageBytes,
+              timeoutMs: settings.fetchTimeoutMs,
+              allowPrivate: settings.allowPrivateUrls,
+              upstreamBaseUrl: channel.config.baseUrl,
+            })
+          ).data,
       });
       return { result, route };
     });

@@ -12,11 +12,13 @@ const unusedStore: MediaStore = {
   open: () => Promise.reject(new Error('not used')),
   sweep: () => Promise.reject(new Error('not used')),
   close: () => Promise.resolve(),
+  checkRoom: () => Promise.resolve(),
 };
 const context: DeliveryContext = {
   media: unusedStore,
   responseFormat: 'b64_json',
   publicBaseUrl: 'http://gw',
+  owner: 'account-1',
   download: () => Promise.reject(new Error('not used')),
 };
 

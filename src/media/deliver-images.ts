@@ -15,6 +15,8 @@ export interface DeliveryContext {
   media: MediaStore;
   responseFormat: ImageResponseFormat;
   publicBaseUrl: string;
+  /** Whose media quotas a stored image counts against (`mediaOwner`). */
+  owner: string;
   /** Downloads an image an upstream left at a URL. */
   download(url: string): Promise<Uint8Array>;
 }
@@ -51,7 +53,7 @@ async function deliverOne(image: ImageResult['images'][number], context: Deliver
   if (context.responseFormat === 'b64_json') {
     delivered.b64Json = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
   } else {
-    const name = await context.media.put(data, mediaType);
+    const name = await context.media.put(data, mediaType, context.owner);
     delivered.url = `${context.publicBaseUrl}/media/${name}`;
   }
   return delivered;

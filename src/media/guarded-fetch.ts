@@ -19,6 +19,11 @@ export interface GuardOptions {
   param: string;
   signal?: AbortSignal;
   maxRedirects?: number;
+  /**
+   * The base URL of the configured upstream that handed the URL over: its origin is fetched even
+   * when private (a local upstream serving its own files). Redirects elsewhere are still checked.
+   */
+  trustedBaseUrl?: string;
 }
 
 export interface FetchedBody {
@@ -33,9 +38,14 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy();
 }
 
-function refuse(param: string, message: string): GatewayError {
-  return new GatewayError('invalid_request', `${param}: ${message}`, { param });
+function refuse(param: string, message: string, code?: string): GatewayError {
+  return new GatewayError('invalid_request', `${param}: ${message}`, { param, code });
 }
+
+/** The code of a refusal because the URL reaches a private, loopback or link-local address. */
+export const PRIVATE_URL_CODE = 'private_url';
+/** The code of a refusal because the resource is larger than the cap. */
+export const TOO_LARGE_CODE = 'resource_too_large';
 
 /** A lookup that fails when any address of the host is private. */
 export const guardedLookup: LookupFunction = (hostname, options, callback) => {
@@ -119,7 +129,7 @@ async function withinDeadline<T>(options: GuardOptions, work: (signal: AbortSign
 }
 
 function tooLarge(options: GuardOptions): GatewayError {
-  return refuse(options.param, `the resource is larger than the limit of ${options.maxBytes} bytes`);
+  return refuse(options.param, `the resource is larger than the limit of ${options.maxBytes} bytes`, TOO_LARGE_CODE);
 }
 
 function readFailure(error: unknown, options: GuardOptions, signal: AbortSignal): GatewayError {
@@ -133,6 +143,15 @@ function contentTypeOf(response: Dispatcher.ResponseData): string | undefined {
   return Array.isArray(type) ? type[0] : type;
 }
 
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Follows redirects by hand, checking each hop; resolves the 200 answer whose body is still unread. */
 async function openGuarded(rawUrl: string, options: GuardOptions, signal: AbortSignal): Promise<{ response: Dispatcher.ResponseData; url: URL }> {
   const { param } = options;
@@ -142,26 +161,28 @@ async function openGuarded(rawUrl: string, options: GuardOptions, signal: AbortS
   } catch {
     throw refuse(param, 'not a valid URL');
   }
+  const trustedOrigin = originOf(options.trustedBaseUrl);
   for (let hop = 0; hop <= (options.maxRedirects ?? 3); hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(param, `only http and https URLs are fetched, got ${url.protocol}`);
     if (url.username || url.password) throw refuse(param, 'URLs with credentials are not fetched');
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivate && (host === 'localhost' || (isIP(host) !== 0 && isPrivateAddress(host)))) {
-      throw refuse(param, 'the URL points to a private or loopback address, which the gateway does not fetch');
+    const open = options.allowPrivate || url.origin === trustedOrigin;
+    if (!open && (host === 'localhost' || (isIP(host) !== 0 && isPrivateAddress(host)))) {
+      throw refuse(param, 'the URL points to a private or loopback address, which the gateway does not fetch', PRIVATE_URL_CODE);
     }
     let response: Dispatcher.ResponseData;
     try {
       response = await request(url, {
         method: 'GET',
         signal,
-        dispatcher: options.allowPrivate ? openAgent : guardedAgent,
+        dispatcher: open ? openAgent : guardedAgent,
         headers: { accept: 'image/*,video/*;q=0.9,*/*;q=0.5', 'user-agent': 'gengate' },
       });
     } catch (error) {
       if (signal.aborted) throw refuse(param, `fetching the URL took longer than ${options.timeoutMs} ms or was cancelled`);
       const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
       if (code === 'EPRIVATEADDRESS' || String(error).includes('private address')) {
-        throw refuse(param, 'the URL resolves to a private or loopback address, which the gateway does not fetch');
+        throw refuse(param, 'the URL resolves to a private or loopback address, which the gateway does not fetch', PRIVATE_URL_CODE);
       }
       throw refuse(param, `the URL could not be fetched (${(error as Error).message})`);
     }

@@ -5,12 +5,12 @@ import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { randomId } from '../core/ids.js';
-import { type ByteRange, MEDIA_EXTENSIONS, MEDIA_NAME, MEDIA_TYPES, type MediaStore, type StoredMedia, type StreamedMedia } from './media-store.js';
+import { type ByteRange, MEDIA_EXTENSIONS, MEDIA_NAME, MEDIA_TYPES, type MediaFiles, type StoredMedia, type StreamedMedia } from './media-store.js';
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 /** Media on the local disk; a file's age (mtime) decides its expiry. */
-export class LocalMediaStore implements MediaStore {
+export class LocalMediaStore implements MediaFiles {
   private timer?: NodeJS.Timeout;
   private ready?: Promise<unknown>;
 

@@ -31,7 +31,8 @@ export interface StreamedMedia {
   sha256: string;
 }
 
-export interface MediaStore {
+/** The files themselves (the local disk, or object storage): no owners, no quotas. */
+export interface MediaFiles {
   /** Stores bytes; resolves the public file name (`<id>.<ext>`). */
   put(data: Uint8Array, mediaType: string): Promise<string>;
   /**
@@ -47,6 +48,23 @@ export interface MediaStore {
   /** Deletes expired files; resolves how many went. */
   sweep(): Promise<number>;
   close(): Promise<void>;
+}
+
+/**
+ * The media store the gateway uses: every file is written for an owner (`mediaOwner`), whose
+ * quotas it counts against (`media.quotaBytesPerAccount`, `media.dailyBytesPerAccount`), within
+ * the store's global cap (`media.maxTotalBytes`). A full quota is an `insufficient_quota` error.
+ */
+export interface MediaStore extends Omit<MediaFiles, 'put' | 'putStream'> {
+  put(data: Uint8Array, mediaType: string, owner: string): Promise<string>;
+  putStream(body: Readable, sniff: (head: Uint8Array) => string | undefined, owner: string): Promise<StreamedMedia>;
+  /** Throws the quota error when `owner` has no room for `bytes` more: checked before an upstream is called. */
+  checkRoom(owner: string, bytes: number): Promise<void>;
+}
+
+/** Whose quotas a file counts against: the key's account, or the key itself when it has none (operator keys, the master key). */
+export function mediaOwner(accountId: string | null | undefined, keyId: string): string {
+  return accountId ?? `key:${keyId}`;
 }
 
 export const MEDIA_EXTENSIONS: Record<string, string> = {

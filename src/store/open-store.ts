@@ -26,6 +26,7 @@ import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension
 import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
 import { loginFailureDevicesMigration } from './migrations/015-login-failure-devices.js';
+import { mediaFilesMigration } from './migrations/016-media-files.js';
 
 export type { StoreDialect };
 
@@ -55,6 +56,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '012-webhook-fairness': webhookFairnessMigration,
         '013-key-revisions': keyRevisionsMigration,
         '015-login-failure-devices': loginFailureDevicesMigration,
+        '016-media-files': mediaFilesMigration,
       };
     },
   };

@@ -248,11 +248,29 @@ export interface ModelOverridesTable {
   updated_at: number;
 }
 
+/** One stored media file: whose quota it counts against, and its size. */
+export interface MediaFilesTable {
+  name: string;
+  /** An account id, or `key:<id>` for a key without an account. */
+  owner: string;
+  bytes: number;
+  created_at: number;
+}
+
+/** Bytes an owner wrote to the media store on one UTC day (days since the Unix epoch). */
+export interface MediaDailyWritesTable {
+  owner: string;
+  day: number;
+  bytes: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   sessions: SessionsTable;
   account_links: AccountLinksTable;
   login_failures: LoginFailuresTable;
+  media_files: MediaFilesTable;
+  media_daily_writes: MediaDailyWritesTable;
   audit_log: AuditLogTable;
   api_keys: ApiKeysTable;
   usage_records: UsageRecordsTable;

@@ -10,8 +10,9 @@ import { GatewayError } from '../core/errors.js';
 import { readImageHeader } from '../core/image-header.js';
 import { sniffImageType } from '../core/image-type.js';
 import type { MediaRef, TaskError, TaskObservation, TaskOutput, TaskResult, TaskStatus } from '../core/task.js';
-import { guardedDownload, guardedFetch } from '../media/guarded-fetch.js';
-import type { MediaStore } from '../media/media-store.js';
+import { type GuardOptions, guardedDownload, guardedFetch, PRIVATE_URL_CODE } from '../media/guarded-fetch.js';
+import { isMediaQuotaError } from '../media/media-quota-errors.js';
+import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import type { UsageRow } from '../store/usage-repository.js';
 import { taskUnits } from './task-units.js';
@@ -34,9 +35,18 @@ export class TaskFinisher {
   constructor(private readonly options: FinisherOptions) {}
 
   /** Copies the outputs into the media store, then marks the task succeeded and settles it. */
-  async succeed(task: StoredTask, observation: TaskObservation, leaseOwner: string): Promise<StoredTask | undefined> {
+  /** `upstreamBaseUrl`: the base URL of the task's channel, whose own origin is fetched even when private (a local upstream). */
+  async succeed(task: StoredTask, observation: TaskObservation, leaseOwner: string, upstreamBaseUrl?: string): Promise<StoredTask | undefined> {
     const media: MediaRef[] = [];
-    for (const output of (observation.outputs ?? []).slice(0, MAX_OUTPUTS)) media.push(await this.keep(output));
+    try {
+      for (const output of (observation.outputs ?? []).slice(0, MAX_OUTPUTS)) media.push(await this.keep(output, task, upstreamBaseUrl));
+    } catch (error) {
+      const ending = terminalCopyFailure(error);
+      if (!ending) throw error;
+      // Retrying cannot help (the owner's quota is full, the URL is refused): the task ends with the reason, refunded, and keeps nothing.
+      for (const ref of media) await this.options.media.remove(ref.mediaId).catch(() => undefined);
+      return this.fail(task, ending, 'failed', leaseOwner);
+    }
     if (media.length === 0 && task.operation !== 'image.describe') {
       return this.fail(task, { code: 'no_output', message: 'The upstream reported success but returned no result.' }, 'failed', leaseOwner);
     }
@@ -98,24 +108,40 @@ export class TaskFinisher {
     return done;
   }
 
-  private async keep(output: TaskOutput): Promise<MediaRef> {
+  private async keep(output: TaskOutput, task: StoredTask, upstreamBaseUrl: string | undefined): Promise<MediaRef> {
     if ('stored' in output) return output.stored;
+    const owner = mediaOwner(task.accountId, task.owner);
     if (output.kind === 'video') {
-      const stored = await guardedDownload(output.url, this.guard(), (body) => this.options.media.putStream(body, sniffVideoType));
+      const stored = await guardedDownload(output.url, this.guard(upstreamBaseUrl), (body) => this.options.media.putStream(body, sniffVideoType, owner));
       return { mediaId: stored.name, kind: 'video', mime: stored.mediaType, bytes: stored.bytes, sha256: stored.sha256 };
     }
-    const { data } = await guardedFetch(output.url, this.guard());
+    const { data } = await guardedFetch(output.url, this.guard(upstreamBaseUrl));
     const mime = sniffImageType(data);
     if (!mime) throw new GatewayError('upstream', "the upstream's result is not a supported image file", { retryable: false });
-    const mediaId = await this.options.media.put(data, mime);
+    const mediaId = await this.options.media.put(data, mime, owner);
     const header = readImageHeader(data);
     const sha256 = createHash('sha256').update(data).digest('hex');
     return { mediaId, kind: 'image', mime, bytes: data.byteLength, sha256, ...(header ? { width: header.width, height: header.height } : {}) };
   }
 
-  private guard() {
-    return { allowPrivate: this.options.allowPrivateUrls, maxBytes: this.options.maxResultBytes, timeoutMs: this.options.downloadTimeoutMs, param: 'result' };
+  private guard(upstreamBaseUrl: string | undefined): GuardOptions {
+    return {
+      allowPrivate: this.options.allowPrivateUrls,
+      trustedBaseUrl: upstreamBaseUrl,
+      maxBytes: this.options.maxResultBytes,
+      timeoutMs: this.options.downloadTimeoutMs,
+      param: 'result',
+    };
   }
+}
+
+/** How a task ends when its result cannot be copied for a reason a later poll would meet again; undefined: try again. */
+function terminalCopyFailure(error: unknown): TaskError | undefined {
+  if (isMediaQuotaError(error)) return { code: error.code ?? 'media_quota_exceeded', message: `The result could not be kept. ${error.message}` };
+  if (error instanceof GatewayError && error.code === PRIVATE_URL_CODE) {
+    return { code: 'result_url_refused', message: `The upstream's result was not fetched: ${error.message}` };
+  }
+  return undefined;
 }
 
 /**

@@ -205,7 +205,7 @@ export class TaskPoller {
         // A batch may have taken a while: the download gets a fresh lease, or is left to whoever took the task over.
         if (!(await this.options.repository.renewLease(task.id, this.instance, Date.now() + this.leaseMs))) return;
         try {
-          await finisher.succeed(task, observation, this.instance);
+          await finisher.succeed(task, observation, this.instance, channel.config.baseUrl);
         } catch (downloadError) {
           logger.warn({ task: task.id, err: toGatewayError(downloadError).message }, 'task result could not be copied yet; will retry');
           await this.reschedule(task, policy);

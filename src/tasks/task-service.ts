@@ -12,7 +12,7 @@ import type { AuthenticatedKey } from '../core/key.js';
 import type { MediaRef, StoredTaskRequest, Task, TaskOperation } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import type { TaskCall, TaskServices } from '../gateway/contract.js';
-import type { ByteRange, MediaStore, StoredMedia } from '../media/media-store.js';
+import { type ByteRange, type MediaStore, mediaOwner, type StoredMedia } from '../media/media-store.js';
 import type { TaskSubmission } from '../providers/types.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
@@ -52,6 +52,12 @@ export class TaskService implements TaskServices {
     const parent = call.parentId === undefined ? undefined : await this.parentFor(call);
     const model = call.request.model;
     const admitted = await lifecycle.admit({ ...call, model, operation: call.operation, stream: false });
+    const owner = mediaOwner(call.key.accountId, call.key.id);
+    // A task's result is kept in the media store: an owner whose quota is full is refused before anything runs.
+    await this.options.media.checkRoom(owner, 1).catch((error: unknown) => {
+      void admitted.fail(error);
+      throw error;
+    });
     const id = newTaskId(call.surface);
     const now = Date.now();
     const { images, ...rest } = call.request;
@@ -88,7 +94,7 @@ export class TaskService implements TaskServices {
               callbackUrl: this.options.publicBaseUrl ? `${this.options.publicBaseUrl}/tasks/callback/${queued.callbackToken}` : undefined,
               parent: parent ? { ...targetOf(parent), result: parent.result } : undefined,
               loadMedia: (ref) => this.loadMedia(ref),
-              storeMedia: (data, mime, kind) => this.storeMedia(data, mime, kind),
+              storeMedia: (data, mime, kind) => this.storeMedia(data, mime, kind, owner),
             });
             return { submission, channel };
           } catch (error) {
@@ -250,8 +256,8 @@ export class TaskService implements TaskServices {
     return Buffer.concat(chunks);
   }
 
-  private async storeMedia(data: Uint8Array, mime: string, kind: MediaRef['kind']): Promise<MediaRef> {
-    const mediaId = await this.options.media.put(data, mime);
+  private async storeMedia(data: Uint8Array, mime: string, kind: MediaRef['kind'], owner: string): Promise<MediaRef> {
+    const mediaId = await this.options.media.put(data, mime, owner);
     return { mediaId, kind, mime, bytes: data.byteLength };
   }
 }

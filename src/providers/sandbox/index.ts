@@ -9,6 +9,7 @@ import type { Attempt, Provider, ProviderDescriptor } from '../types.js';
 import { createSandboxChat } from './chat/sandbox-chat.js';
 import { createSandboxEmbed } from './embed/sandbox-embed.js';
 import { createSandboxImages } from './images/sandbox-images.js';
+import { sandboxMediaLimits } from './sandbox-media-limits.js';
 import { createSettingsResolver } from './sandbox-settings.js';
 import { createSandboxTasks } from './tasks/sandbox-tasks.js';
 
@@ -29,14 +30,15 @@ const OPERATIONS: ReadonlySet<Operation> = new Set<Operation>([
 export function createSandboxProvider(settings?: Partial<SandboxSettings>): Provider {
   const resolve = createSettingsResolver(settings);
   const settingsFor = (attempt: Attempt) => resolve(attempt.channel.options);
+  const limits = sandboxMediaLimits(settings);
   return {
     name: 'sandbox',
     simulated: true,
     operations: OPERATIONS,
     chat: createSandboxChat(settingsFor),
     embed: createSandboxEmbed(settingsFor),
-    images: createSandboxImages(settingsFor),
-    tasks: createSandboxTasks((channel) => resolve(channel.options)),
+    images: createSandboxImages(settingsFor, limits.maxImageSide),
+    tasks: createSandboxTasks((channel) => resolve(channel.options), limits),
   };
 }
 

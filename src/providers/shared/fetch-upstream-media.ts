@@ -1,33 +1,47 @@
 /**
- * Downloads a result an upstream left at a URL (image samples, videos). The URL comes from the
- * configured upstream, not from the client, so private addresses are allowed (local upstreams);
- * the size is still capped.
+ * Downloads a result an upstream left at a URL (image samples). The URL is whatever the
+ * upstream answered, so it is fetched through the same guard as a client's URL: private,
+ * loopback and link-local addresses are refused (else an upstream's answer could make the
+ * gateway fetch and re-serve an internal resource), except the channel's own origin (a local
+ * upstream serving its files) and unless `media.allowPrivateUrls` is on; redirects are checked
+ * hop by hop; the size and the time are capped.
  */
 import { GatewayError } from '../../core/errors.js';
-import { headerValue, sendUpstream } from './upstream-http.js';
+import { guardedFetch, PRIVATE_URL_CODE, TOO_LARGE_CODE } from '../../media/guarded-fetch.js';
 
 export interface FetchedMedia {
   data: Uint8Array;
   contentType?: string;
 }
 
-export async function fetchUpstreamMedia(url: string, signal: AbortSignal, maxBytes: number, timeoutMs: number): Promise<FetchedMedia> {
-  const response = await sendUpstream({ url, method: 'GET', headers: {}, signal, timeoutMs });
-  if (response.status !== 200) {
-    response.body.on('error', () => undefined);
-    response.body.destroy();
-    throw new GatewayError('upstream', `fetching the upstream result answered HTTP ${response.status}`, { retryable: true, upstreamStatus: response.status });
+export interface UpstreamMediaOptions {
+  signal: AbortSignal;
+  maxBytes: number;
+  timeoutMs: number;
+  /** `media.allowPrivateUrls`. */
+  allowPrivate: boolean;
+  /** The base URL of the channel that answered: its own origin is always fetched. */
+  upstreamBaseUrl?: string;
+}
+
+export async function fetchUpstreamMedia(url: string, options: UpstreamMediaOptions): Promise<FetchedMedia> {
+  try {
+    const fetched = await guardedFetch(url, {
+      allowPrivate: options.allowPrivate,
+      trustedBaseUrl: options.upstreamBaseUrl,
+      maxBytes: options.maxBytes,
+      timeoutMs: options.timeoutMs,
+      param: 'upstream result',
+      signal: options.signal,
+    });
+    return { data: fetched.data, contentType: fetched.contentType };
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    // Another channel may answer an image the gateway can take; one too large is the request's doing.
+    throw new GatewayError('upstream', `the upstream's image could not be taken over: ${error.message}`, {
+      retryable: error.code !== TOO_LARGE_CODE,
+      code: error.code === PRIVATE_URL_CODE ? 'upstream_url_refused' : undefined,
+      cause: error,
+    });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      response.body.on('error', () => undefined);
-      response.body.destroy();
-      throw new GatewayError('upstream', `the upstream result is larger than the limit of ${maxBytes} bytes`, { retryable: false });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return { data: Buffer.concat(chunks), contentType: headerValue(response.headers, 'content-type') };
 }

@@ -13,6 +13,7 @@ import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { throwIfInjectedFailure } from '../shared/injected-failure.js';
 import { abortedError, sleep } from '../shared/sleep.js';
 import { blendPicture, editPicture, generatePicture, remixPicture, type Picture } from './sandbox-picture-ops.js';
+import { MAX_SIDE } from './choose-output-size.js';
 import { seedForIndex, seedImageRequest } from './seed-image-request.js';
 
 interface SandboxImageRequest {
@@ -23,12 +24,13 @@ interface SandboxImageRequest {
   responseFormat?: unknown;
 }
 
-type Draw<R> = (request: R, seed: number) => Promise<Picture>;
+type Draw<R> = (request: R, seed: number, maxSide: number) => Promise<Picture>;
 
 /** Pictures drawn for one request at most. */
 export const MAX_SANDBOX_IMAGES = 10;
 
-export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings): ImageProvider {
+/** `maxImageSide`: the longest side drawn (`sandbox.maxImageSide`). */
+export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings, maxImageSide = MAX_SIDE): ImageProvider {
   function run<R extends SandboxImageRequest>(draw: Draw<R>, promptUsed: (request: R) => string): (request: R, attempt: Attempt) => Promise<ImageResult> {
     return async (request, attempt) => {
       if (request.n > MAX_SANDBOX_IMAGES) throw invalidRequest(`n: the sandbox draws at most ${MAX_SANDBOX_IMAGES} images per request, got ${request.n}`, 'n');
@@ -42,7 +44,7 @@ export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRu
           // The client's seed is part of the request hash; the one reported back is the client's, counted up per picture.
           const drawSeed = seedForIndex(requestSeed, index);
           const seed = request.seed !== undefined ? request.seed + index : drawSeed & 0x7fffffff;
-          const picture = await withDecodeSlot(() => draw(request, drawSeed), attempt.signal);
+          const picture = await withDecodeSlot(() => draw(request, drawSeed, maxImageSide), attempt.signal);
           return {
             data: picture.png,
             mediaType: 'image/png',

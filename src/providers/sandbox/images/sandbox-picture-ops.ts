@@ -27,8 +27,9 @@ const TINTS: ReadonlyArray<readonly [number, number, number]> = [
 export const BLEND_MIN_IMAGES = 2;
 export const BLEND_MAX_IMAGES = 5;
 
-export async function generatePicture(request: ImageGenerateRequest, seed: number): Promise<Picture> {
-  const size = chooseOutputSize(request);
+/** Every operation draws at most `maxSide` pixels a side (`sandbox.maxImageSide`). */
+export async function generatePicture(request: ImageGenerateRequest, seed: number, maxSide: number): Promise<Picture> {
+  const size = chooseOutputSize(request, undefined, maxSide);
   return { png: await renderLabelledPattern(size, seed), size };
 }
 
@@ -38,10 +39,10 @@ export async function generatePicture(request: ImageGenerateRequest, seed: numbe
  * pixels stay exactly as they were. Further images (references, for GPT image models) are
  * not used by the sandbox.
  */
-export async function editPicture(request: ImageEditRequest, seed: number): Promise<Picture> {
+export async function editPicture(request: ImageEditRequest, seed: number, maxSide: number): Promise<Picture> {
   const [image] = request.images;
   if (!image) throw invalidRequest('image: at least one image is required', 'image');
-  const size = request.size ? checkRequestedSize(request.size) : fitWithinMaxSide(await imageSize(image, 'image'));
+  const size = request.size ? checkRequestedSize(request.size, maxSide) : fitWithinMaxSide(await imageSize(image, 'image'), maxSide);
   const base = await decodeRaster(image, size, 'image');
   const edited = await labelRaster(invertAndTint(base, createPrng(seed).pick(TINTS), 0.35));
   if (!request.mask) return { png: await encodePng(edited), size };
@@ -51,20 +52,20 @@ export async function editPicture(request: ImageEditRequest, seed: number): Prom
 }
 
 /** The image mixed with a seeded pattern: `imageWeight` (default 0.5) of the image survives. */
-export async function remixPicture(request: ImageRemixRequest, seed: number): Promise<Picture> {
-  const size = chooseOutputSize(request, await imageSize(request.image, 'image'));
+export async function remixPicture(request: ImageRemixRequest, seed: number, maxSide: number): Promise<Picture> {
+  const size = chooseOutputSize(request, await imageSize(request.image, 'image'), maxSide);
   const [image, pattern] = await Promise.all([decodeRaster(request.image, size, 'image', 'cover'), renderPattern(size, seed)]);
   const mixed = mixRasters(pattern, image, request.imageWeight ?? 0.5);
   return { png: await encodePng(await labelRaster(mixed)), size };
 }
 
 /** The mean of the images (each cropped to the output size), with a faint seeded pattern so that `n` results differ. */
-export async function blendPicture(request: ImageBlendRequest, seed: number): Promise<Picture> {
+export async function blendPicture(request: ImageBlendRequest, seed: number, maxSide: number): Promise<Picture> {
   const { images } = request;
   if (images.length < BLEND_MIN_IMAGES || images.length > BLEND_MAX_IMAGES) {
     throw invalidRequest(`images: a blend takes ${BLEND_MIN_IMAGES} to ${BLEND_MAX_IMAGES} images, got ${images.length}`, 'images');
   }
-  const size = chooseOutputSize(request, await imageSize(images[0], 'images[0]'));
+  const size = chooseOutputSize(request, await imageSize(images[0], 'images[0]'), maxSide);
   const rasters = await Promise.all(images.map((image, i) => decodeRaster(image, size, `images[${i}]`, 'cover')));
   const mixed = mixRasters(averageRasters(rasters), await renderPattern(size, seed), 0.15);
   return { png: await encodePng(await labelRaster(mixed)), size };

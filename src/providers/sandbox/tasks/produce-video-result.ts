@@ -9,9 +9,11 @@ import type { ImageInput } from '../../../core/image.js';
 import type { TaskRequest } from '../../../core/task.js';
 import { withDecodeSlot } from '../../../media/image-decoding.js';
 import { loadSharp } from '../../../media/load-sharp.js';
+import { invalidRequest } from '../../../core/errors.js';
 import type { TaskSubmitAttempt } from '../../types.js';
 import { decodeRaster, labelRaster } from '../images/raster.js';
 import { patternSvg } from '../images/pattern-svg.js';
+import type { SandboxMediaLimits } from '../sandbox-media-limits.js';
 import { simulatedLabelSvg } from '../images/simulated-label.js';
 import { chooseVideoShape } from '../video/choose-video-shape.js';
 import { encodeVideoOffThread } from '../video/encode-video-off-thread.js';
@@ -48,13 +50,19 @@ async function background(request: TaskRequest, width: number, height: number, s
     .toBuffer();
 }
 
-export async function produceVideoResult(request: TaskRequest, attempt: TaskSubmitAttempt): Promise<ProducedTask> {
-  const shape = chooseVideoShape(request);
+export async function produceVideoResult(request: TaskRequest, attempt: TaskSubmitAttempt, limits: SandboxMediaLimits): Promise<ProducedTask> {
+  const shape = chooseVideoShape(request, limits);
   const { width, height, fps, frames, seconds } = shape;
   const warn = attempt.warn?.bind(attempt);
   const seed = taskSeed(request.seed, ['video', request.model, request.prompt ?? '', width, height, frames, (request.images ?? []).map(imageDigest)]);
   const rgb = await withDecodeSlot(() => background(request, width, height, seed, warn), attempt.signal);
   const encoded = await encodeVideoOffThread({ rgb, width, height, fps, frames, seed }, attempt.signal);
+  if (encoded.mp4.length > limits.maxVideoBytes) {
+    throw invalidRequest(
+      `the sandbox's video would be ${encoded.mp4.length} bytes, more than its limit of ${limits.maxVideoBytes} (sandbox.maxVideoBytes): ask for fewer seconds or a lower resolution`,
+      'seconds',
+    );
+  }
   const sharp = await loadSharp();
   const thumbnail = await withDecodeSlot(
     () =>

@@ -9,6 +9,7 @@ import { invalidRequest } from '../../../core/errors.js';
 import type { MediaRef, TaskObservation, TaskOperation } from '../../../core/task.js';
 import { withDecodeSlot } from '../../../media/image-decoding.js';
 import type { ChannelConfig, TaskProvider, TaskSubmitAttempt, TaskTarget } from '../../types.js';
+import { type SandboxMediaLimits, sandboxMediaLimits } from '../sandbox-media-limits.js';
 import type { SandboxRuntimeSettings } from '../sandbox-settings.js';
 import { abortedError } from '../shared/sleep.js';
 import { observeSandboxTask, vendorWord } from './observe-sandbox-task.js';
@@ -45,7 +46,10 @@ function observe(target: TaskTarget, now: number): TaskObservation {
   return observeSandboxTask(target.operation, record, now);
 }
 
-export function createSandboxTasks(settingsFor: (channel: ChannelConfig) => SandboxRuntimeSettings): TaskProvider {
+export function createSandboxTasks(
+  settingsFor: (channel: ChannelConfig) => SandboxRuntimeSettings,
+  limits: SandboxMediaLimits = sandboxMediaLimits(undefined),
+): TaskProvider {
   return {
     operations: SANDBOX_TASK_OPERATIONS,
 
@@ -59,7 +63,7 @@ export function createSandboxTasks(settingsFor: (channel: ChannelConfig) => Sand
       // Made even for a task planned to fail, so that a bad request is refused the same way.
       const produced =
         operation === 'video.generate'
-          ? await produceVideoResult(request, attempt)
+          ? await produceVideoResult(request, attempt, limits)
           : await withDecodeSlot(() => produceTaskResult(operation, request, attempt), attempt.signal);
       if (attempt.signal.aborted) throw abortedError(attempt.signal);
       const failure = planTaskFailure(settings, attempt.taskId, [request.model, attempt.upstreamModel]);

@@ -28,14 +28,11 @@ function even(value: number): number {
   return 2 * Math.round(value / 2);
 }
 
-function shortSide(resolution: string): number {
+function shortSide(resolution: string, maxShortSide: number): number {
   const match = /^(\d{1,5})p$/i.exec(resolution.trim());
   const side = match ? Number(match[1]) : Number.NaN;
-  if (!(side >= MIN_SHORT_SIDE && side <= MAX_SHORT_SIDE)) {
-    throw invalidRequest(
-      `resolution: the sandbox makes ${MIN_SHORT_SIDE}p to ${MAX_SHORT_SIDE}p videos (such as 480p, 720p, 1080p), not "${resolution}"`,
-      'resolution',
-    );
+  if (!(side >= MIN_SHORT_SIDE && side <= maxShortSide)) {
+    throw invalidRequest(`resolution: the sandbox makes ${MIN_SHORT_SIDE}p to ${maxShortSide}p videos (such as 480p, 720p), not "${resolution}"`, 'resolution');
   }
   return even(side);
 }
@@ -48,12 +45,17 @@ function ratio(aspectRatio: string): { across: number; down: number } {
   return { across, down };
 }
 
-export function chooseVideoShape(request: { seconds?: number; resolution?: string; aspectRatio?: string }): VideoShape {
-  const asked = request.seconds ?? DEFAULT_VIDEO_SECONDS;
-  if (!Number.isFinite(asked) || asked < MIN_VIDEO_SECONDS || asked > MAX_VIDEO_SECONDS) {
-    throw invalidRequest(`seconds: the sandbox makes videos of ${MIN_VIDEO_SECONDS} to ${MAX_VIDEO_SECONDS} seconds, not ${asked}`, 'seconds');
+/** `limits`: `sandbox.maxVideoShortSide` and `sandbox.maxVideoSeconds` (within MAX_SHORT_SIDE and MAX_VIDEO_SECONDS). */
+export function chooseVideoShape(
+  request: { seconds?: number; resolution?: string; aspectRatio?: string },
+  limits: { maxVideoShortSide: number; maxVideoSeconds: number } = { maxVideoShortSide: MAX_SHORT_SIDE, maxVideoSeconds: MAX_VIDEO_SECONDS },
+): VideoShape {
+  const asked = request.seconds ?? Math.min(DEFAULT_VIDEO_SECONDS, limits.maxVideoSeconds);
+  if (!Number.isFinite(asked) || asked < MIN_VIDEO_SECONDS || asked > limits.maxVideoSeconds) {
+    throw invalidRequest(`seconds: the sandbox makes videos of ${MIN_VIDEO_SECONDS} to ${limits.maxVideoSeconds} seconds, not ${asked}`, 'seconds');
   }
-  const short = shortSide(request.resolution ?? DEFAULT_RESOLUTION);
+  const resolution = request.resolution ?? (limits.maxVideoShortSide < 720 ? `${limits.maxVideoShortSide}p` : DEFAULT_RESOLUTION);
+  const short = shortSide(resolution, limits.maxVideoShortSide);
   const { across, down } = ratio(request.aspectRatio ?? DEFAULT_ASPECT_RATIO);
   const long = even((short * Math.max(across, down)) / Math.min(across, down));
   if (long > MAX_LONG_SIDE) {
