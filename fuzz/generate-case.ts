@@ -2,12 +2,24 @@
  * One hostile request, generated from a seed alone (so any case can be replayed by its index):
  * a route, an attack class, and the bytes to send.
  */
+import { controlAndPath } from './control-and-path.js';
 import type { HostileImage } from './hostile-images.js';
 import { hostileValue, malformedBody } from './hostile-values.js';
 import { caseSeed, Random } from './random.js';
 import { type Family, type ImageEncoding, type KeyPlace, ROUTES, type Route, withValidImages } from './routes.js';
 
-export type Attack = 'valid' | 'malformed JSON' | 'wrong value' | 'extra field' | 'image' | 'content type' | 'auth' | 'path' | 'method' | 'headers';
+export type Attack =
+  | 'valid'
+  | 'malformed JSON'
+  | 'wrong value'
+  | 'extra field'
+  | 'image'
+  | 'content type'
+  | 'auth'
+  | 'path'
+  | 'method'
+  | 'headers'
+  | 'control and path';
 
 export interface FuzzCase {
   index: number;
@@ -21,6 +33,10 @@ export interface FuzzCase {
   body?: Buffer;
   /** The error shape an answer ≥ 400 must have. */
   family: Family;
+  /** A model id under the wildcard channel's prefix: the case may call the fake upstream. */
+  reachesUpstream?: boolean;
+  /** A control character went into the body, path or query (control-and-path cases). */
+  controlCharacters?: boolean;
 }
 
 export interface CaseContext {
@@ -29,6 +45,8 @@ export interface CaseContext {
   /** Upper bound of one generated value; a few cases go up to `hugeBytes`. */
   maxValueBytes: number;
   hugeBytes: number;
+  /** Only these attack classes (all when absent). */
+  attacks?: readonly Attack[];
 }
 
 const ATTACKS: Array<[Attack, number]> = [
@@ -42,7 +60,10 @@ const ATTACKS: Array<[Attack, number]> = [
   ['path', 8],
   ['method', 4],
   ['headers', 4],
+  ['control and path', 16],
 ];
+
+export const ATTACK_NAMES: readonly string[] = ATTACKS.map(([name]) => name);
 
 const EXTRA_FIELDS = [
   'model',
@@ -169,7 +190,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (/^\/v1\/messages(\/count_tokens)?$/.test(pathOnly)) return 'anthropic';
     if (/^\/v1beta\/models\/[^/]+$/.test(pathOnly)) return 'gemini';
     // `/v1/models/{id}` without an action is the shared model route: the caller's dialect.
-    if (/^\/v1\/models\/[^/]+$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
+    if (/^\/v1\/models\/[^/]*$/.test(pathOnly)) return hasAction(pathOnly) ? 'gemini' : modelsFamily(path, headers);
     if (/^\/imagegen2\/(remix|edit|remix-image)$/.test(pathOnly)) return 'imagegen2';
     if (/^\/imagegen1\/(create|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imagegen1';
     if (/^\/(imgtask|mj)\/(submit\/(imagine|blend|describe|action)|task\/list-by-condition|task\/[^/]+\/cancel)$/.test(pathOnly)) return 'imgtask';
@@ -178,7 +199,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   }
   if (method === 'GET' || method === 'HEAD') {
     if (pathOnly === '/healthz') return 'none';
-    if (/^\/v1\/models(\/[^/]+)?$/.test(pathOnly)) return modelsFamily(path, headers);
+    if (/^\/v1\/models(\/[^/]*)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
     if (/^\/imagegen1\/task\/[^/]+$/.test(pathOnly)) return 'imagegen1';
     if (/^\/(imgtask|mj)\/task\/[^/]+\/(fetch|image-seed)$/.test(pathOnly)) return 'imgtask';
@@ -200,10 +221,10 @@ export function familyOf(method: string, path: string, headers: Record<string, s
   return 'openai';
 }
 
-/** Whether the segment after `/v1/models/` names a Gemini action (`model:action`, the colon possibly escaped). */
+/** Whether what follows `/v1/models/` names a Gemini action (`model:action`, the colon possibly escaped, anywhere in the rest, as src/http/error-family.ts reads it). */
 function hasAction(pathOnly: string): boolean {
-  const segment = pathOnly.slice('/v1/models/'.length).split('/')[0];
-  return segment.includes(':') || /%3a/i.test(segment);
+  const rest = pathOnly.slice('/v1/models/'.length);
+  return rest.includes(':') || /%3a/i.test(rest);
 }
 
 function modelsFamily(path: string, headers: Record<string, string>): Family {
@@ -235,7 +256,8 @@ const BOUNDARY = 'fuzzboundary7MA4YWxkTrZu0gW';
 export function generateCase(runSeed: number, index: number, context: CaseContext): FuzzCase {
   const random = new Random(caseSeed(runSeed, index));
   const route = random.pick(ROUTES);
-  let attack = pickWeighted(random, ATTACKS);
+  const attacks = context.attacks;
+  let attack = pickWeighted(random, attacks ? ATTACKS.filter(([name]) => attacks.includes(name)) : ATTACKS);
   if (attack === 'image' && !route.imageSlots) attack = 'wrong value';
   if ((attack === 'malformed JSON' || attack === 'wrong value' || attack === 'extra field' || attack === 'content type') && !route.body) attack = 'path';
   const tiny = context.images[0];
@@ -251,6 +273,8 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
   let detail = '';
   let bodyText: string | undefined;
   let bodyBytes: Buffer | undefined;
+  let reachesUpstream = false;
+  let controlCharacters = false;
 
   switch (attack) {
     case 'valid':
@@ -415,6 +439,17 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
       detail = `${name}: ${path.slice(0, 80)}${path.length > 80 ? '…' : ''}`;
       break;
     }
+    case 'control and path': {
+      const fields = route.optionalFields?.();
+      if (body && fields) Object.assign(body, fields);
+      const hostile = controlAndPath(random, route, body);
+      Object.assign(headers, hostile.headers);
+      path = withQuery(hostile.path, auth.query);
+      reachesUpstream = hostile.reachesUpstream;
+      controlCharacters = hostile.controlCharacters;
+      detail = hostile.detail;
+      break;
+    }
     case 'method': {
       method = random.pick(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', route.method === 'GET' ? 'POST' : 'GET']);
       detail = `${method} ${route.path}`;
@@ -454,5 +489,5 @@ export function generateCase(runSeed: number, index: number, context: CaseContex
     if (bodyText !== undefined) bodyBytes = Buffer.from(bodyText);
     if (!('content-type' in headers) && attack !== 'content type') headers['content-type'] = 'application/json';
   }
-  return { index, route, attack, detail, method, path, headers, body: bodyBytes, family: familyOf(method, path, headers) };
+  return { index, route, attack, detail, method, path, headers, body: bodyBytes, family: familyOf(method, path, headers), reachesUpstream, controlCharacters };
 }

@@ -25,7 +25,16 @@ export interface Route {
   multipart?: boolean;
   /** Where hostile images go, when the route takes images. */
   imageSlots?: ImageSlot[];
+  /**
+   * Valid string fields the small body leaves out that the gateway carries into a row, a header
+   * or a URL (webhook URLs, end-user ids, metadata); added for the control-and-path attack.
+   */
+  optionalFields?: () => Record<string, unknown>;
 }
+
+/** A webhook receiver that never resolves (`.invalid` is reserved): the fuzz suite never reaches outside the machine. */
+const HOOK_URL = 'http://hooks.invalid/fuzz';
+const callbackField = () => ({ callback_url: HOOK_URL });
 
 export function encodeImage(image: HostileImage, encoding: ImageEncoding): string {
   switch (encoding) {
@@ -168,6 +177,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer'],
     body: () => ({ model: 'textmodel-b-4o-mini', messages: chatMessages(), max_tokens: 16 }),
     imageSlots: [openaiChatImage],
+    optionalFields: () => ({ user: 'fuzz-user', metadata: { purpose: 'fuzz' } }),
   },
   {
     name: 'openai chat stream',
@@ -211,6 +221,7 @@ export const ROUTES: readonly Route[] = [
     family: 'openai',
     keyPlaces: ['bearer'],
     body: () => ({ model: 'text-embedding-3-small', input: ['hello', 'world'] }),
+    optionalFields: () => ({ user: 'fuzz-user' }),
   },
   {
     name: 'openai image generation',
@@ -249,6 +260,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['x-api-key', 'bearer'],
     body: () => ({ model: 'textmodel-a-haiku-4-5-20251001', max_tokens: 16, messages: chatMessages() }),
     imageSlots: [anthropicImage],
+    optionalFields: () => ({ metadata: { user_id: 'fuzz-user' } }),
   },
   {
     name: 'anthropic messages stream',
@@ -367,6 +379,7 @@ export const ROUTES: readonly Route[] = [
     family: 'imagegen1',
     keyPlaces: ['bearer', 'token'],
     body: () => ({ model: IMAGEGEN1_MODEL, prompt: 'a red square', width: 256, height: 256, num_outputs: 1, seed: 3, output_format: 'png' }),
+    optionalFields: () => ({ webhook: HOOK_URL }),
   },
   {
     name: 'imagegen1 create (Replicate input shape)',
@@ -392,6 +405,7 @@ export const ROUTES: readonly Route[] = [
     family: 'imgtask',
     keyPlaces: ['bearer', 'mj-api-secret'],
     body: () => ({ prompt: 'a lighthouse at dawn', state: 'fuzz' }),
+    optionalFields: () => ({ notifyHook: HOOK_URL }),
   },
   {
     name: 'imgtask blend',
@@ -452,6 +466,7 @@ export const ROUTES: readonly Route[] = [
     family: 'videogen1',
     keyPlaces: ['bearer'],
     body: () => ({ prompt: 'waves at dusk', model: 'videogen1-video-01', duration: 5, aspect_ratio: '16:9' }),
+    optionalFields: callbackField,
   },
   { name: 'videogen1 lookup', method: 'GET', path: `/videogen1/video/${VIDEO_UNKNOWN_ID}`, family: 'videogen1', keyPlaces: ['bearer'] },
   {
@@ -462,6 +477,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer'],
     body: () => ({ model: 'videogen2-1-0-lite', prompt: 'a kite over hills', duration: 5, resolution: '720p' }),
     imageSlots: [videogen2Image],
+    optionalFields: callbackField,
   },
   { name: 'videogen2 lookup', method: 'GET', path: `/videogen2/video/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
   {
@@ -472,6 +488,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer'],
     body: () => ({ model: 'videogen2-1-0-lite-t2v-250428', content: [{ type: 'text', text: 'a quiet lake --ratio 16:9 --resolution 720p --seed 1' }] }),
     imageSlots: [videoContentImage],
+    optionalFields: callbackField,
   },
   { name: 'video generations lookup', method: 'GET', path: `/v1/video/generations/${VIDEO_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
   {
@@ -482,6 +499,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer'],
     body: () => ({ prompt: 'a tiger in snow', aspect_ratio: '16:9', resolution: '720p', duration: '5s' }),
     imageSlots: [videoKeyframe],
+    optionalFields: callbackField,
   },
   { name: 'videogen3 lookup', method: 'GET', path: `/videogen3/task/${VIDEO_UNKNOWN_ID}`, family: 'videogen3', keyPlaces: ['bearer'] },
   {
@@ -492,6 +510,7 @@ export const ROUTES: readonly Route[] = [
     keyPlaces: ['bearer'],
     body: () => ({ model: 'videogen2-1-0-lite', prompt: 'a kite over hills', seconds: '4', size: '1280x720' }),
     imageSlots: [openaiVideoReference],
+    optionalFields: callbackField,
   },
   {
     name: 'openai videos create (multipart)',

@@ -3,16 +3,20 @@
  * `concurrency` workers, raw-socket cases beside them, and the gateway watched from outside.
  * Findings: any 5xx, a crash, an answer that never comes, an error body not in its route's
  * family shape (or echoing kilobytes of input), an event-loop stall over 200 ms, RSS more than
- * 512 MB above idle, a connection with an unfinished request kept open past the cutoff.
+ * 512 MB above idle, a connection with an unfinished request kept open past the cutoff, a
+ * client's model id reaching the upstream URL as more than one path segment, and after the
+ * load: a call's usage row missing, or a restart on the same data that does not listen.
  */
 import { Client, Pool } from 'undici';
+import { afterRunChecks } from './after-run-checks.js';
 import { errorShapeProblem } from './error-shapes.js';
-import { type CaseContext, type FuzzCase, generateCase } from './generate-case.js';
+import { type Attack, type CaseContext, type FuzzCase, generateCase } from './generate-case.js';
 import { buildHostileImages } from './hostile-images.js';
 import { promptRawCases, type RawCase, sendRaw, stalledRawCases } from './raw-socket-cases.js';
 import { ROUTES, withValidImages } from './routes.js';
-import { FUZZ_KEY, startFuzzGateway } from './start-gateway.js';
+import { FUZZ_KEY, type FuzzGateway, startFuzzGateway } from './start-gateway.js';
 import { watchGateway } from './watch-gateway.js';
+import { startWildcardUpstream, upstreamRequestProblem } from './wildcard-upstream.js';
 
 export interface FuzzOptions {
   seed: number;
@@ -26,7 +30,16 @@ export interface FuzzOptions {
   stallHoldMs: number;
   /** Run this case index alone (a reproducer). */
   only?: number;
+  /** The gateway's database (`postgres://…`); default a SQLite file in its temporary data directory. */
+  databaseUrl?: string;
+  /** Only these attack classes (all when absent). */
+  attacks?: readonly Attack[];
   log?: (line: string) => void;
+}
+
+/** The flags a replay needs besides `--seed` and `--only`. */
+export function replayFlagsOf(options: Pick<FuzzOptions, 'databaseUrl' | 'attacks'>): string {
+  return `${options.databaseUrl?.startsWith('postgres') ? ' --postgres' : ''}${options.attacks ? ` --attacks '${options.attacks.join(',')}'` : ''}`;
 }
 
 export const LIMITS = {
@@ -54,6 +67,9 @@ export interface FindingGroup extends Finding {
 
 export interface FuzzReport {
   seed: number;
+  database: 'sqlite' | 'postgres';
+  /** Appended to `--seed N --only I` in replay lines. */
+  replayFlags: string;
   requested: number;
   sent: number;
   refusedByClient: number;
@@ -66,6 +82,10 @@ export interface FuzzReport {
   idleRss: number;
   peakRss: number;
   probe: { count: number; errors: number; p50: number; p99: number; max: number; over: number };
+  /** Requests the wildcard channel's fake upstream received (each one's path checked). */
+  upstreamRequests: number;
+  /** One line per after-run check (usage row, restarts). */
+  afterRun: string[];
   groups: FindingGroup[];
 }
 
@@ -108,12 +128,23 @@ class Mutex {
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const log = options.log ?? (() => {});
   const images = await buildHostileImages();
-  const context: CaseContext = { key: FUZZ_KEY, images, maxValueBytes: 1024 * 1024, hugeBytes: 8 * 1024 * 1024 };
-  const gateway = await startFuzzGateway();
+  const context: CaseContext = { key: FUZZ_KEY, images, maxValueBytes: 1024 * 1024, hugeBytes: 8 * 1024 * 1024, attacks: options.attacks };
+  const upstream = await startWildcardUpstream();
+  let gateway: FuzzGateway;
+  try {
+    gateway = await startFuzzGateway({ databaseUrl: options.databaseUrl, extraYaml: upstream.yaml });
+  } catch (error) {
+    await upstream.close();
+    throw error;
+  }
+  let running: FuzzGateway | undefined = gateway;
   const pool = new Pool(gateway.baseUrl, { connections: options.concurrency, headersTimeout: LIMITS.answerTimeoutMs, bodyTimeout: LIMITS.answerTimeoutMs });
   const groups = new Map<string, FindingGroup>();
+  const replayFlags = replayFlagsOf(options);
   const report: FuzzReport = {
     seed: options.seed,
+    database: options.databaseUrl?.startsWith('postgres') ? 'postgres' : 'sqlite',
+    replayFlags,
     requested: options.only === undefined ? options.requests : 1,
     sent: 0,
     refusedByClient: 0,
@@ -126,6 +157,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     idleRss: 0,
     peakRss: 0,
     probe: { count: 0, errors: 0, p50: 0, p99: 0, max: 0, over: 0 },
+    upstreamRequests: 0,
+    afterRun: [],
     groups: [],
   };
   const find = (group: string, finding: Finding) => {
@@ -134,7 +167,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     else {
       groups.set(group, { ...finding, count: 1 });
       log(
-        `finding: ${finding.kind} — ${finding.symptom}\n  e.g. ${finding.example}${finding.caseIndex === undefined ? '' : `\n  replay: npm run fuzz -- --seed ${options.seed} --only ${finding.caseIndex}`}`,
+        `finding: ${finding.kind} — ${finding.symptom}\n  e.g. ${finding.example}${finding.caseIndex === undefined ? '' : `\n  replay: npm run fuzz -- --seed ${options.seed} --only ${finding.caseIndex}${replayFlags}`}`,
       );
     }
   };
@@ -166,7 +199,26 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const watch = watchGateway(gateway.pid, gateway.port);
     const started = Date.now();
     const deadline = started + options.seconds * 1000;
+    const groupOf = (c: FuzzCase) => `${c.route.name} | ${c.attack} | ${c.detail.split(/[:(]/)[0].trim()}`;
     const heavy = new Mutex();
+    // Cases that may call the fake upstream run one at a time, so each request it receives is the case's own.
+    const upstreamLock = new Mutex();
+    let upstreamChecked = 0;
+    const checkUpstreamRequests = (fuzzCase: FuzzCase | undefined) => {
+      for (const request of upstream.requests.slice(upstreamChecked)) {
+        const problem = upstreamRequestProblem(request);
+        if (problem)
+          find(`upstream path | ${fuzzCase ? groupOf(fuzzCase) : 'no case'}`, {
+            kind: 'upstream path',
+            symptom: `${problem}${fuzzCase ? ` (${groupOf(fuzzCase)})` : ''}`,
+            caseIndex: fuzzCase?.index,
+            example: fuzzCase ? describeCase(fuzzCase) : `a request no case accounts for: ${request.path.slice(0, 120)}`,
+          });
+      }
+      upstreamChecked = upstream.requests.length;
+    };
+    /** Cases with control characters the gateway accepted (2xx): where a row the database refuses would come from. */
+    const accepted: FuzzCase[] = [];
 
     // A pooled connection the gateway closed after answering the previous request can fail the
     // next one with a reset before it is seen: such a case is retried once on a fresh connection.
@@ -234,6 +286,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
       report.sent += 1;
       report.byStatus[status] = (report.byStatus[status] ?? 0) + 1;
+      if (fuzzCase.controlCharacters && status < 300 && accepted.length < 8) accepted.push(fuzzCase);
       if (status >= 500) {
         find(`5xx | ${status} | ${groupBase}`, {
           kind: '5xx',
@@ -271,6 +324,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       inFlight.set(index, { fuzzCase, startedAt: Date.now() });
       try {
         if ((fuzzCase.body?.length ?? 0) > HEAVY_BYTES) await heavy.run(() => checkCase(fuzzCase));
+        else if (fuzzCase.reachesUpstream)
+          await upstreamLock.run(async () => {
+            checkUpstreamRequests(undefined);
+            await checkCase(fuzzCase);
+            checkUpstreamRequests(fuzzCase);
+          });
         else await checkCase(fuzzCase);
       } finally {
         inFlight.delete(index);
@@ -386,7 +445,6 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
       }
     }
 
-    const groupOf = (c: FuzzCase) => `${c.route.name} | ${c.attack} | ${c.detail.split(/[:(]/)[0].trim()}`;
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     async function confirmStalls(): Promise<void> {
       if (stallEvents.length === 0) return;
@@ -476,9 +534,28 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         example: 'the whole run',
       });
     }
+    checkUpstreamRequests(undefined);
+    report.upstreamRequests = upstream.requests.length;
+
+    if (alive()) {
+      const after = await afterRunChecks(gateway);
+      running = after.gateway;
+      report.afterRun = after.lines;
+      const suspects = accepted.map((c) => `#${c.index} ${describeCase(c)}`).join('\n         ');
+      for (const problem of after.problems) {
+        find(`after the run | ${problem.kind} | ${problem.symptom.split(':')[0]}`, {
+          kind: problem.kind,
+          symptom: problem.symptom,
+          caseIndex: accepted[0]?.index,
+          example: `the first cases with control characters the gateway accepted (a row one of them left may be the cause; replay each with --only):\n         ${suspects || '(none)'}`,
+        });
+      }
+    }
   } finally {
     await pool.close().catch(() => {});
-    await gateway.stop();
+    await running?.stop();
+    await upstream.close().catch(() => {});
+    // Every restart ran on the first process's work dir.
     gateway.remove();
   }
   report.groups = [...groups.values()].sort((a, b) => b.count - a.count);

@@ -1,9 +1,10 @@
 /**
  * A real gateway process for the fuzz suite: the sandbox serving every model, a temporary data
  * directory, listening on 127.0.0.1 only, streams unpaced (so the run measures robustness, not
- * the sandbox's simulated typing speed).
+ * the sandbox's simulated typing speed). Its database is a SQLite file in the data directory, or
+ * the PostgreSQL database given; a restart passes the previous process's work dir and database.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { baseEnv, type ChildServer, freePort, REPO_ROOT, spawnServer, TSX_LOADER, waitForHttp } from '../bench/child-processes.js';
@@ -12,17 +13,29 @@ export const FUZZ_KEY = 'gg-fuzz-master-key-0123456789abcdef';
 
 export interface FuzzGateway extends ChildServer {
   workDir: string;
+  databaseUrl: string;
   remove(): void;
 }
 
-export async function startFuzzGateway(): Promise<FuzzGateway> {
+export interface FuzzGatewayOptions {
+  /** `postgres://…`; default a SQLite file in the work dir. */
+  databaseUrl?: string;
+  /** More top-level YAML for gengate.yaml (channels). */
+  extraYaml?: string;
+  /** Start on this work dir (and its gengate.yaml) again: a restart. */
+  workDir?: string;
+}
+
+export async function startFuzzGateway(options: FuzzGatewayOptions = {}): Promise<FuzzGateway> {
   const port = await freePort();
-  const workDir = mkdtempSync(join(tmpdir(), 'gengate-fuzz-'));
-  writeFileSync(join(workDir, 'gengate.yaml'), 'sandbox:\n  tokensPerSecond: 0\n  firstTokenDelayMs: 0\n');
+  const workDir = options.workDir ?? mkdtempSync(join(tmpdir(), 'gengate-fuzz-'));
+  const configPath = join(workDir, 'gengate.yaml');
+  if (!existsSync(configPath)) writeFileSync(configPath, `sandbox:\n  tokensPerSecond: 0\n  firstTokenDelayMs: 0\n${options.extraYaml ?? ''}`);
+  const databaseUrl = options.databaseUrl ?? `sqlite:${join(workDir, 'fuzz.db')}`;
   const env = baseEnv({
     GENGATE_HOST: '127.0.0.1',
     GENGATE_PORT: String(port),
-    GENGATE_DATABASE_URL: `sqlite:${join(workDir, 'fuzz.db')}`,
+    GENGATE_DATABASE_URL: databaseUrl,
     GENGATE_DATA_DIR: join(workDir, 'data'),
     GENGATE_MASTER_KEY: FUZZ_KEY,
     GENGATE_ACCESS_LOG: 'false',
@@ -38,12 +51,14 @@ export async function startFuzzGateway(): Promise<FuzzGateway> {
     cwd: workDir,
     port,
   });
+  const remove = () => rmSync(workDir, { recursive: true, force: true });
   try {
     await waitForHttp(server, '/healthz', 60_000);
   } catch (error) {
     await server.stop();
-    rmSync(workDir, { recursive: true, force: true });
+    // A failed restart keeps the work dir: its caller reports the failure and removes it.
+    if (options.workDir === undefined) remove();
     throw error;
   }
-  return { ...server, workDir, remove: () => rmSync(workDir, { recursive: true, force: true }) };
+  return { ...server, workDir, databaseUrl, remove };
 }
