@@ -25,8 +25,8 @@ import { modelOverridesMigration } from './migrations/010-model-overrides.js';
 import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
 import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
-import { loginFailureDevicesMigration } from './migrations/015-login-failure-devices.js';
-import { mediaFilesMigration } from './migrations/016-media-files.js';
+import { loginFailureDevicesMigration } from './migrations/014-login-failure-devices.js';
+import { mediaFilesMigration } from './migrations/015-media-files.js';
 
 export type { StoreDialect };
 
@@ -55,8 +55,8 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '011-usage-dimension-rollups': usageDimensionRollupsMigration,
         '012-webhook-fairness': webhookFairnessMigration,
         '013-key-revisions': keyRevisionsMigration,
-        '015-login-failure-devices': loginFailureDevicesMigration,
-        '016-media-files': mediaFilesMigration,
+        '014-login-failure-devices': loginFailureDevicesMigration,
+        '015-media-files': mediaFilesMigration,
       };
     },
   };
