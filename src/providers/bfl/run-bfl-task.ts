@@ -7,6 +7,7 @@ import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '..
 import type { Attempt } from '../types.js';
 import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { bflHeaders, bflSubmitUrl, pollIntervalMs } from './bfl-request.js';
+import { checkedPollingUrl } from './bfl-polling-url.js';
 import { bflTaskError, mapBflError } from './map-bfl-error.js';
 
 interface BflSubmitted {
@@ -51,7 +52,7 @@ async function submit(body: Record<string, unknown>, attempt: Attempt, signal: A
   if (typeof submitted.id !== 'string') {
     throw new GatewayError('upstream', 'BFL accepted the task without an id', { retryable: true });
   }
-  if (typeof submitted.polling_url === 'string') return submitted.polling_url;
+  if (typeof submitted.polling_url === 'string') return checkedPollingUrl(submitted.polling_url, channel.baseUrl);
   // Older deployments answer without a polling URL: the global result endpoint serves every task.
   return `${channel.baseUrl.replace(/\/+$/, '')}/v1/get_result?id=${encodeURIComponent(submitted.id)}`;
 }
