@@ -156,8 +156,18 @@ describe('renderResultsSection', () => {
     );
   });
 
-  it('has ratio rows and one row per measured cell with added latency against direct', () => {
-    expect(section).toContain('| chat, OpenAI → OpenAI (pass-through) | 64 | 0.65 | 9.29 | 0.07 | 0.80 | 0.81 |');
+  it('puts the targets first, then the latest results with their summary table before the details', () => {
+    const order = ['## Targets', '## Latest results (2026-01-02 03:04 UTC)', '| scenario | c | direct |', '### Every cell', '### Streaming capacity'];
+    const positions = order.map((heading) => section.indexOf(heading));
+    expect(positions.every((position) => position > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('has a summary row per scenario and concurrency, and one row per measured cell with added latency against direct', () => {
+    expect(section).toContain('| chat, OpenAI → OpenAI (pass-through) | 64 | 10000 | 8000 | 6500 | 700 | 0.65 | 0.81 | 9.29 | +3.50 | +5.00 | 0.250 |');
+    expect(section).toContain('| chat stream, OpenAI → OpenAI (pass-through) | 64 | – | – | 3000 | – | – | – | – | – | – | 0.400 |');
+    // No row where the run measured nothing.
+    expect(section).not.toContain('| chat stream, OpenAI → OpenAI (pass-through) | 1 |');
     expect(section).toContain('| 1 | gengate | 2000 | 0.45 | 1.10 | +0.25 | +0.60 | 0 | 0.90 | 0.250 | 80.0 | 0.40 | 200×16000 |');
     expect(section).toContain('| 1 | direct | 4000 | 0.20 | 0.50 |  |  | 0 | 0.90 | 0.250 | 80.0 |  | 200×32000 |');
   });
@@ -207,6 +217,9 @@ describe('mergeIntoDocument', () => {
 
   it('appends a section to a document without markers, and starts a new one from nothing', () => {
     expect(mergeIntoDocument('# Notes\n', 'S')).toBe('# Notes\n\nS\n');
-    expect(mergeIntoDocument(undefined, 'S')).toContain('# Benchmarks');
+    const fresh = mergeIntoDocument(undefined, 'S');
+    expect(fresh.indexOf('## How to run')).toBeGreaterThan(fresh.indexOf('# Benchmarks'));
+    expect(fresh.indexOf('\nS\n')).toBeGreaterThan(fresh.indexOf('## How to run'));
+    expect(fresh.indexOf('## What we learned')).toBeGreaterThan(fresh.indexOf('\nS\n'));
   });
 });

@@ -27,6 +27,11 @@ describe('parseRunArgs', () => {
     expect(args.profile).toBe(false);
   });
 
+  it('writes no report from a quick run unless asked to', () => {
+    expect(parseRunArgs(['--quick']).reportPath).toBeUndefined();
+    expect(parseRunArgs(['--quick', '--report', 'quick.md']).reportPath).toBe('quick.md');
+  });
+
   it('measures another gengate checkout when asked', () => {
     expect(parseRunArgs(['--gengate-root', '/tmp/other-gengate']).gengateRoot).toBe('/tmp/other-gengate');
   });

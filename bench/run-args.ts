@@ -49,7 +49,7 @@ export const USAGE = `usage: npm run bench -- [flags]
   --gengate-root DIR    measure the gengate checkout in DIR instead of this one (to compare versions)
   --baseline-root DIR   also measure the gengate checkout in DIR, as target gengate-base, interleaved
                         with gengate in every cell, and report CPU per request against it
-  --report FILE         where the Markdown goes (default docs/benchmarks.md); --no-report to skip
+  --report FILE         where the Markdown goes (default docs/benchmarks.md, none for --quick); --no-report to skip
 `;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
@@ -141,7 +141,8 @@ export function parseRunArgs(argv: string[]): RunArgs {
     gengateMode: values.gengate,
     gengateRoot: resolve(values['gengate-root'] ?? REPO_ROOT),
     baselineRoot: values['baseline-root'] === undefined ? undefined : resolve(values['baseline-root']),
-    reportPath: values['no-report'] ? undefined : (values.report ?? 'docs/benchmarks.md'),
+    // A quick run's figures check the harness: they do not replace the report's.
+    reportPath: values['no-report'] || (quick && values.report === undefined) ? undefined : (values.report ?? 'docs/benchmarks.md'),
     quick,
     help: values.help ?? false,
   };

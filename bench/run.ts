@@ -1,8 +1,8 @@
 /**
- * The benchmark: `npm run bench` (full, ~7 min) or `npm run bench -- --quick`. Measures every
+ * The benchmark: `npm run bench` (full, ~8–9 min) or `npm run bench -- --quick`. Measures every
  * scenario against the mock directly, gengate and Portkey at each concurrency, then the
- * streaming capacity, profiles gengate, and writes the figures into docs/benchmarks.md and
- * bench/results/.
+ * streaming capacity, profiles gengate, and writes the figures into bench/results/ and, for a
+ * full run, into docs/benchmarks.md.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

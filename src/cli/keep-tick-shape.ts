@@ -8,7 +8,7 @@
  * object's properties then see one more map each time, and after a few they go megamorphic for
  * good: every tick then takes V8's generic path, about 0.4–0.6 µs instead of 0.1 µs, and a
  * relayed stream makes dozens of ticks. That happened in most starts of the gateway
- * (docs/benchmarks.md). One live tick object keeps the map, and the caches stay monomorphic.
+ * (docs/performance-notes.md). One live tick object keeps the map, and the caches stay monomorphic.
  *
  * Node has no public handle on a tick object except the `init` hook of async_hooks, so the hook
  * is enabled for one `nextTick` call and disabled at once (no hook runs afterwards).

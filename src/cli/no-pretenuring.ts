@@ -9,7 +9,7 @@
  * them alive, and the request path's sites get tenured: from then on every request's objects
  * (sockets' state, streams, promises, the call's own) go to the old generation, which grows by
  * about 15 KB a request and is reclaimed only by full, concurrent mark-and-sweep collections.
- * Measured (docs/benchmarks.md): a relayed stream at one connection cost about 15 % more CPU
+ * Measured (docs/performance-notes.md): a relayed stream at one connection cost about 15 % more CPU
  * that way, in some starts and not in others. Without pretenuring those objects die young, as
  * they should. `node --allocation-site-pretenuring` keeps V8's default (Node does not take V8
  * flags of this kind from NODE_OPTIONS).
