@@ -2,9 +2,9 @@
  * The one path every call takes: *admit* (the key may use the model, the model serves the
  * operation, then the admission hooks — where rate limits and budget reservations go) →
  * *attempt* (the channel plan, failover before the first byte, the circuit breaker) →
- * *end*, exactly once, as settled (with usage) or failed. The ledger row is written at the
- * end and nowhere else; hooks see the attempt start, the first byte and the end (metrics,
- * traces, budget settlement).
+ * *end*, exactly once, as settled (with usage) or failed. The call's usage row is written at
+ * the end and nowhere else (built by the ledger's `usageRow`); hooks see the attempt start, the
+ * first byte and the end (metrics, traces, budget settlement).
  */
 import { checkIdentifierText } from '../core/client-strings.js';
 import { abortCall } from '../core/call-abort.js';
@@ -13,8 +13,9 @@ import { refusePathLikeModelId } from '../core/model-id-path.js';
 import type { Operation } from '../core/operation.js';
 import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
-import { costOf } from '../ledger/pricing.js';
+import { costOfCall } from '../ledger/pricing.js';
 import type { UsageRecorder } from '../ledger/usage-recorder.js';
+import { usageRow } from '../ledger/usage-row.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
@@ -264,32 +265,27 @@ export class Call {
     this.ended = Promise.resolve();
     this.inFlight.delete(this);
     const { subject, deps, route } = this;
-    const price = deps.catalog.get(subject.model)?.price;
-    const costUsd = route === undefined || route.simulated ? 0 : (usage ? costOf(price, usage) : 0) + units * (price?.perUnit ?? 0);
+    const costUsd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.get(subject.model)?.price, usage, units);
     const latencyMs = Math.round(performance.now() - this.startedAt);
     if (route) {
-      this.ended = deps.recorder.record({
-        request_id: subject.requestId,
-        key_id: subject.key.id,
-        surface: subject.surface,
-        operation: subject.operation,
-        model: subject.model,
-        channel: route.channel,
-        provider: route.provider,
-        upstream_model: route.upstreamModel,
-        outcome,
-        stream: subject.stream ? 1 : 0,
-        input_tokens: usage?.inputTokens ?? 0,
-        output_tokens: usage?.outputTokens ?? 0,
-        cache_read_tokens: usage?.cacheReadTokens ?? 0,
-        cache_write_tokens: usage?.cacheWriteTokens ?? 0,
-        reasoning_tokens: usage?.reasoningTokens ?? 0,
-        units,
-        cost_usd: costUsd,
-        latency_ms: latencyMs,
-        created_at: Date.now(),
-        account_id: subject.key.accountId,
-      });
+      this.ended = deps.recorder.record(
+        usageRow({
+          requestId: subject.requestId,
+          keyId: subject.key.id,
+          accountId: subject.key.accountId,
+          surface: subject.surface,
+          operation: subject.operation,
+          model: subject.model,
+          stream: subject.stream,
+          route,
+          outcome,
+          usage,
+          units,
+          costUsd,
+          latencyMs,
+          createdAt: Date.now(),
+        }),
+      );
     }
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {

@@ -14,3 +14,8 @@ export function costOf(price: CatalogEntry['price'] | undefined, usage: Usage): 
     uncached * price.input + cacheRead * (price.cacheRead ?? price.input) + cacheWrite * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output;
   return perToken / 1_000_000;
 }
+
+/** What a call answered by a real upstream is charged: its tokens, plus its units (images, seconds) at the per-unit price. */
+export function costOfCall(price: CatalogEntry['price'] | undefined, usage: Usage | undefined, units: number): number {
+  return (usage ? costOf(price, usage) : 0) + units * (price?.perUnit ?? 0);
+}

@@ -1,16 +1,17 @@
 /**
  * Task rows, their ledger and their webhook deliveries. Every change is a compare-and-set: a
  * poller changes a task only while it holds the task's lease, and a terminal status is written
- * only over a non-terminal one, in the same transaction as the task's one settlement or refund,
- * its usage row and its webhook delivery — so two processes can never both finish a task.
+ * only over a non-terminal one, in the same transaction as the ledger's move (the task's one
+ * settlement or refund and its usage row, `src/ledger/reservations.ts`) and its webhook delivery —
+ * so two processes can never both finish a task.
  */
 import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updateable } from 'kysely';
 import type { Task, TaskStatus } from '../core/task.js';
-import type { Database, TaskLedgerTable, TasksTable } from './schema.js';
+import { type LedgerEntry, type LedgerMove, ledgerEntries, ledgerWrites } from './ledger-writes.js';
+import type { Database, TasksTable } from './schema.js';
 import type { StoreDialect } from './store-dialect.js';
 import { type StoredTask, taskFromRow } from './task-rows.js';
 import { insertDelivery } from './webhook-deliveries-repository.js';
-import type { UsageRow } from './usage-repository.js';
 
 export type { StoredTask } from './task-rows.js';
 
@@ -37,12 +38,9 @@ export interface NewDelivery {
 
 export type TaskPatch = Updateable<TasksTable>;
 
-export type LedgerEntry = Pick<TaskLedgerTable, 'task_id' | 'owner' | 'kind' | 'amount_usd' | 'created_at'>;
-
-/** What finishing a task writes besides the task: the ledger entry and the usage row (both once). */
+/** What finishing a task writes besides the task: the ledger's move (settle or release) and the client webhook. */
 export interface Finishing {
-  ledger: { kind: 'settle' | 'refund'; amountUsd: number };
-  usage: (task: StoredTask) => UsageRow;
+  money: (task: StoredTask) => LedgerMove;
   delivery?: (task: StoredTask) => NewDelivery | undefined;
 }
 
@@ -55,8 +53,8 @@ export class TasksRepository {
     private readonly dialect: StoreDialect,
   ) {}
 
-  /** The row is written, and the price reserved, before any upstream sees the task. */
-  async insertQueued(task: NewTask): Promise<void> {
+  /** The row is written, and the price reserved (`reserve`, the ledger's move), before any upstream sees the task. */
+  async insertQueued(task: NewTask, reserve: LedgerMove): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('tasks')
@@ -98,7 +96,7 @@ export class TasksRepository {
           account_id: task.accountId ?? null,
         })
         .execute();
-      await insertLedger(trx, { task_id: task.id, owner: task.owner, kind: 'reserve', amount_usd: task.priceUsd, created_at: task.createdAt });
+      await reserve(ledgerWrites(trx, this.dialect));
     });
   }
 
@@ -134,8 +132,8 @@ export class TasksRepository {
 
   /**
    * Moves a task to a terminal status once: only over a non-terminal status (and, with
-   * `leaseOwner`, only while it holds the lease), with its settlement or refund, its usage row
-   * and its webhook in the same transaction. Undefined when another process finished it first.
+   * `leaseOwner`, only while it holds the lease), with the ledger's move (its settlement or
+   * refund and usage row) and its webhook in the same transaction. Undefined when another process finished it first.
    */
   async finish(id: string, leaseOwner: string | null, patch: TaskPatch, finishing: Finishing): Promise<StoredTask | undefined> {
     return this.db.transaction().execute(async (trx) => {
@@ -148,13 +146,7 @@ export class TasksRepository {
       const row = await query.returningAll().executeTakeFirst();
       if (!row) return undefined;
       const task = taskFromRow(row);
-      const { ledger } = finishing;
-      await insertLedger(trx, { task_id: id, owner: task.owner, kind: ledger.kind, amount_usd: ledger.amountUsd, created_at: task.updatedAt });
-      await trx
-        .insertInto('usage_records')
-        .values(finishing.usage(task))
-        .onConflict((conflict) => conflict.column('request_id').doNothing())
-        .execute();
+      await finishing.money(task)(ledgerWrites(trx, this.dialect));
       if (finishing.delivery) await enqueue(trx, task, finishing.delivery(task));
       return task;
     });
@@ -316,13 +308,8 @@ export class TasksRepository {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
-  async ledger(taskId: string): Promise<LedgerEntry[]> {
-    return this.db
-      .selectFrom('task_ledger')
-      .select(['task_id', 'owner', 'kind', 'amount_usd', 'created_at'])
-      .where('task_id', '=', taskId)
-      .orderBy('id')
-      .execute();
+  ledger(taskId: string): Promise<LedgerEntry[]> {
+    return ledgerEntries(this.db, taskId);
   }
 
   async countByStatus(): Promise<Record<string, number>> {
@@ -333,14 +320,6 @@ export class TasksRepository {
       .execute();
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
   }
-}
-
-async function insertLedger(db: Db, entry: LedgerEntry): Promise<void> {
-  await db
-    .insertInto('task_ledger')
-    .values(entry)
-    .onConflict((conflict) => conflict.columns(['task_id', 'kind']).doNothing())
-    .execute();
 }
 
 async function enqueue(db: Db, task: StoredTask, delivery: NewDelivery | undefined): Promise<void> {

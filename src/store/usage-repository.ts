@@ -96,20 +96,7 @@ export class UsageRepository {
       this.sqliteInsert(rows);
       return;
     }
-    await this.db.transaction().execute(async (trx) => {
-      const rollup = new RollupBatch();
-      // Bounded statement size: SQLite allows 32k parameters; 20 columns a row.
-      for (let i = 0; i < rows.length; i += 500) {
-        const inserted = await trx
-          .insertInto('usage_records')
-          .values(rows.slice(i, i + 500).map(withAccount))
-          .onConflict((conflict) => conflict.column('request_id').doNothing())
-          .returning(RETURNED)
-          .execute();
-        for (const row of inserted) rollup.add(row);
-      }
-      await addToRollup(trx, rollup, ROLLUP_TABLES, this.dialect);
-    });
+    await this.db.transaction().execute((trx) => insertUsageRows(trx, rows, this.dialect));
   }
 
   async recent(limit: number, keyId?: string): Promise<StoredUsage[]> {
@@ -132,6 +119,25 @@ export class UsageRepository {
     const row = await query.executeTakeFirstOrThrow();
     return { requests: Number(row.requests), inputTokens: Number(row.input), outputTokens: Number(row.output), costUsd: Number(row.cost) };
   }
+}
+
+/**
+ * Inserts rows and adds them to the daily rollups inside the caller's transaction; a request id
+ * the table already holds is skipped (rows are written, and counted, at most once).
+ */
+export async function insertUsageRows(trx: Transaction<Database>, rows: UsageRow[], dialect: StoreDialect): Promise<void> {
+  const rollup = new RollupBatch();
+  // Bounded statement size: SQLite allows 32k parameters; 20 columns a row.
+  for (let i = 0; i < rows.length; i += 500) {
+    const inserted = await trx
+      .insertInto('usage_records')
+      .values(rows.slice(i, i + 500).map(withAccount))
+      .onConflict((conflict) => conflict.column('request_id').doNothing())
+      .returning(RETURNED)
+      .execute();
+    for (const row of inserted) rollup.add(row);
+  }
+  await addToRollup(trx, rollup, ROLLUP_TABLES, dialect);
 }
 
 const UPSERT_CHUNK = 200;

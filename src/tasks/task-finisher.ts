@@ -1,8 +1,8 @@
 /**
  * Ends tasks: on success the result files are copied into the media store *before* the task is
  * marked succeeded (vendor links expire); then one transaction writes the terminal status, the
- * settlement or refund, the usage row and the client webhook. Losing the compare-and-set means
- * another process finished the task first, and nothing more happens here.
+ * ledger's settlement or release (with the task's usage row) and the client webhook. Losing the
+ * compare-and-set means another process finished the task first, and nothing more happens here.
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -10,11 +10,11 @@ import { GatewayError } from '../core/errors.js';
 import { readImageHeader } from '../core/image-header.js';
 import { sniffImageType } from '../core/image-type.js';
 import type { MediaRef, TaskError, TaskObservation, TaskOutput, TaskResult, TaskStatus } from '../core/task.js';
+import { type ReservationEnd, release, settle } from '../ledger/reservations.js';
 import { type GuardOptions, guardedDownload, guardedFetch, PRIVATE_URL_CODE } from '../media/guarded-fetch.js';
 import { isMediaQuotaError } from '../media/media-quota-errors.js';
 import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
-import type { UsageRow } from '../store/usage-repository.js';
 import { taskUnits } from './task-units.js';
 
 /** Most result files one task keeps. */
@@ -71,8 +71,7 @@ export class TaskFinisher {
         updated_at: now,
       },
       {
-        ledger: { kind: 'settle', amountUsd: amount },
-        usage: (done) => usageRow(done, 'ok', units, amount, observation.usage?.totalTokens ?? 0),
+        money: (done) => settle(done.id, amount, taskEnd(done, 'ok', units, observation.usage?.totalTokens ?? 0)),
         delivery: (done) => this.options.notify(done),
       },
     );
@@ -99,8 +98,7 @@ export class TaskFinisher {
         updated_at: now,
       },
       {
-        ledger: { kind: 'refund', amountUsd: task.priceUsd },
-        usage: (finished) => usageRow(finished, status, 0, 0, 0),
+        money: (finished) => release(finished.id, taskEnd(finished, status, 0, 0)),
         delivery: (finished) => this.options.notify(finished),
       },
     );
@@ -146,7 +144,7 @@ function terminalCopyFailure(error: unknown): TaskError | undefined {
 
 /**
  * What a finished task is charged: per image produced (imagegen1), per second the vendor reports
- * (video; the asked length otherwise), else the task; never more than was reserved.
+ * (video; the asked length otherwise), else the task (the ledger charges never more than was reserved).
  */
 function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
   const asked = taskUnits(task.operation, task.request);
@@ -154,7 +152,7 @@ function settlementOf(task: StoredTask, produced: number, observation: TaskObser
   let units = asked;
   if (task.operation === 'image.generate') units = produced;
   if (task.operation === 'video.generate' && observation.usage?.seconds !== undefined) units = observation.usage.seconds;
-  return { units, amount: Math.min(task.priceUsd, perUnit * units) };
+  return { units, amount: perUnit * units };
 }
 
 /** MP4 files carry `ftyp` at offset 4. */
@@ -162,27 +160,24 @@ export function sniffVideoType(data: Uint8Array): string | undefined {
   return data.length > 12 && data[4] === 0x66 && data[5] === 0x74 && data[6] === 0x79 && data[7] === 0x70 ? 'video/mp4' : undefined;
 }
 
-function usageRow(task: StoredTask, outcome: string, units: number, costUsd: number, outputTokens: number): UsageRow {
+/** The end of a task's reservation: the facts of its `task:<id>` usage row. */
+function taskEnd(task: StoredTask, outcome: string, units: number, outputTokens: number): ReservationEnd {
   return {
-    request_id: `task:${task.id}`,
-    key_id: task.owner,
-    surface: task.surface,
-    operation: task.operation,
-    model: task.model,
-    channel: task.channel ?? '',
-    provider: task.provider ?? '',
-    upstream_model: task.upstreamModel ?? '',
-    outcome: outcome === 'succeeded' ? 'ok' : outcome,
-    stream: 0,
-    input_tokens: 0,
-    output_tokens: outputTokens,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    reasoning_tokens: 0,
-    units,
-    cost_usd: costUsd,
-    latency_ms: Math.max(0, (task.finishedAt ?? task.updatedAt) - task.createdAt),
-    created_at: task.updatedAt,
-    account_id: task.accountId,
+    at: task.updatedAt,
+    usage: {
+      requestId: `task:${task.id}`,
+      keyId: task.owner,
+      accountId: task.accountId,
+      surface: task.surface,
+      operation: task.operation,
+      model: task.model,
+      stream: false,
+      route: { channel: task.channel ?? '', provider: task.provider ?? '', upstreamModel: task.upstreamModel ?? '' },
+      outcome,
+      usage: { inputTokens: 0, outputTokens },
+      units,
+      latencyMs: Math.max(0, (task.finishedAt ?? task.updatedAt) - task.createdAt),
+      createdAt: task.updatedAt,
+    },
   };
 }

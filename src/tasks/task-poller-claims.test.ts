@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TaskObservation } from '../core/task.js';
 import type { TaskProvider, TaskTarget } from '../providers/types.js';
+import { reserve } from '../ledger/reservations.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
 import { type OpenedStore, openStore } from '../store/open-store.js';
 import { TasksRepository } from '../store/tasks-repository.js';
@@ -51,20 +52,23 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
   const now = Date.now();
   for (let i = 0; i < due; i++) {
     const id = `t${i}`;
-    await repository.insertQueued({
-      id,
-      owner: 'k',
-      surface: 'imgtask',
-      operation: 'image.imagine',
-      model: 'imgtask-imagine',
-      request: { model: 'imgtask-imagine', prompt: 'p' },
-      priceUsd: 0,
-      callbackToken: `tok${i}`,
-      createdAt: now,
-      deadlineAt: now + 3_600_000,
-      leaseOwner: poller.instance,
-      leaseUntil: now + 60_000,
-    });
+    await repository.insertQueued(
+      {
+        id,
+        owner: 'k',
+        surface: 'imgtask',
+        operation: 'image.imagine',
+        model: 'imgtask-imagine',
+        request: { model: 'imgtask-imagine', prompt: 'p' },
+        priceUsd: 0,
+        callbackToken: `tok${i}`,
+        createdAt: now,
+        deadlineAt: now + 3_600_000,
+        leaseOwner: poller.instance,
+        leaseUntil: now + 60_000,
+      },
+      reserve({ id, owner: 'k', amountUsd: 0, at: now }),
+    );
     await repository.update(
       id,
       poller.instance,

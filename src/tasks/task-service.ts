@@ -11,6 +11,7 @@ import { randomId } from '../core/ids.js';
 import type { AuthenticatedKey } from '../core/key.js';
 import type { MediaRef, StoredTaskRequest, Task, TaskOperation } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
+import { reserve } from '../ledger/reservations.js';
 import type { TaskCall, TaskServices } from '../gateway/contract.js';
 import { type ByteRange, type MediaStore, mediaOwner, type StoredMedia } from '../media/media-store.js';
 import type { TaskSubmission } from '../providers/types.js';
@@ -64,22 +65,26 @@ export class TaskService implements TaskServices {
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
     const accepts = (channel: RuntimeChannel) =>
       channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
-    await repository.insertQueued({
-      id,
-      owner: call.key.id,
-      accountId: call.key.accountId,
-      surface: call.surface,
-      operation: call.operation,
-      model,
-      request,
-      parentId: parent?.id,
-      priceUsd: this.priceOf(call, accepts),
-      callbackToken: randomId(32),
-      createdAt: now,
-      deadlineAt: now + PROVISIONAL_DEADLINE_MS,
-      leaseOwner: poller.instance,
-      leaseUntil: now + this.options.submitLeaseMs,
-    });
+    const priceUsd = this.priceOf(call, accepts);
+    await repository.insertQueued(
+      {
+        id,
+        owner: call.key.id,
+        accountId: call.key.accountId,
+        surface: call.surface,
+        operation: call.operation,
+        model,
+        request,
+        parentId: parent?.id,
+        priceUsd,
+        callbackToken: randomId(32),
+        createdAt: now,
+        deadlineAt: now + PROVISIONAL_DEADLINE_MS,
+        leaseOwner: poller.instance,
+        leaseUntil: now + this.options.submitLeaseMs,
+      },
+      reserve({ id, owner: call.key.id, amountUsd: priceUsd, at: now }),
+    );
     const queued = (await repository.get(id)) as StoredTask;
     let accepted: { submission: TaskSubmission; channel: RuntimeChannel };
     try {

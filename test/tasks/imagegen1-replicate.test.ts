@@ -80,6 +80,30 @@ describe('imagegen1 through a replicate channel', () => {
     expect(ledger[0].amount_usd).toBeGreaterThan(0);
   });
 
+  it('leaves exactly two usage rows: the submit as a free call row, and the task row with its settlement', async () => {
+    const response = await fetch(`${gw.url}/imagegen1/create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'black-forest-labs/flux-schnell', prompt: 'two rows', num_outputs: 2 }),
+    });
+    const submitId = response.headers.get('x-request-id') as string;
+    const { id } = (await response.json()) as { id: string };
+    expect((await untilDone(id)).status).toBe('succeeded');
+    await gw.gateway.recorder.flush();
+    const rows = await gw.gateway.store.db
+      .selectFrom('usage_records')
+      .select(['request_id', 'operation', 'outcome', 'units', 'cost_usd'])
+      .where('request_id', 'in', [submitId, `task:${id}`])
+      .orderBy('request_id')
+      .execute();
+    const [settled] = (await gw.gateway.tasks.repository.ledger(id)).filter((entry) => entry.kind === 'settle');
+    expect(rows).toEqual([
+      { request_id: submitId, operation: 'image.generate', outcome: 'ok', units: 0, cost_usd: 0 },
+      { request_id: `task:${id}`, operation: 'image.generate', outcome: 'ok', units: 2, cost_usd: settled.amount_usd },
+    ]);
+    expect(settled.amount_usd).toBeGreaterThan(0);
+  });
+
   it('refunds a failed prediction once, with the vendor message', async () => {
     replicate.failNextPrediction('NSFW content detected');
     const created = await call('/imagegen1/create', { model: 'black-forest-labs/flux-schnell', prompt: 'nope' });

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type LedgerMove, ledgerEntries, ledgerWrites } from '../store/ledger-writes.js';
+import { type OpenedStore, openStore } from '../store/open-store.js';
+import { type ReservationEnd, release, reserve, settle } from './reservations.js';
+
+let store: OpenedStore;
+beforeEach(async () => {
+  store = await openStore('sqlite::memory:');
+});
+afterEach(async () => {
+  await store.close();
+});
+
+/** Runs a move as the store does: inside one transaction. */
+const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store.dialect)));
+
+const end = (id: string, outcome: string, units = 1): ReservationEnd => ({
+  at: 2_000,
+  usage: {
+    requestId: `task:${id}`,
+    keyId: 'key1',
+    accountId: 'acc1',
+    surface: 'imagegen1',
+    operation: 'image.generate',
+    model: 'm',
+    stream: false,
+    route: { channel: 'c', provider: 'p', upstreamModel: 'um' },
+    outcome,
+    usage: undefined,
+    units,
+    latencyMs: 5,
+    createdAt: 2_000,
+  },
+});
+
+const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_usd]);
+const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_usd', 'units', 'account_id']).execute();
+const dailyCost = async () => (await store.db.selectFrom('usage_daily').select('cost_usd').execute()).reduce((sum, row) => sum + row.cost_usd, 0);
+
+describe('reservations', () => {
+  it('settles what was used, never more than reserved, with one usage row counted in the rollups', async () => {
+    await run(reserve({ id: 't1', owner: 'key1', amountUsd: 0.5, at: 1_000 }));
+    expect(await run(settle('t1', 0.75, end('t1', 'ok')))).toBe(true);
+    expect(await kinds('t1')).toEqual([
+      ['reserve', 0.5],
+      ['settle', 0.5],
+    ]);
+    expect(await usage()).toEqual([{ request_id: 'task:t1', outcome: 'ok', cost_usd: 0.5, units: 1, account_id: 'acc1' }]);
+    expect(await dailyCost()).toBeCloseTo(0.5, 12);
+  });
+
+  it('makes a second settle or release of the same reservation a no-op', async () => {
+    await run(reserve({ id: 't1', owner: 'key1', amountUsd: 0.5, at: 1_000 }));
+    expect(await run(settle('t1', 0.2, end('t1', 'ok')))).toBe(true);
+    expect(await run(settle('t1', 0.3, end('t1', 'ok')))).toBe(false);
+    expect(await run(release('t1', end('t1', 'failed')))).toBe(false);
+    expect(await kinds('t1')).toEqual([
+      ['reserve', 0.5],
+      ['settle', 0.2],
+    ]);
+    expect(await usage()).toHaveLength(1);
+    expect(await dailyCost()).toBeCloseTo(0.2, 12);
+  });
+
+  it('releases all that was reserved once, billing nothing', async () => {
+    await run(reserve({ id: 't2', owner: 'key1', amountUsd: 0.25, at: 1_000 }));
+    expect(await run(release('t2', end('t2', 'canceled', 0)))).toBe(true);
+    expect(await run(release('t2', end('t2', 'canceled', 0)))).toBe(false);
+    expect(await run(settle('t2', 0.25, end('t2', 'ok')))).toBe(false);
+    expect(await kinds('t2')).toEqual([
+      ['reserve', 0.25],
+      ['refund', 0.25],
+    ]);
+    expect(await usage()).toEqual([{ request_id: 'task:t2', outcome: 'canceled', cost_usd: 0, units: 0, account_id: 'acc1' }]);
+  });
+
+  it('refuses to settle or release a reservation that was never made, writing nothing', async () => {
+    await expect(run(settle('nope', 1, end('nope', 'ok')))).rejects.toThrow(/no reservation nope/);
+    await expect(run(release('nope', end('nope', 'failed')))).rejects.toThrow(/no reservation nope/);
+    expect(await usage()).toEqual([]);
+  });
+});
