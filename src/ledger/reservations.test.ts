@@ -1,18 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTempDatabase } from '../../test/helpers/postgres.js';
 import { type LedgerMove, ledgerEntries, ledgerWrites } from '../store/ledger-writes.js';
 import { type OpenedStore, openStore } from '../store/open-store.js';
+import { ROLLUP_TABLES } from '../store/usage-rollup.js';
 import { type ReservationEnd, release, reserve, settle } from './reservations.js';
 
-let store: OpenedStore;
-beforeEach(async () => {
-  store = await openStore('sqlite::memory:');
-});
-afterEach(async () => {
-  await store.close();
-});
-
-/** Runs a move as the store does: inside one transaction. */
-const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store.dialect)));
+const backends: Array<[string, () => Promise<{ url: string; cleanup: () => Promise<void> }>]> = [
+  ['sqlite', async () => ({ url: 'sqlite::memory:', cleanup: async () => {} })],
+  [
+    'postgres',
+    async () => {
+      const temp = await createTempDatabase();
+      return { url: temp.url, cleanup: () => temp.drop() };
+    },
+  ],
+];
 
 const end = (id: string, outcome: string, units = 1): ReservationEnd => ({
   at: 2_000,
@@ -33,11 +35,31 @@ const end = (id: string, outcome: string, units = 1): ReservationEnd => ({
   },
 });
 
-const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_usd]);
-const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_usd', 'units', 'account_id']).execute();
-const dailyCost = async () => (await store.db.selectFrom('usage_daily').select('cost_usd').execute()).reduce((sum, row) => sum + row.cost_usd, 0);
+describe.each(backends)('reservations on %s', (_name, makeBackend) => {
+  let store: OpenedStore;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const backend = await makeBackend();
+    cleanup = backend.cleanup;
+    store = await openStore(backend.url);
+  });
+  afterAll(async () => {
+    await store.close();
+    await cleanup();
+  });
+  afterEach(async () => {
+    await store.db.deleteFrom('task_ledger').execute();
+    await store.db.deleteFrom('usage_records').execute();
+    for (const table of ROLLUP_TABLES) await store.db.deleteFrom(table.name).execute();
+  });
 
-describe('reservations', () => {
+  /** Runs a move as the store does: inside one transaction. */
+  const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store.dialect)));
+
+  const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_usd]);
+  const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_usd', 'units', 'account_id']).execute();
+  const dailyCost = async () => (await store.db.selectFrom('usage_daily').select('cost_usd').execute()).reduce((sum, row) => sum + Number(row.cost_usd), 0);
+
   it('settles what was used, never more than reserved, with one usage row counted in the rollups', async () => {
     await run(reserve({ id: 't1', owner: 'key1', amountUsd: 0.5, at: 1_000 }));
     expect(await run(settle('t1', 0.75, end('t1', 'ok')))).toBe(true);
