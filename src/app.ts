@@ -14,7 +14,7 @@ import { installPublicUrlSettings } from './http/public-base-url.js';
 import { lazyChildLoggerFactory } from './http/lazy-request-logger.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
-import type { ErrorRenderers } from './http/error-family.js';
+import { errorFamilies } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
@@ -38,19 +38,7 @@ import { ApiKeysRepository } from './store/api-keys-repository.js';
 import { MediaFilesRepository } from './store/media-files-repository.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { UsageRepository } from './store/usage-repository.js';
-import { anthropicSurface } from './surfaces/anthropic/index.js';
-import { renderAnthropicError } from './surfaces/anthropic/render-error.js';
-import { geminiSurface } from './surfaces/gemini/index.js';
-import { renderGeminiError } from './surfaces/gemini/render-error.js';
-import { imagegen2Surface } from './surfaces/imagegen2/index.js';
-import { renderImagegen2Error } from './surfaces/imagegen2/render-error.js';
-import { imagegen1Surface, imagegen1TaskNotifier, renderImagegen1Error } from './surfaces/imagegen1/index.js';
-import { renderVideogen1Error, videogen1Surface, videogen1TaskNotifier } from './surfaces/videogen1/index.js';
-import { videogen2Surface, videogen2TaskNotifier } from './surfaces/videogen2/index.js';
-import { videoGenerationsSurface, videoGenerationsTaskNotifier } from './surfaces/video-generations/index.js';
-import { renderVideogen3Error, videogen3Surface, videogen3TaskNotifier } from './surfaces/videogen3/index.js';
-import { openaiSurface } from './surfaces/openai/index.js';
-import { openaiVideosSurface, openaiVideosTaskNotifier } from './surfaces/openai-videos/index.js';
+import { FALLBACK_ERROR_FAMILY, SURFACE_ERROR_FAMILIES, SURFACES, TASK_FAMILIES } from './surfaces/registry.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { loadCredentialCipher, loadSecretKey } from './store/credential-cipher.js';
 import type { InvalidationBus } from './store/invalidation-bus.js';
@@ -59,11 +47,8 @@ import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { LiveCatalog } from './gateway/live-catalog.js';
 import { ModelOverridesRepository } from './store/model-overrides-repository.js';
-import { registerSharedModelRoutes } from './surfaces/models/shared-model-routes.js';
 import { Gateway } from './gateway/gateway.js';
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
-import { renderOpenAIError } from './surfaces/openai/render-error.js';
-import { imgtaskSurface, imgtaskTaskNotifier, renderImgtaskError } from './surfaces/imgtask/index.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
 import { once } from './core/once.js';
@@ -175,15 +160,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     logger,
     secretKey,
-    notifiers: {
-      imgtask: imgtaskTaskNotifier,
-      imagegen1: imagegen1TaskNotifier,
-      videogen1: videogen1TaskNotifier,
-      videogen2: videogen2TaskNotifier,
-      'video-generations': videoGenerationsTaskNotifier,
-      videogen3: videogen3TaskNotifier,
-      'openai-videos': openaiVideosTaskNotifier,
-    },
+    families: TASK_FAMILIES,
   });
   const services = new Gateway({
     config,
@@ -206,17 +183,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     cutRevokedCalls(services.lifecycle, directory, (count) => logger.info({ count }, 'in-flight calls of a revoked key or disabled account cut'));
   }
 
-  const errorRenderers: ErrorRenderers = {
-    openai: renderOpenAIError,
-    anthropic: renderAnthropicError,
-    gemini: renderGeminiError,
-    imagegen2: renderImagegen2Error,
-    imgtask: renderImgtaskError,
-    imagegen1: renderImagegen1Error,
-    videogen1: renderVideogen1Error,
-    videogen3: renderVideogen3Error,
-    admin: renderAdminError,
-  };
+  // Which error shape a request no surface route answered gets: the surfaces' families, and the admin API's.
+  const errorShapes = errorFamilies([...SURFACE_ERROR_FAMILIES, { name: 'admin', pathPrefixes: ['/admin'], render: renderAdminError }], FALLBACK_ERROR_FAMILY);
   const nextRequestId = requestIds();
   const http: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -232,13 +200,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     ...serverTimeoutOptions(config.server),
-    clientErrorHandler: clientErrorHandler(errorRenderers, nextRequestId),
-    frameworkErrors: frameworkErrorHandler(errorRenderers),
+    clientErrorHandler: clientErrorHandler(errorShapes, nextRequestId),
+    frameworkErrors: frameworkErrorHandler(errorShapes),
   });
   const shutdown = installShutdownSignal(http);
   installPublicUrlSettings(http, { publicBaseUrl: config.media.publicBaseUrl, allowedHosts: config.server.allowedHosts });
   installJsonBodyParser(http, config.server.maxBodyDepth);
-  installEdgeErrorHandler(http, errorRenderers);
+  installEdgeErrorHandler(http, errorShapes);
   installBodyIdleTimeout(http, config.server.bodyIdleTimeoutMs);
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -251,23 +219,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
-  for (const surface of [
-    openaiSurface,
-    anthropicSurface,
-    geminiSurface,
-    imagegen2Surface,
-    imgtaskSurface,
-    imagegen1Surface,
-    videogen1Surface,
-    videogen2Surface,
-    videoGenerationsSurface,
-    videogen3Surface,
-    openaiVideosSurface,
-  ]) {
-    await http.register(async (scope) => surface.register(scope, services));
-  }
-  await http.register(async (scope) => registerSharedModelRoutes(scope, services));
-  registerMediaRoutes(http, media, errorRenderers);
+  for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));
+  registerMediaRoutes(http, media, errorShapes);
   const accounts = new AccountsRepository(store.db);
   const sessions = new SessionsRepository(store.db);
   const audit = new AuditTrail(new AuditRepository(store.db));
@@ -298,7 +251,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   sweepSessions.unref();
   registerDashboardRoutes(http, { dir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)) });
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
-  registerNotFound(http, errorRenderers);
+  registerNotFound(http, errorShapes);
 
   let closing: Promise<void> | undefined;
   const drain = async (drainTimeoutMs: number): Promise<void> => {

@@ -2,7 +2,8 @@
  * The layering rules of docs/architecture.md, checked on the real import graph (type-only imports
  * included): no import cycles, `core/` imports nothing else from `src/` and does no I/O,
  * `surfaces/` and `providers/` never import each other, `http/` does not import `surfaces/`
- * (nothing but the composition root does), and only `store/` talks SQL.
+ * (nothing but the composition root does, through the surface registry), a surface is imported
+ * only by the registry, its own folder and tests, and only `store/` talks SQL.
  */
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,19 @@ interface ImportEdge {
 
 /** Where surfaces, providers and services are put together. */
 const COMPOSITION_ROOTS = ['src/app.ts'];
+const SURFACE_REGISTRY = 'src/surfaces/registry.ts';
+/**
+ * What a surface lends to others: the OpenAI error shape (the task families without a shape of
+ * their own answer in it) and the three dialects' model lists and errors (the shared model routes).
+ */
+const LENT_BY_SURFACES = [
+  'src/surfaces/openai/render-error.ts',
+  'src/surfaces/openai/render-model-list.ts',
+  'src/surfaces/anthropic/render-error.ts',
+  'src/surfaces/anthropic/render-model-list.ts',
+  'src/surfaces/gemini/render-error.ts',
+  'src/surfaces/gemini/render-model-list.ts',
+];
 const SQL_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
 const IO_MODULES = [
   ...['fs', 'fs/promises', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'worker_threads'].flatMap((m) => [m, `node:${m}`]),
@@ -85,9 +99,26 @@ describe('import graph', () => {
     expect(importsBetween(under('src/http/'), under('src/surfaces/'))).toEqual([]);
   });
 
-  it('outside surfaces/, only the composition root imports a surface (the service contract lives in core/ and gateway/)', () => {
-    const outsideSurfaces = (from: string) => from.startsWith('src/') && !from.startsWith('src/surfaces/') && !COMPOSITION_ROOTS.includes(from);
-    expect(importsBetween(outsideSurfaces, under('src/surfaces/'))).toEqual([]);
+  it('outside surfaces/, only the composition root imports a surface, through the registry (the service contract lives in core/ and gateway/)', () => {
+    const outsideSurfaces = (from: string) => from.startsWith('src/') && !from.startsWith('src/surfaces/');
+    expect(importsBetween(outsideSurfaces, under('src/surfaces/'))).toEqual(COMPOSITION_ROOTS.map((root) => `${root} -> ${SURFACE_REGISTRY}`));
+  });
+
+  it('a surface is imported only by the registry, its own folder and tests (save what it lends, named above)', () => {
+    // A surface is a folder of surfaces/ with an index.ts descriptor; shared/ and types.ts are for every surface.
+    const surfaceFolders = Object.keys(tree)
+      .filter((file) => /^src\/surfaces\/[^/]+\/index\.ts$/.test(file))
+      .map((file) => file.slice(0, -'index.ts'.length));
+    const folderOf = (file: string) => surfaceFolders.find((folder) => file.startsWith(folder));
+    expect(surfaceFolders.length).toBeGreaterThan(10);
+    const stray = edges.filter((edge) => {
+      const folder = folderOf(edge.to);
+      if (folder === undefined || edge.from.startsWith(folder) || edge.from === SURFACE_REGISTRY) return false;
+      if (!shipped('src/')(edge.from)) return false;
+      return !(LENT_BY_SURFACES.includes(edge.to) && edge.from.startsWith('src/surfaces/'));
+    });
+    expect(stray.map(describeEdge)).toEqual([]);
+    expect(SURFACE_REGISTRY in tree).toBe(true);
   });
 
   it('admin/ never imports surfaces/, reaches providers only through their registry, and only the composition roots and the CLI import admin/', () => {

@@ -16,8 +16,11 @@ export function isTerminalTaskStatus(status: TaskStatus): boolean {
 /** What a task asks for; the catalog prices each per task (images) or per second (video). */
 export type TaskOperation = 'image.imagine' | 'image.blend' | 'image.describe' | 'image.action' | 'image.generate' | 'video.generate';
 
-/** The surface a task was created through: it decides the id's look and the answers' shapes. */
-export type TaskSurface = 'imgtask' | 'imagegen1' | 'videogen1' | 'videogen2' | 'video-generations' | 'videogen3' | 'openai-videos';
+/**
+ * The surface a task was created through (a task family's name in the surface registry): it
+ * decides the id's look and the answers' shapes.
+ */
+export type TaskSurface = string;
 
 /** What a reference image is for, in a video request (Ark's roles; other vendors take a first frame). */
 export type VideoImageRole = 'first_frame' | 'last_frame' | 'reference_image';
@@ -152,3 +155,16 @@ export interface TaskObservation {
  * a file the provider already put in the media store (the sandbox makes its outputs at submit).
  */
 export type TaskOutput = { url: string; kind: 'image' | 'video' } | { stored: MediaRef };
+
+/**
+ * A family's webhook body for a task as it is now, or undefined when the family does not send
+ * this state (imgtask sends every change; the others only terminal states).
+ */
+export type TaskNotifier = (task: Task, mediaUrl: (mediaId: string) => string) => string | undefined;
+
+/** What a task family's surface gives the task engine: its webhook bodies and the look of its ids. */
+export interface TaskFamily {
+  notifier: TaskNotifier;
+  /** A new public task id: unguessable, never the upstream's id, shaped like the family's own. */
+  newId(): string;
+}

@@ -16,8 +16,11 @@ import type { RouteInfo } from '../core/route.js';
 import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 import type { ByteRange, StoredMedia } from '../media/media-store.js';
 
-/** `playground`: the dashboard's chat playground (admin API), billed to the signed-in account. */
-export type SurfaceName = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'playground' | TaskSurface;
+/**
+ * A surface's name in the surface registry (`surfaces/registry.ts`), or `playground`: the
+ * dashboard's chat playground (admin API), billed to the signed-in account.
+ */
+export type SurfaceName = string;
 
 /** Who asks, through which surface, for which request; common to every call. */
 export interface CallOrigin {

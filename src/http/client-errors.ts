@@ -8,7 +8,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { GatewayError } from '../core/errors.js';
-import { errorFamilyOf, type ErrorRenderers } from './error-family.js';
+import type { ErrorFamilies } from './error-family.js';
 
 interface ClientError extends Error {
   code?: string;
@@ -71,7 +71,7 @@ function requestTarget(error: ClientError, socket: ParsedSocket): { url: string;
 }
 
 /** Fastify's `clientErrorHandler` option. `nextRequestId` gives the id the answer carries. */
-export function clientErrorHandler(renderers: ErrorRenderers, nextRequestId: () => string) {
+export function clientErrorHandler(families: ErrorFamilies, nextRequestId: () => string) {
   return (error: ClientError, rawSocket: Socket): void => {
     const socket = rawSocket as ParsedSocket;
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -82,7 +82,7 @@ export function clientErrorHandler(renderers: ErrorRenderers, nextRequestId: () 
     }
     const target = requestTarget(error, socket);
     const requestId = nextRequestId();
-    const rendered = renderers[errorFamilyOf(target.url, target.headers)](gatewayErrorForClientError(error), requestId);
+    const rendered = families.rendererFor(target.url, target.headers)(gatewayErrorForClientError(error), requestId);
     const body = JSON.stringify(rendered.body);
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',

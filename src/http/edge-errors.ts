@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { GatewayError } from '../core/errors.js';
 import { answerableError } from './answerable-error.js';
 import type { ErrorRenderer } from './error-renderer.js';
-import { errorFamilyOf, type ErrorRenderers } from './error-family.js';
+import type { ErrorFamilies } from './error-family.js';
 
 /** Writes a GatewayError as `render` shapes it, with its headers and retry-after. */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: GatewayError, render: ErrorRenderer): FastifyReply {
@@ -18,19 +18,19 @@ export function replyWithError(request: FastifyRequest, reply: FastifyReply, err
 }
 
 /** The renderer of the request's family (by path; the shared model routes by headers). */
-export function rendererFor(request: FastifyRequest, renderers: ErrorRenderers): ErrorRenderer {
-  return renderers[errorFamilyOf(request.url, request.headers)];
+export function rendererFor(request: FastifyRequest, families: ErrorFamilies): ErrorRenderer {
+  return families.rendererFor(request.url, request.headers);
 }
 
 /** The root error handler: surfaces install their own on their scopes; this covers the rest. */
-export function installEdgeErrorHandler(app: FastifyInstance, renderers: ErrorRenderers): void {
+export function installEdgeErrorHandler(app: FastifyInstance, families: ErrorFamilies): void {
   app.setErrorHandler((error, request, reply) => {
-    return replyWithError(request, reply, answerableError(error, request), rendererFor(request, renderers));
+    return replyWithError(request, reply, answerableError(error, request), rendererFor(request, families));
   });
 }
 
 /** Fastify's `frameworkErrors` option: URL errors found while routing, before any route runs. */
-export function frameworkErrorHandler(renderers: ErrorRenderers) {
+export function frameworkErrorHandler(families: ErrorFamilies) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     let gatewayError: GatewayError;
     if (error.code === 'FST_ERR_BAD_URL') {
@@ -40,6 +40,6 @@ export function frameworkErrorHandler(renderers: ErrorRenderers) {
     } else {
       gatewayError = new GatewayError('invalid_request', 'the request could not be routed', { code: 'invalid_request' });
     }
-    replyWithError(request, reply, gatewayError, rendererFor(request, renderers));
+    replyWithError(request, reply, gatewayError, rendererFor(request, families));
   };
 }

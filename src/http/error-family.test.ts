@@ -1,38 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { errorFamilyOf, isSharedModelsPath } from './error-family.js';
+import type { ErrorRenderer } from './error-renderer.js';
+import { errorFamilies, isSharedModelsPath } from './error-family.js';
 
-describe('errorFamilyOf', () => {
-  it('goes by path', () => {
-    expect(errorFamilyOf('/v1beta/models/gemini-2.5-flash:generateContent?alt=sse')).toBe('gemini');
-    expect(errorFamilyOf('/v1beta')).toBe('gemini');
-    expect(errorFamilyOf('/v1/models/gemini-2.5-flash:streamGenerateContent')).toBe('gemini');
-    expect(errorFamilyOf('/v1/models/gemini-2.5-flash%3AcountTokens')).toBe('gemini');
-    expect(errorFamilyOf('/v1/messages')).toBe('anthropic');
-    expect(errorFamilyOf('/v1/messages/count_tokens')).toBe('anthropic');
-    expect(errorFamilyOf('/imagegen2/remix')).toBe('imagegen2');
-    expect(errorFamilyOf('/imagegen1/task/abc/cancel?x=1')).toBe('imagegen1');
-    expect(errorFamilyOf('/imagegen1')).toBe('imagegen1');
-    expect(errorFamilyOf('/imagegen10/create')).toBe('openai');
-    expect(errorFamilyOf('/videogen1/video/task_x?y=1')).toBe('videogen1');
-    expect(errorFamilyOf('/videogen1')).toBe('videogen1');
-    expect(errorFamilyOf('/videogen3/task/task_x')).toBe('videogen3');
-    expect(errorFamilyOf('/videogen3/nothing')).toBe('videogen3');
-    expect(errorFamilyOf('/videogen2/video')).toBe('openai');
-    expect(errorFamilyOf('/v1/video/generations/task_x')).toBe('openai');
-    expect(errorFamilyOf('/videogen10/video')).toBe('openai');
-    expect(errorFamilyOf('/v1/chat/completions')).toBe('openai');
-    expect(errorFamilyOf('/v1/messagesx')).toBe('openai');
-    expect(errorFamilyOf('/v1beta2/x')).toBe('openai');
-    expect(errorFamilyOf('/nothing/here')).toBe('openai');
+describe('errorFamilies', () => {
+  const render: ErrorRenderer = () => ({ status: 400, body: {} });
+  const dialects = ['openai', 'anthropic', 'gemini'].map((name) => ({ name, pathPrefixes: [], render }));
+
+  it('gives a prefix its whole subtree, not the paths that merely start with it', () => {
+    const families = errorFamilies([...dialects, { name: 'admin', pathPrefixes: ['/admin', '/ops'], render }], 'openai');
+    expect(families.familyOf('/admin')).toBe('admin');
+    expect(families.familyOf('/ops/keys?x=1')).toBe('admin');
+    expect(families.familyOf('/administrator')).toBe('openai');
   });
 
-  it('sends the shared model routes by the caller’s headers', () => {
-    expect(errorFamilyOf('/v1/models/gpt-4o', {})).toBe('openai');
-    expect(errorFamilyOf('/v1/models/gpt-4o', { 'anthropic-version': '2023-06-01' })).toBe('anthropic');
-    expect(errorFamilyOf('/v1/models/gpt-4o', { 'x-api-key': 'k' })).toBe('anthropic');
-    expect(errorFamilyOf('/v1/models', { 'x-goog-api-key': 'k' })).toBe('gemini');
-    expect(errorFamilyOf('/v1/models?key=k', {})).toBe('gemini');
-    expect(errorFamilyOf('/v1/models/gpt-4o')).toBe('openai');
+  it('needs the fallback and the three dialects of the shared model routes', () => {
+    expect(() => errorFamilies(dialects, 'admin')).toThrow('no error family named admin');
+    expect(() => errorFamilies(dialects.slice(1), 'anthropic')).toThrow('no error family named openai');
   });
 
   it('knows which paths the shared model routes serve', () => {

@@ -1,21 +1,33 @@
 /**
  * Which surface's error shape a request gets when no surface route handled it (unknown routes,
- * unparsable requests, framing errors): decided by its path alone — `/v1beta/…` and
- * `/v1/models/{model}:{action}` are Gemini's, `/v1/messages…` Anthropic's, `/imagegen2/…`
- * imagegen2's, `/imagegen1/…` imagegen1's, `/imgtask/…` and `/mj/…` imgtask's, `/videogen1/…`
- * videogen1's, `/videogen3/…` videogen3's, everything else OpenAI's (`/videogen2/…` and
- * `/v1/video/generations` included: those families answer in OpenAI's shape, as Ark does), `/admin/…` the admin API's. The shared `/v1/models` routes go by the caller's
- * headers, as `model-routes.ts` does for its answers.
+ * unparsable requests, framing errors): decided by its path alone. Each error family (from the
+ * surface registry, plus the admin API's) claims its path prefixes; `/v1/models/{model}:{action}`
+ * is Gemini's; everything else is the fallback's (OpenAI's: the task families without a family
+ * of their own answer in its shape, as Ark does). The shared `/v1/models` routes go by the
+ * caller's headers, as `model-routes.ts` does for its answers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorRenderer } from './error-renderer.js';
 
-export type ErrorFamily = 'openai' | 'anthropic' | 'gemini' | 'imagegen2' | 'imagegen1' | 'imgtask' | 'videogen1' | 'videogen3' | 'admin';
-
-/** The error renderer of each surface; app.ts hands it to the http/ installers. */
-export type ErrorRenderers = Record<ErrorFamily, ErrorRenderer>;
+/** An error shape and the paths whose unanswered requests get it. */
+export interface ErrorFamily {
+  name: string;
+  /** `/x` covers `/x` and `/x/…`, not `/xy`. */
+  pathPrefixes: readonly string[];
+  render: ErrorRenderer;
+}
 
 export type ModelsDialect = 'openai' | 'anthropic' | 'gemini';
+
+/** The error families of the gateway, compiled: app.ts builds it once and hands it to the http/ installers. */
+export interface ErrorFamilies {
+  /** The family name of a request URL (query string allowed); `headers` refine the shared model routes. */
+  familyOf(url: string, headers?: IncomingHttpHeaders): string;
+  /** The renderer of a request's family. */
+  rendererFor(url: string, headers?: IncomingHttpHeaders): ErrorRenderer;
+  /** The fallback family's renderer (routes of no surface, such as `/media`). */
+  readonly fallback: ErrorRenderer;
+}
 
 /** The dialect of a caller of the shared `/v1/models` routes: a Gemini key, then Anthropic headers, else OpenAI. */
 export function modelsDialect(headers: IncomingHttpHeaders, hasKeyQuery: boolean): ModelsDialect {
@@ -40,24 +52,32 @@ function under(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
 
-/** The error family of a request URL (query string allowed); `headers` refine the shared model routes. */
-export function errorFamilyOf(url: string, headers?: IncomingHttpHeaders): ErrorFamily {
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  if (under(path, '/v1beta')) return 'gemini';
-  if (under(path, '/admin')) return 'admin';
-  if (under(path, '/v1/messages')) return 'anthropic';
-  if (under(path, '/imagegen2')) return 'imagegen2';
-  if (under(path, '/imgtask') || under(path, '/mj')) return 'imgtask';
-  if (under(path, '/imagegen1')) return 'imagegen1';
-  if (under(path, '/videogen1')) return 'videogen1';
-  if (under(path, '/videogen3')) return 'videogen3';
-  if (path.startsWith('/v1/models/')) {
-    if (hasActionColon(path.slice('/v1/models/'.length))) return 'gemini';
+/**
+ * Compiles the families; `fallback` names the one of every other path. The three model-list
+ * dialects must be among them: the shared `/v1/models` routes answer in each.
+ */
+export function errorFamilies(families: readonly ErrorFamily[], fallback: string): ErrorFamilies {
+  const byName = new Map(families.map((family) => [family.name, family]));
+  for (const name of [fallback, 'openai', 'anthropic', 'gemini']) {
+    if (!byName.has(name)) throw new Error(`no error family named ${name}`);
   }
-  if (headers !== undefined && isSharedModelsPath(path)) {
-    const query = queryAt === -1 ? '' : url.slice(queryAt);
-    return modelsDialect(headers, /[?&]key=/.test(query));
-  }
-  return 'openai';
+  const familyOf = (url: string, headers?: IncomingHttpHeaders): string => {
+    const queryAt = url.indexOf('?');
+    const path = queryAt === -1 ? url : url.slice(0, queryAt);
+    // Prefixes do not overlap, so the first family that claims the path is the only one.
+    const claimed = families.find((family) => family.pathPrefixes.some((prefix) => under(path, prefix)));
+    if (claimed) return claimed.name;
+    if (path.startsWith('/v1/models/') && hasActionColon(path.slice('/v1/models/'.length))) return 'gemini';
+    if (headers !== undefined && isSharedModelsPath(path)) {
+      const query = queryAt === -1 ? '' : url.slice(queryAt);
+      return modelsDialect(headers, /[?&]key=/.test(query));
+    }
+    return fallback;
+  };
+  const renderer = (name: string): ErrorRenderer => (byName.get(name) as ErrorFamily).render;
+  return {
+    familyOf,
+    rendererFor: (url, headers) => renderer(familyOf(url, headers)),
+    fallback: renderer(fallback),
+  };
 }

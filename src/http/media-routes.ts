@@ -7,9 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors.js';
 import type { MediaStore } from '../media/media-store.js';
 import { replyWithError } from './edge-errors.js';
-import type { ErrorRenderers } from './error-family.js';
+import type { ErrorFamilies } from './error-family.js';
 
-export function registerMediaRoutes(app: FastifyInstance, media: MediaStore, renderers: ErrorRenderers): void {
+export function registerMediaRoutes(app: FastifyInstance, media: MediaStore, families: ErrorFamilies): void {
   app.get<{ Params: { name: string } }>('/media/:name', async (request, reply) => {
     const stored = await media.open(request.params.name);
     if (!stored) {
@@ -17,7 +17,7 @@ export function registerMediaRoutes(app: FastifyInstance, media: MediaStore, ren
         request,
         reply,
         new GatewayError('not_found', 'No such media, or its link has expired.', { code: 'media_not_found' }),
-        renderers.openai,
+        families.fallback,
       );
     }
     const maxAge = Math.max(0, Math.floor((stored.expiresAt - Date.now()) / 1000));

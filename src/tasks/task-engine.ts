@@ -1,11 +1,12 @@
 /**
  * The durable task engine, assembled: the task service (submit, lookups, cancel, upstream
- * callbacks), the poller and the client-webhook dispatcher over one database. Surfaces give
- * the webhook body of their family (`TaskNotifiers`); the engine never imports a surface.
+ * callbacks), the poller and the client-webhook dispatcher over one database. The surface
+ * registry gives each family's webhook body and id look (`TaskFamilies`); the engine never
+ * imports a surface.
  */
 import type { Logger } from 'pino';
 import type { GatewayConfig } from '../config/types.js';
-import type { Task, TaskSurface } from '../core/task.js';
+import type { TaskFamily } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { Catalog } from '../routing/catalog.js';
@@ -21,12 +22,8 @@ import { TaskService } from './task-service.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { webhookSecretFor } from './webhook-secret.js';
 
-/**
- * A family's webhook body for a task as it is now, or undefined when the family does not send
- * this state (imgtask sends every change; the others only terminal states).
- */
-export type TaskNotifier = (task: Task, mediaUrl: (mediaId: string) => string) => string | undefined;
-export type TaskNotifiers = Partial<Record<TaskSurface, TaskNotifier>>;
+/** The task families by surface name, in registry order. */
+export type TaskFamilies = ReadonlyMap<string, TaskFamily>;
 
 export interface TaskEngineDeps {
   config: Pick<GatewayConfig, 'media' | 'tasks'>;
@@ -35,7 +32,7 @@ export interface TaskEngineDeps {
   catalog: Catalog;
   media: MediaStore;
   logger: Logger;
-  notifiers: TaskNotifiers;
+  families: TaskFamilies;
   /** The gateway's secret key, from which each owner's webhook signing secret is derived. */
   secretKey: () => Uint8Array;
   tickMs?: number;
@@ -104,9 +101,19 @@ export class TaskEngine {
       publicBaseUrl: config.media.publicBaseUrl,
       submitLeaseMs: config.tasks.submitLeaseMs,
       checkCallbackUrl: (url, param) => void checkCallbackUrl(url, { allowPrivateUrls: config.media.allowPrivateUrls, param }),
+      newTaskId: (surface) => {
+        const family = this.deps.families.get(surface);
+        if (!family) throw new Error(`no task family is registered for the surface ${surface}`);
+        return family.newId();
+      },
       notify: (task) => this.notify(task),
     });
     return this.service;
+  }
+
+  /** The names of the task families, in registry order (the admin API's task filter). */
+  get familyNames(): string[] {
+    return [...this.deps.families.keys()];
   }
 
   /** The signing secret of an owner's webhooks (shown to the owner by `gengate keys webhook-secret`). */
@@ -125,8 +132,7 @@ export class TaskEngine {
 
   private notify(task: StoredTask): NewDelivery | undefined {
     if (!task.callback) return undefined;
-    const render = this.deps.notifiers[task.surface];
-    const body = render?.(task, (mediaId) => taskMediaUrl(this.deps.config.media.publicBaseUrl, task, mediaId));
+    const body = this.deps.families.get(task.surface)?.notifier(task, (mediaId) => taskMediaUrl(this.deps.config.media.publicBaseUrl, task, mediaId));
     if (body === undefined) return undefined;
     this.dispatcher.wake();
     return { url: task.callback.url, body };

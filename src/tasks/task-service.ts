@@ -20,7 +20,6 @@ import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registr
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import { pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
-import { newTaskId } from './task-ids.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
 import { taskMediaUrl } from './task-media-url.js';
 import { taskUnits } from './task-units.js';
@@ -42,6 +41,8 @@ export interface TaskServiceOptions {
   /** How long the submitting request holds its queued row before a sweeper may fail it. */
   submitLeaseMs: number;
   checkCallbackUrl(url: string, param: string): void;
+  /** A new public id in the look of the surface's family. */
+  newTaskId(surface: string): string;
   notify(task: StoredTask): NewDelivery | undefined;
 }
 
@@ -59,7 +60,7 @@ export class TaskService implements TaskServices {
       void admitted.fail(error);
       throw error;
     });
-    const id = newTaskId(call.surface);
+    const id = this.options.newTaskId(call.surface);
     const now = Date.now();
     const { images, ...rest } = call.request;
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };

@@ -16,7 +16,6 @@ import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
 import { PAGE_QUERY_SCHEMA, decodeCursor, isTimeTextCursor, pageOf } from '../paging.js';
 
-const FAMILIES: TaskSurface[] = ['imgtask', 'imagegen1', 'videogen1', 'videogen2', 'video-generations', 'videogen3', 'openai-videos'];
 const STATUSES: TaskStatus[] = ['queued', 'submitted', 'running', 'succeeded', 'failed', 'canceled'];
 
 const TASK_FIELDS = {
@@ -159,7 +158,7 @@ export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
           type: 'object',
           properties: {
             ...PAGE_QUERY_SCHEMA,
-            family: { type: 'string', enum: FAMILIES },
+            family: { type: 'string', enum: deps.tasks.familyNames },
             status: { type: 'string', enum: STATUSES },
             key: { type: 'string', minLength: 1, maxLength: 128 },
           },

@@ -16,4 +16,6 @@ export const geminiSurface: Surface = {
       registerGeminiRoutes(scope, services);
     });
   },
+  // `/v1/models/{model}:{action}` is Gemini's too: error-family.ts knows the shared model paths.
+  errors: { pathPrefixes: ['/v1beta'], render: renderGeminiError },
 };

@@ -1,5 +1,6 @@
 /** The imagegen2 surface (the spec's Ideogram family): remix, edit and remix-image. */
 import type { Surface } from '../types.js';
+import { renderImagegen2Error } from './render-error.js';
 import { registerImagegen2Routes } from './routes.js';
 
 export const imagegen2Surface: Surface = {
@@ -8,7 +9,5 @@ export const imagegen2Surface: Surface = {
     // Its own encapsulated context, so the `{detail}` error shape applies to these routes only.
     app.register(async (scope) => registerImagegen2Routes(scope, services));
   },
+  errors: { pathPrefixes: ['/imagegen2'], render: renderImagegen2Error },
 };
-
-export { renderImagegen2Error } from './render-error.js';
-export { renderImagegen2Response } from './render-images-response.js';

@@ -2,8 +2,10 @@
  * The OpenAI videos surface (beyond the spec: the `openai` SDK's `client.videos` unchanged) and
  * the spec's download route `GET /v1/videos/:id/download`, for video tasks of every family.
  */
+import { base32Id } from '../../core/ids.js';
 import type { Surface } from '../types.js';
 import { registerOpenAIVideosRoutes } from './routes.js';
+import { openaiVideosTaskNotifier } from './task-notifier.js';
 
 export const openaiVideosSurface: Surface = {
   name: 'openai-videos',
@@ -11,7 +13,5 @@ export const openaiVideosSurface: Surface = {
     // Its own encapsulated context: the OpenAI error shape and multipart parsing apply to these routes only.
     app.register(async (scope) => registerOpenAIVideosRoutes(scope, services));
   },
+  task: { notifier: openaiVideosTaskNotifier, newId: () => `video_${base32Id()}` },
 };
-
-export { renderOpenAIVideo } from './render-video.js';
-export { openaiVideosTaskNotifier } from './task-notifier.js';

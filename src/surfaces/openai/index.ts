@@ -1,5 +1,6 @@
 /** The OpenAI dialect surface: chat completions, plus renderers the model-list dispatcher uses. */
 import type { Surface } from '../types.js';
+import { renderOpenAIError } from './render-error.js';
 import { registerOpenAIRoutes } from './routes.js';
 
 export const openaiSurface: Surface = {
@@ -8,10 +9,6 @@ export const openaiSurface: Surface = {
     // Its own encapsulated context, so the OpenAI error shape applies to these routes only.
     app.register(async (scope) => registerOpenAIRoutes(scope, services));
   },
+  // The fallback family (registry.ts): every path no other family claims.
+  errors: { pathPrefixes: [], render: renderOpenAIError },
 };
-
-export { parseOpenAIChatRequest } from './parse-chat-request.js';
-export { renderOpenAIChatResponse } from './render-chat-response.js';
-export { renderOpenAIChatStream } from './render-chat-stream.js';
-export { renderOpenAIError, toOpenAIErrorObject } from './render-error.js';
-export { renderOpenAIModel, renderOpenAIModelList } from './render-model-list.js';
