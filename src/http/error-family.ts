@@ -4,7 +4,7 @@
  * surface registry, plus the admin API's) claims its path prefixes; `/v1/models/{model}:{action}`
  * is Gemini's; everything else is the fallback's (OpenAI's: the task families without a family
  * of their own answer in its shape, as Ark does). The shared `/v1/models` routes go by the
- * caller's headers, as `model-routes.ts` does for its answers.
+ * caller's headers, as `surfaces/models/shared-model-routes.ts` does for its answers.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorRenderer } from './error-renderer.js';
@@ -36,7 +36,7 @@ export function modelsDialect(headers: IncomingHttpHeaders, hasKeyQuery: boolean
   return 'openai';
 }
 
-/** True for `/v1/models` and `/v1/models/{id}` (no action): the routes model-routes.ts serves. */
+/** True for `/v1/models` and `/v1/models/{id}` (no action), the paths the shared model routes serve. */
 export function isSharedModelsPath(path: string): boolean {
   if (path === '/v1/models' || path === '/v1/models/') return true;
   if (!path.startsWith('/v1/models/')) return false;
