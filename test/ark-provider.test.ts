@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/core/errors.js';
 import type { ImageInput } from '../src/core/image.js';
 import type { TaskRequest } from '../src/core/task.js';
-import { createArkProvider } from '../src/providers/ark/index.js';
+import { arkDescriptor } from '../src/providers/ark/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { closeServer } from './fakes/fake-http.js';
 import { FAKE_ARK_KEY, type FakeArkUpstream, fakeArkChannel, fakeArkVideoBytes, startFakeArkUpstream } from './fakes/fake-ark-upstream.js';
@@ -23,7 +24,7 @@ const PRO = 'doubao-seedance-1-0-pro-250528';
 /** Long enough that only `advance` moves a task on. */
 const QUEUED_MS = 60_000;
 const RUNNING_MS = 60_000;
-const tasks = createArkProvider().tasks!;
+const tasks = createProvider(arkDescriptor).tasks!;
 
 const png = (extra: Partial<ImageInput> = {}): ImageInput => ({
   data: Uint8Array.from([137, 80, 78, 71]),

@@ -8,12 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/core/errors.js';
 import type { TaskRequest } from '../src/core/task.js';
-import { createLumaProvider, lumaDescriptor } from '../src/providers/luma/index.js';
+import { lumaDescriptor } from '../src/providers/luma/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { closeServer, readBodyBytes } from './fakes/fake-http.js';
 import { FAKE_LUMA_KEY, type FakeLumaUpstream, fakeLumaChannel, startFakeLumaUpstream } from './fakes/fake-luma-upstream.js';
 
-const tasks = createLumaProvider().tasks!;
+const tasks = createProvider(lumaDescriptor).tasks!;
 const png = { data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), mediaType: 'image/png' };
 
 async function failure(promise: Promise<unknown>): Promise<GatewayError> {

@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/core/errors.js';
 import type { ImageInput } from '../src/core/image.js';
 import type { TaskRequest } from '../src/core/task.js';
-import { createMinimaxProvider } from '../src/providers/minimax/index.js';
+import { minimaxDescriptor } from '../src/providers/minimax/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { closeServer } from './fakes/fake-http.js';
 import { FAKE_MINIMAX_KEY, type FakeMinimaxUpstream, startFakeMinimaxUpstream } from './fakes/fake-minimax-upstream.js';
 
-const tasks = createMinimaxProvider().tasks!;
+const tasks = createProvider(minimaxDescriptor).tasks!;
 const TASK_MS = 100_000;
 const URL_TTL_MS = 60_000;
 

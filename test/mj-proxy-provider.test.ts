@@ -10,12 +10,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { GatewayError } from '../src/core/errors.js';
 import type { ImageInput } from '../src/core/image.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../src/core/task.js';
-import { createMidjourneyProxyProvider } from '../src/providers/midjourney-proxy/index.js';
+import { midjourneyProxyDescriptor } from '../src/providers/midjourney-proxy/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { closeServer } from './fakes/fake-http.js';
 import { FAKE_MJ_SECRET, startFakeMjProxy, type FakeMjProxy } from './fakes/fake-mj-proxy.js';
 
-const tasks = createMidjourneyProxyProvider().tasks!;
+const tasks = createProvider(midjourneyProxyDescriptor).tasks!;
 const TASK_MS = 1000;
 
 async function failure(promise: Promise<unknown>): Promise<GatewayError> {

@@ -9,7 +9,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/core/errors.js';
 import type { TaskRequest } from '../src/core/task.js';
-import { createReplicateProvider } from '../src/providers/replicate/index.js';
+import { replicateDescriptor } from '../src/providers/replicate/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import { createReplicateTaskProvider } from '../src/providers/replicate/replicate-tasks.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { closeServer, readBodyBytes } from './fakes/fake-http.js';
@@ -24,7 +25,7 @@ import {
 const SCHNELL = 'black-forest-labs/flux-schnell';
 /** Long enough that only `advance` moves a prediction on. */
 const PROCESSING_MS = 60_000;
-const tasks = createReplicateProvider().tasks!;
+const tasks = createProvider(replicateDescriptor).tasks!;
 
 interface ReceivedWebhook {
   headers: IncomingHttpHeaders;

@@ -6,11 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../src/core/errors.js';
 import type { TaskRequest } from '../src/core/task.js';
-import { createRunwayProvider, runwayDescriptor } from '../src/providers/runway/index.js';
+import { runwayDescriptor } from '../src/providers/runway/index.js';
+import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { FAKE_RUNWAY_KEY, type FakeRunwayUpstream, fakeRunwayChannel, RUNWAY_VERSION, startFakeRunwayUpstream } from './fakes/fake-runway-upstream.js';
 
-const tasks = createRunwayProvider().tasks!;
+const tasks = createProvider(runwayDescriptor).tasks!;
 const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const png = { data: pngBytes, mediaType: 'image/png' };
 

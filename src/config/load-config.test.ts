@@ -131,7 +131,7 @@ describe('environment presets', () => {
       modelMap: { 'house-model': 'acme-large' },
       extraModels: ['acme-*'],
     },
-    factory: () => ({ name: 'acme', operations: new Set(['chat']) }),
+    factory: () => ({}),
   };
 
   it('come from the provider descriptors', () => {

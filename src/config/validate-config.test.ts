@@ -7,7 +7,7 @@ const fake: ProviderDescriptor = {
   name: 'acme',
   operations: ['chat'],
   defaultBaseUrl: 'https://api.acme.test/v2',
-  factory: () => ({ name: 'acme', operations: new Set(['chat']) }),
+  factory: () => ({}),
 };
 
 describe('validateChannel', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../config/defaults.js';
+import { createProvider } from './create-provider.js';
 import { findProviderDescriptor, PROVIDER_DESCRIPTORS, ProviderRegistry } from './registry.js';
 import type { ProviderDescriptor } from './types.js';
 
@@ -10,7 +11,9 @@ describe('provider descriptors', () => {
       'anthropic',
       'ark',
       'bfl',
+      'deepseek',
       'gemini',
+      'groq',
       'ideogram',
       'luma',
       'midjourney-proxy',
@@ -23,9 +26,9 @@ describe('provider descriptors', () => {
     ]);
   });
 
-  it('each factory makes a provider of its name with the operations and dialect the descriptor declares', () => {
+  it('each descriptor makes a provider of its name with the operations and dialect it declares', () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      const provider = descriptor.factory({ sandbox: DEFAULT_CONFIG.sandbox });
+      const provider = createProvider(descriptor, { sandbox: DEFAULT_CONFIG.sandbox });
       expect(provider.name).toBe(descriptor.name);
       expect([...provider.operations].sort()).toEqual([...descriptor.operations].sort());
       expect(provider.dialect).toBe(descriptor.dialect);
@@ -59,12 +62,13 @@ describe('provider descriptors', () => {
       operations: ['embed'],
       factory: () => {
         made++;
-        return { name: 'fake', operations: new Set(['embed']) };
+        return {};
       },
     };
     const registry = new ProviderRegistry(DEFAULT_CONFIG.sandbox, [fake]);
     expect(registry.get('fake')).toBe(registry.get('fake'));
     expect(made).toBe(1);
+    expect(registry.get('fake')).toMatchObject({ name: 'fake', operations: new Set(['embed']) });
     expect(() => registry.get('openai')).toThrow(/unknown provider "openai"/);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The providers the gateway knows: one descriptor per provider kind. Adding a provider is one
- * folder under `src/providers/` plus one line in `PROVIDER_DESCRIPTORS`; config validation,
- * environment presets and default base URLs follow from this list.
+ * folder under `src/providers/` plus one line in `PROVIDER_DESCRIPTORS` (an OpenAI-compatible
+ * named preset is one entry of `openai/openai-flavours.ts`); config validation, environment
+ * presets and default base URLs follow from this list, and each provider's name, operations and
+ * dialect from its descriptor (`create-provider.ts`).
  */
 import { anthropicDescriptor } from './anthropic/index.js';
 import { arkDescriptor } from './ark/index.js';
@@ -11,10 +13,11 @@ import { ideogramDescriptor } from './ideogram/index.js';
 import { lumaDescriptor } from './luma/index.js';
 import { midjourneyProxyDescriptor } from './midjourney-proxy/index.js';
 import { minimaxDescriptor } from './minimax/index.js';
-import { openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
+import { namedPresetDescriptors, openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
 import { replicateDescriptor } from './replicate/index.js';
 import { runwayDescriptor } from './runway/index.js';
 import { sandboxDescriptor } from './sandbox/index.js';
+import { createProvider } from './create-provider.js';
 import type { Provider, ProviderDescriptor, ProviderName, ProviderSettings } from './types.js';
 
 export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
@@ -30,6 +33,7 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   arkDescriptor,
   lumaDescriptor,
   runwayDescriptor,
+  ...namedPresetDescriptors,
   sandboxDescriptor,
 ];
 
@@ -54,7 +58,7 @@ export class ProviderRegistry {
     if (!provider) {
       const descriptor = findProviderDescriptor(name, this.descriptors);
       if (!descriptor) throw new Error(`unknown provider "${name}"`);
-      provider = descriptor.factory(this.settings);
+      provider = createProvider(descriptor, this.settings);
       this.providers.set(name, provider);
     }
     return provider;

@@ -152,13 +152,21 @@ export interface TaskProvider {
   verifyCallback?(channel: ChannelConfig, headers: Record<string, string | string[] | undefined>, body: Buffer): boolean;
 }
 
-export interface Provider {
+/**
+ * A provider as channels use it. The registry assembles it (`create-provider.ts`): name,
+ * operations, dialect and `simulated` from the descriptor, the operation parts from its factory.
+ */
+export interface Provider extends ProviderParts {
   readonly name: ProviderName;
   /** The dialect this provider speaks natively, if it is one of the client dialects. */
   readonly dialect?: Dialect;
   readonly operations: ReadonlySet<Operation>;
   /** True for providers that simulate (every answer must say so). */
   readonly simulated?: boolean;
+}
+
+/** What a descriptor's factory makes: the parts for the operations the descriptor declares. */
+export interface ProviderParts {
   readonly chat?: ChatProvider;
   readonly embed?: EmbedProvider;
   readonly images?: ImageProvider;
@@ -197,9 +205,12 @@ export interface EnvPreset {
  */
 export interface ProviderDescriptor {
   readonly name: ProviderName;
-  /** Creates the provider; one instance serves every channel of this kind. */
-  readonly factory: (settings: ProviderSettings) => Provider;
-  /** The operations the provider implements (the same set its `Provider.operations` holds). */
+  /**
+   * Creates the provider's parts; one instance serves every channel of this kind. Settings are
+   * absent when a test creates the provider alone (`createProvider(descriptor)`).
+   */
+  readonly factory: (settings?: ProviderSettings) => ProviderParts;
+  /** The operations the provider implements (its `Provider.operations`). */
   readonly operations: readonly Operation[];
   /** The client dialect the provider speaks natively, enabling pass-through. */
   readonly dialect?: Dialect;

@@ -8,7 +8,8 @@ import { FAKE_ANTHROPIC_KEY, startFakeAnthropicUpstream, type FakeAnthropicUpstr
 import type { ChatEvent, ChatRequest } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Attempt, ChannelConfig, ChatProvider } from '../types.js';
-import { createAnthropicProvider } from './index.js';
+import { anthropicDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
 function testAttempt(channel: Partial<ChannelConfig> = {}, upstreamModel = 'claude-sonnet-4-20250514'): Attempt {
   const base: ChannelConfig = {
@@ -28,7 +29,7 @@ let provider: ChatProvider;
 
 beforeAll(async () => {
   fake = await startFakeAnthropicUpstream();
-  provider = createAnthropicProvider().chat!;
+  provider = createProvider(anthropicDescriptor).chat!;
 });
 
 afterAll(async () => {
@@ -73,7 +74,7 @@ async function readAll(body: NodeJS.ReadableStream | Buffer): Promise<string> {
 
 describe('anthropic provider: provider object', () => {
   it('declares the chat operation and the anthropic dialect', () => {
-    const p = createAnthropicProvider();
+    const p = createProvider(anthropicDescriptor);
     expect(p.name).toBe('anthropic');
     expect(p.dialect).toBe('anthropic');
     expect([...p.operations]).toEqual(['chat']);

@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createAnthropicChatProvider } from './anthropic-chat-provider.js';
 
 /** The Anthropic Messages API upstream. */
@@ -15,14 +15,5 @@ export const anthropicDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['claude-*'],
   },
-  factory: () => createAnthropicProvider(),
+  factory: () => ({ chat: createAnthropicChatProvider() }),
 };
-
-export function createAnthropicProvider(): Provider {
-  return {
-    name: 'anthropic',
-    dialect: 'anthropic',
-    operations: new Set(anthropicDescriptor.operations),
-    chat: createAnthropicChatProvider(),
-  };
-}

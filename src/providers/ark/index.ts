@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { ARK_TASK_OPERATIONS, createArkTaskProvider } from './ark-task-provider.js';
 
 /**
@@ -27,13 +27,5 @@ export const arkDescriptor: ProviderDescriptor = {
     },
     extraModels: ['doubao-seedance-*'],
   },
-  factory: () => createArkProvider(),
+  factory: () => ({ tasks: createArkTaskProvider() }),
 };
-
-export function createArkProvider(): Provider {
-  return {
-    name: 'ark',
-    operations: new Set(arkDescriptor.operations),
-    tasks: createArkTaskProvider(),
-  };
-}

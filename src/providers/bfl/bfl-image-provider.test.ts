@@ -4,9 +4,10 @@ import { fakeBflChannel, FAKE_BFL_API_KEY, startFakeBflUpstream, type FakeBflUps
 import { GatewayError } from '../../core/errors.js';
 import type { ImageGenerateRequest } from '../../core/image.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import { createBflProvider } from './index.js';
+import { bflDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
-const provider = createBflProvider();
+const provider = createProvider(bflDescriptor);
 const generate = provider.images!.generate!;
 
 const ask = (prompt: string, extra: Partial<ImageGenerateRequest> = {}): ImageGenerateRequest => ({

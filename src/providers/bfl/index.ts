@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createBflImageProvider } from './bfl-image-provider.js';
 
 /**
@@ -17,13 +17,5 @@ export const bflDescriptor: ProviderDescriptor = {
     modelMap: { 'imagegen1-pro': 'flux-pro', 'imagegen1-dev': 'flux-dev', 'imagegen1-1.1-pro': 'flux-pro-1.1' },
     extraModels: ['flux-*'],
   },
-  factory: () => createBflProvider(),
+  factory: () => ({ images: createBflImageProvider() }),
 };
-
-export function createBflProvider(): Provider {
-  return {
-    name: 'bfl',
-    operations: new Set(bflDescriptor.operations),
-    images: createBflImageProvider(),
-  };
-}

@@ -11,9 +11,10 @@ import {
 import type { ChatEvent, ChatRequest } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import { createGeminiProvider } from './index.js';
+import { geminiDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
-const provider = createGeminiProvider();
+const provider = createProvider(geminiDescriptor);
 const chat = provider.chat!;
 
 let upstream: FakeGeminiUpstream;

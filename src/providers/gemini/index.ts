@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createGeminiChatProvider } from './gemini-chat-provider.js';
 import { createGeminiEmbed } from './gemini-embed.js';
 
@@ -16,15 +16,5 @@ export const geminiDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
   },
-  factory: () => createGeminiProvider(),
+  factory: () => ({ chat: createGeminiChatProvider(), embed: createGeminiEmbed() }),
 };
-
-export function createGeminiProvider(): Provider {
-  return {
-    name: 'gemini',
-    dialect: 'gemini',
-    operations: new Set(geminiDescriptor.operations),
-    chat: createGeminiChatProvider(),
-    embed: createGeminiEmbed(),
-  };
-}

@@ -10,9 +10,10 @@ import {
 } from '../../../test/fakes/fake-ideogram-upstream.js';
 import type { ImageInput, ImageResult } from '../../core/image.js';
 import type { Attempt } from '../types.js';
-import { createIdeogramProvider } from './index.js';
+import { ideogramDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
-const provider = createIdeogramProvider();
+const provider = createProvider(ideogramDescriptor);
 const images = provider.images!;
 let upstream: FakeIdeogramUpstream;
 
@@ -249,7 +250,7 @@ describe('ideogram provider: errors', () => {
   });
 });
 
-describe('createIdeogramProvider', () => {
+describe('the ideogram provider', () => {
   it('declares the four image operations and nothing else', () => {
     expect(provider.name).toBe('ideogram');
     expect([...provider.operations].sort()).toEqual(['image.blend', 'image.edit', 'image.generate', 'image.remix']);

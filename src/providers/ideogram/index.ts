@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createIdeogramImages } from './ideogram-images.js';
 
 /** The Ideogram API upstream: image operations only. */
@@ -14,13 +14,5 @@ export const ideogramDescriptor: ProviderDescriptor = {
     modelMap: { 'imagegen2-v3': 'V_3' },
     extraModels: ['V_3'],
   },
-  factory: () => createIdeogramProvider(),
+  factory: () => ({ images: createIdeogramImages() }),
 };
-
-export function createIdeogramProvider(): Provider {
-  return {
-    name: 'ideogram',
-    operations: new Set(ideogramDescriptor.operations),
-    images: createIdeogramImages(),
-  };
-}

@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createLumaTaskProvider, LUMA_TASK_OPERATIONS } from './luma-tasks.js';
 
 /**
@@ -21,13 +21,5 @@ export const lumaDescriptor: ProviderDescriptor = {
     modelMap: { 'videogen3-ray-2': 'ray-2' },
     extraModels: ['ray-2', 'ray-flash-2', 'ray-1-6'],
   },
-  factory: () => createLumaProvider(),
+  factory: () => ({ tasks: createLumaTaskProvider() }),
 };
-
-export function createLumaProvider(): Provider {
-  return {
-    name: 'luma',
-    operations: new Set(lumaDescriptor.operations),
-    tasks: createLumaTaskProvider(),
-  };
-}

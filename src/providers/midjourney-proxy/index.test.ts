@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/config-error.js';
 import { loadConfig } from '../../config/load-config.js';
 import { validateChannel } from '../../config/validate-config.js';
-import { createMidjourneyProxyProvider, midjourneyProxyDescriptor } from './index.js';
+import { midjourneyProxyDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
 describe('midjourney-proxy descriptor', () => {
   it('serves the four image-task operations through tasks only', () => {
-    const provider = createMidjourneyProxyProvider();
+    const provider = createProvider(midjourneyProxyDescriptor);
     expect(midjourneyProxyDescriptor.operations).toEqual(['image.imagine', 'image.blend', 'image.describe', 'image.action']);
     expect([...provider.tasks!.operations]).toEqual([...midjourneyProxyDescriptor.operations]);
     expect(provider.chat).toBeUndefined();

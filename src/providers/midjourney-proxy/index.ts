@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createMjTaskProvider, MJ_TASK_OPERATIONS } from './mj-task-provider.js';
 
 /**
@@ -21,13 +21,5 @@ export const midjourneyProxyDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['imgtask-*'],
   },
-  factory: () => createMidjourneyProxyProvider(),
+  factory: () => ({ tasks: createMjTaskProvider() }),
 };
-
-export function createMidjourneyProxyProvider(): Provider {
-  return {
-    name: 'midjourney-proxy',
-    operations: new Set(midjourneyProxyDescriptor.operations),
-    tasks: createMjTaskProvider(),
-  };
-}

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/load-config.js';
 import { toRuntimeChannel } from '../../routing/runtime-channel.js';
-import { createMinimaxProvider, minimaxDescriptor } from './index.js';
+import { minimaxDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
 describe('minimax descriptor', () => {
   it('serves video.generate through tasks only, on api.minimax.io by default', () => {
-    const provider = createMinimaxProvider();
+    const provider = createProvider(minimaxDescriptor);
     expect(minimaxDescriptor.operations).toEqual(['video.generate']);
     expect([...provider.tasks!.operations]).toEqual(['video.generate']);
     expect(provider.chat).toBeUndefined();
@@ -18,7 +19,7 @@ describe('minimax descriptor', () => {
     expect(config.channels).toHaveLength(1);
     const definition = config.channels[0];
     expect(definition).toMatchObject({ name: 'minimax-env', provider: 'minimax', apiKey: 'mm-key', baseUrl: 'https://api.minimax.io' });
-    const channel = toRuntimeChannel(definition, createMinimaxProvider(), false);
+    const channel = toRuntimeChannel(definition, createProvider(minimaxDescriptor), false);
     expect(channel.upstreamModel('videogen1-video-01')).toBe('video-01');
     expect(channel.upstreamModel('videogen1-MiniMax-Hailuo-02')).toBe('MiniMax-Hailuo-02');
     for (const model of ['videogen1-video-01', 'video-01', 'T2V-01', 'I2V-01-live', 'MiniMax-Hailuo-02', 'MiniMax-Hailuo-2.3-Fast']) {
@@ -33,7 +34,7 @@ describe('minimax descriptor', () => {
       env: { MINIMAX_API_KEY: 'k', MINIMAX_BASE_URL: 'https://api.minimaxi.com/', MINIMAX_MODEL_REWRITE: 'videogen1-=MiniMax-Hailuo-' },
       providers: [minimaxDescriptor],
     });
-    const channel = toRuntimeChannel(config.channels[0], createMinimaxProvider(), false);
+    const channel = toRuntimeChannel(config.channels[0], createProvider(minimaxDescriptor), false);
     expect(config.channels[0].baseUrl).toBe('https://api.minimaxi.com');
     expect(channel.upstreamModel('videogen1-02')).toBe('MiniMax-Hailuo-02');
   });

@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { MINIMAX_VIDEO_MODELS } from './minimax-models.js';
 import { createMinimaxTaskProvider, MINIMAX_TASK_OPERATIONS } from './minimax-task-provider.js';
 
@@ -22,13 +22,5 @@ export const minimaxDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: [...MINIMAX_VIDEO_MODELS, 'MiniMax-Hailuo-*'],
   },
-  factory: () => createMinimaxProvider(),
+  factory: () => ({ tasks: createMinimaxTaskProvider() }),
 };
-
-export function createMinimaxProvider(): Provider {
-  return {
-    name: 'minimax',
-    operations: new Set(minimaxDescriptor.operations),
-    tasks: createMinimaxTaskProvider(),
-  };
-}

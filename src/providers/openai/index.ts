@@ -1,29 +1,11 @@
-/** Providers speaking the OpenAI Chat Completions dialect: `openai` and `openai-compatible` (one adapter, two flavours). */
-import type { ProviderDescriptor } from '../types.js';
-import { createOpenAIProvider, OPENAI_COMPATIBLE_OPERATIONS, OPENAI_OPERATIONS } from './openai-chat-provider.js';
+/**
+ * Providers speaking the OpenAI Chat Completions dialect: one adapter, one flavour each
+ * (`openai-flavour.ts`): `openai`, `openai-compatible` and the named presets of hosted vendors.
+ */
+import { NAMED_PRESETS } from './named-presets.js';
+import { openAIFlavourDescriptor } from './openai-flavour-descriptor.js';
+import { OPENAI_COMPATIBLE_FLAVOUR, OPENAI_FLAVOUR } from './openai-flavours.js';
 
-export { createOpenAIProvider, type OpenAIProviderName } from './openai-chat-provider.js';
-
-export const openaiDescriptor: ProviderDescriptor = {
-  name: 'openai',
-  operations: OPENAI_OPERATIONS,
-  dialect: 'openai',
-  defaultBaseUrl: 'https://api.openai.com/v1',
-  envPreset: {
-    keyVar: 'OPENAI_API_KEY',
-    baseVar: 'OPENAI_BASE_URL',
-    rewriteVar: 'OPENAI_MODEL_REWRITE',
-    rewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
-    modelMap: {},
-    extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'chatgpt-*', 'text-embedding-3-*', 'text-embedding-ada-*', 'dall-e-*'],
-  },
-  factory: () => createOpenAIProvider('openai'),
-};
-
-/** vLLM, Ollama, llama.cpp, LM Studio, …: no default base URL (the channel gives one, with `/v1`). */
-export const openaiCompatibleDescriptor: ProviderDescriptor = {
-  name: 'openai-compatible',
-  operations: OPENAI_COMPATIBLE_OPERATIONS,
-  dialect: 'openai',
-  factory: () => createOpenAIProvider('openai-compatible'),
-};
+export const openaiDescriptor = openAIFlavourDescriptor(OPENAI_FLAVOUR);
+export const openaiCompatibleDescriptor = openAIFlavourDescriptor(OPENAI_COMPATIBLE_FLAVOUR);
+export const namedPresetDescriptors = NAMED_PRESETS.map(openAIFlavourDescriptor);

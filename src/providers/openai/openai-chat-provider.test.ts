@@ -5,10 +5,11 @@ import { fakeOpenAIChannel, startFakeOpenAIUpstream, type FakeOpenAIUpstream } f
 import type { ChatEvent, ChatRequest } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import { createOpenAIProvider } from './index.js';
+import { createProvider } from '../create-provider.js';
+import { openaiCompatibleDescriptor, openaiDescriptor } from './index.js';
 
-const openai = createOpenAIProvider('openai');
-const compatible = createOpenAIProvider('openai-compatible');
+const openai = createProvider(openaiDescriptor);
+const compatible = createProvider(openaiCompatibleDescriptor);
 
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'textmodel-b-4o-mini',

@@ -15,11 +15,12 @@ import { type ByteEdits, bytesAt } from '../shared/byte-edits.js';
 import { type EventBytes, type InPlaceReader, tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
+import type { OpenAIFlavour } from './openai-flavour.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
-export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse> {
+export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt, flavour: OpenAIFlavour): Promise<PassthroughResponse> {
   const { channel } = attempt;
   const body: Record<string, unknown> = { ...raw.body, model: attempt.upstreamModel };
   let injectedUsage = false;
@@ -28,7 +29,7 @@ export async function openAIPassthrough(raw: RawChatRequest, attempt: Attempt): 
     body.stream_options = { ...streamOptions, include_usage: true };
     injectedUsage = true;
   }
-  const response = await postChatCompletions(body, attempt);
+  const response = await postChatCompletions(body, attempt, flavour);
   const headers: Record<string, string> = {};
   const contentType = headerValue(response.headers, 'content-type');
   if (contentType) headers['content-type'] = contentType;

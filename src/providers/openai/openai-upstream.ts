@@ -2,6 +2,7 @@
 import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import type { OpenAIFlavour } from './openai-flavour.js';
 import { refuseUnsupportedDocuments } from './refuse-unsupported-documents.js';
 
 export function chatCompletionsUrl(channel: ChannelConfig): string {
@@ -32,9 +33,9 @@ export function wantsStreamUsage(channel: ChannelConfig): boolean {
 }
 
 /** POSTs a chat completions body; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
-export async function postChatCompletions(body: object, attempt: Attempt): Promise<UpstreamResponse> {
+export async function postChatCompletions(body: object, attempt: Attempt, flavour: OpenAIFlavour): Promise<UpstreamResponse> {
   const { channel } = attempt;
-  refuseUnsupportedDocuments(body, channel);
+  refuseUnsupportedDocuments(body, channel, flavour);
   const response = await sendUpstream({
     url: chatCompletionsUrl(channel),
     headers: openAIHeaders(channel),

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelConfig, ProviderName } from '../types.js';
+import type { ChannelConfig } from '../types.js';
+import type { OpenAIFlavour } from './openai-flavour.js';
+import { OPENAI_COMPATIBLE_FLAVOUR, OPENAI_FLAVOUR } from './openai-flavours.js';
 import { acceptsDocuments, refuseUnsupportedDocuments } from './refuse-unsupported-documents.js';
 
-function channel(provider: ProviderName, options: Record<string, unknown> = {}): ChannelConfig {
-  return { name: 'c', provider, baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', headers: {}, timeoutMs: 1000, options };
+const FLAVOURS: Record<string, OpenAIFlavour> = { openai: OPENAI_FLAVOUR, 'openai-compatible': OPENAI_COMPATIBLE_FLAVOUR };
+
+/** A channel of that provider, and its flavour (the arguments the check takes). */
+function channel(provider: string, options: Record<string, unknown> = {}): [ChannelConfig, OpenAIFlavour] {
+  return [{ name: 'c', provider, baseUrl: 'http://127.0.0.1:1/v1', apiKey: '', headers: {}, timeoutMs: 1000, options }, FLAVOURS[provider]];
 }
 
 const withFile = {
@@ -22,7 +27,7 @@ const withFile = {
 
 describe('refuseUnsupportedDocuments', () => {
   it('refuses file parts on an openai-compatible channel, naming the part', () => {
-    expect(() => refuseUnsupportedDocuments(withFile, channel('openai-compatible'))).toThrow(
+    expect(() => refuseUnsupportedDocuments(withFile, ...channel('openai-compatible'))).toThrow(
       expect.objectContaining({
         kind: 'invalid_request',
         status: 400,
@@ -34,9 +39,9 @@ describe('refuseUnsupportedDocuments', () => {
   });
 
   it('lets them through with acceptsDocuments: true, and always for OpenAI itself', () => {
-    expect(() => refuseUnsupportedDocuments(withFile, channel('openai-compatible', { acceptsDocuments: true }))).not.toThrow();
-    expect(() => refuseUnsupportedDocuments(withFile, channel('openai'))).not.toThrow();
-    expect(acceptsDocuments(channel('openai-compatible', { acceptsDocuments: 'yes' }))).toBe(false);
+    expect(() => refuseUnsupportedDocuments(withFile, ...channel('openai-compatible', { acceptsDocuments: true }))).not.toThrow();
+    expect(() => refuseUnsupportedDocuments(withFile, ...channel('openai'))).not.toThrow();
+    expect(acceptsDocuments(...channel('openai-compatible', { acceptsDocuments: 'yes' }))).toBe(false);
   });
 
   it('lets text and images through, and ignores odd bodies', () => {
@@ -53,7 +58,7 @@ describe('refuseUnsupportedDocuments', () => {
         { role: 'user', content: 'x' },
       ],
     };
-    expect(() => refuseUnsupportedDocuments(plain, channel('openai-compatible'))).not.toThrow();
-    expect(() => refuseUnsupportedDocuments({}, channel('openai-compatible'))).not.toThrow();
+    expect(() => refuseUnsupportedDocuments(plain, ...channel('openai-compatible'))).not.toThrow();
+    expect(() => refuseUnsupportedDocuments({}, ...channel('openai-compatible'))).not.toThrow();
   });
 });

@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createReplicateImageProvider } from './replicate-image-provider.js';
 import { createReplicateTaskProvider } from './replicate-tasks.js';
 
@@ -26,14 +26,5 @@ export const replicateDescriptor: ProviderDescriptor = {
     },
     extraModels: ['*/*'],
   },
-  factory: () => createReplicateProvider(),
+  factory: () => ({ images: createReplicateImageProvider(), tasks: createReplicateTaskProvider() }),
 };
-
-export function createReplicateProvider(): Provider {
-  return {
-    name: 'replicate',
-    operations: new Set(replicateDescriptor.operations),
-    images: createReplicateImageProvider(),
-    tasks: createReplicateTaskProvider(),
-  };
-}

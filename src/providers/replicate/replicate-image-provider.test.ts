@@ -10,9 +10,10 @@ import {
 import { GatewayError } from '../../core/errors.js';
 import type { ImageGenerateRequest } from '../../core/image.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import { createReplicateProvider } from './index.js';
+import { replicateDescriptor } from './index.js';
+import { createProvider } from '../create-provider.js';
 
-const provider = createReplicateProvider();
+const provider = createProvider(replicateDescriptor);
 const generate = provider.images!.generate!;
 const SCHNELL = 'black-forest-labs/flux-schnell';
 

@@ -1,4 +1,4 @@
-import type { Provider, ProviderDescriptor } from '../types.js';
+import type { ProviderDescriptor } from '../types.js';
 import { createRunwayTaskProvider, RUNWAY_TASK_OPERATIONS } from './runway-tasks.js';
 
 /**
@@ -22,13 +22,5 @@ export const runwayDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['gen4_turbo', 'gen4.5'],
   },
-  factory: () => createRunwayProvider(),
+  factory: () => ({ tasks: createRunwayTaskProvider() }),
 };
-
-export function createRunwayProvider(): Provider {
-  return {
-    name: 'runway',
-    operations: new Set(runwayDescriptor.operations),
-    tasks: createRunwayTaskProvider(),
-  };
-}

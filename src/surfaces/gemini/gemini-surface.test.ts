@@ -10,7 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_GEMINI_KEY, startFakeGeminiUpstream, type FakeGeminiUpstream } from '../../../test/fakes/fake-gemini-upstream.js';
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import { GatewayError } from '../../core/errors.js';
-import { createGeminiProvider } from '../../providers/gemini/index.js';
+import { geminiDescriptor } from '../../providers/gemini/index.js';
+import { createProvider } from '../../providers/create-provider.js';
 import type { TapResult } from '../../core/passthrough.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { ModelInfo } from '../../core/model-info.js';
@@ -40,7 +41,7 @@ let app: FastifyInstance;
 let baseUrl: string;
 const calls: ChatCall[] = [];
 const passthroughUsage: Array<Promise<TapResult>> = [];
-const provider = createGeminiProvider();
+const provider = createProvider(geminiDescriptor);
 
 function lastUserText(request: ChatRequest): string {
   const last = request.messages[request.messages.length - 1];
