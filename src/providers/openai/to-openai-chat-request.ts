@@ -18,7 +18,7 @@ import { formatInstruction, type JsonResponseFormat, jsonResponseFormat } from '
 export interface OpenAIRequestOptions {
   /** The model name the upstream knows. */
   model: string;
-  /** OpenAI wants `max_completion_tokens`; vLLM, Ollama, llama.cpp and LM Studio read `max_tokens`. */
+  /** The flavour's field (`OpenAIFlavour.maxTokensField`): OpenAI wants `max_completion_tokens`, vLLM, Ollama, llama.cpp and LM Studio read `max_tokens`. */
   maxTokensField: 'max_completion_tokens' | 'max_tokens';
   /** Ask for the usage chunk when streaming (some compatible servers reject `stream_options`). */
   streamUsage: boolean;
