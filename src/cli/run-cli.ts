@@ -3,15 +3,25 @@
  * `accounts create|link|list` manage dashboard accounts; `migrate` brings the database schema up to date; `tasks ledger`
  * shows a task's billing; `secrets rotate` re-encrypts stored credentials under the current secret key. Each command is in its own file here.
  */
-import { accountsCommand } from './accounts-command.js';
-import { keysCommand } from './keys-command.js';
+import type { GatewayConfig } from '../config/types.js';
 import { debugDetail, describeFailure } from './describe-failure.js';
-import { migrateCommand } from './migrate-command.js';
-import { secretsCommand } from './secrets-command.js';
-import { startCommand } from './start-command.js';
-import { tasksCommand } from './tasks-command.js';
 import { USAGE, UsageError } from './usage.js';
 import { loadConfig } from '../config/load-config.js';
+
+type Command = (args: string[], loadConfig: (configPath: string | undefined) => GatewayConfig) => Promise<void>;
+
+/**
+ * Each command's module is imported only when that command runs: `start` loads the whole gateway
+ * (Fastify, the surfaces, the task engine), which `keys list` and the other short commands never need.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  start: async () => (await import('./start-command.js')).startCommand,
+  keys: async () => (await import('./keys-command.js')).keysCommand,
+  accounts: async () => (await import('./accounts-command.js')).accountsCommand,
+  migrate: async () => (await import('./migrate-command.js')).migrateCommand,
+  tasks: async () => (await import('./tasks-command.js')).tasksCommand,
+  secrets: async () => (await import('./secrets-command.js')).secretsCommand,
+};
 
 const loadConfigFrom = (configPath: string | undefined) => loadConfig({ configPath });
 
@@ -25,12 +35,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (command === 'start') return startCommand(rest, loadConfigFrom);
-  if (command === 'keys') return keysCommand(rest, loadConfigFrom);
-  if (command === 'accounts') return accountsCommand(rest, loadConfigFrom);
-  if (command === 'migrate') return migrateCommand(rest, loadConfigFrom);
-  if (command === 'tasks') return tasksCommand(rest, loadConfigFrom);
-  if (command === 'secrets') return secretsCommand(rest, loadConfigFrom);
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (load) return (await load())(rest, loadConfigFrom);
   throw new UsageError(command.startsWith('-') ? `unknown option ${command}: a command comes first` : `unknown command "${command}"`);
 }
 

@@ -1,20 +1,33 @@
 /**
- * Debian's Chromium driven by playwright-core (never a downloaded browser), an axe-core scan of
- * the page, and screenshots kept under test-artifacts/dashboard/ for people to look at.
+ * Chromium driven by playwright-core (never a browser downloaded by Playwright), an axe-core scan
+ * of the page, and screenshots kept under test-artifacts/dashboard/ for people to look at.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { systemBinary } from '../helpers/system-binary.js';
+import { registryChromium } from './registry-chromium.js';
 
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
-const CHROMIUM = process.env.GENGATE_CHROMIUM ?? '/usr/bin/chromium';
 
+/** `GENGATE_CHROMIUM`, else `chromium` on PATH (Debian's), else the build `@sparticuz/chromium` ships. */
 export async function launchChromium(): Promise<Browser> {
+  const system = process.env.GENGATE_CHROMIUM ?? systemBinary('chromium');
+  if (system) {
+    try {
+      return await chromium.launch({ executablePath: system, args: ['--headless', '--no-sandbox'] });
+    } catch (error) {
+      throw new Error(`cannot start Chromium at ${system} (GENGATE_CHROMIUM, or chromium on PATH): ${(error as Error).message}`);
+    }
+  }
   try {
-    return await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox'] });
+    const { executablePath, env } = await registryChromium();
+    return await chromium.launch({ executablePath, args: ['--no-sandbox'], env: { ...process.env, ...env } });
   } catch (error) {
-    throw new Error(`cannot start Chromium at ${CHROMIUM} (install Debian's chromium package; .ci/run does): ${(error as Error).message}`);
+    throw new Error(
+      `cannot start the Chromium that @sparticuz/chromium ships; run npm install, or set GENGATE_CHROMIUM to a Chromium: ${(error as Error).message}`,
+    );
   }
 }
 

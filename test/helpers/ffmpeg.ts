@@ -1,33 +1,57 @@
 /**
- * ffprobe / ffmpeg for tests that check the sandbox's videos with an independent decoder.
- * CI installs Debian's `ffmpeg`; without it these tests fail and say so, unless
- * `GENGATE_SKIP_FFMPEG_TESTS=1` skips them on purpose.
+ * ffprobe / ffmpeg for tests that check the sandbox's videos with an independent decoder: the
+ * system's (Debian's `ffmpeg`) when on PATH, else the static builds that the devDependencies
+ * `@ffprobe-installer/ffprobe` and `@ffmpeg-installer/ffmpeg` ship in their platform packages.
+ * Where neither runs these tests fail and say so, unless `GENGATE_SKIP_FFMPEG_TESTS=1` skips them.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemBinary } from './system-binary.js';
 
 export const SKIP_FFMPEG_TESTS = process.env.GENGATE_SKIP_FFMPEG_TESTS === '1';
 
-function installed(tool: string): boolean {
-  try {
-    execFileSync(tool, ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
+type Tool = 'ffprobe' | 'ffmpeg';
+const PACKAGES: Record<Tool, string> = { ffprobe: '@ffprobe-installer/ffprobe', ffmpeg: '@ffmpeg-installer/ffmpeg' };
+const paths = new Map<Tool, string>();
+
+/** The system's tool, else the package's; throws why neither runs. */
+function toolPath(tool: Tool): string {
+  const known = paths.get(tool);
+  if (known) return known;
+  let path = systemBinary(tool);
+  if (!path) {
+    try {
+      path = (createRequire(import.meta.url)(PACKAGES[tool]) as { path: string }).path;
+    } catch (error) {
+      // These packages throw strings on a platform they have no build for.
+      throw new Error(`${tool}: not on PATH, and ${PACKAGES[tool]} has none for this machine (${String(error)})`);
+    }
   }
+  try {
+    execFileSync(path, ['-version'], { stdio: 'ignore' });
+  } catch (error) {
+    throw new Error(`${tool} at ${path} does not run: ${(error as Error).message}`);
+  }
+  paths.set(tool, path);
+  return path;
 }
 
 export function requireFfmpeg(): void {
-  if (!installed('ffprobe') || !installed('ffmpeg')) {
-    throw new Error('ffprobe/ffmpeg not found: install ffmpeg (apt-get install -y ffmpeg), or set GENGATE_SKIP_FFMPEG_TESTS=1 to skip these tests');
+  try {
+    toolPath('ffprobe');
+    toolPath('ffmpeg');
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; run npm install, or set GENGATE_SKIP_FFMPEG_TESTS=1 to skip these tests`);
   }
 }
 
-function run(tool: string, args: string[]): Promise<Buffer> {
+function run(tool: Tool, args: string[]): Promise<Buffer> {
+  const path = toolPath(tool);
   return new Promise((resolve, reject) => {
-    execFile(tool, args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(path, args, { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${tool} failed: ${error.message}\n${stderr.toString()}`));
       else resolve(stdout);
     });

@@ -1,0 +1,45 @@
+/**
+ * A short command loads only what it needs: `gengate keys list` opens the database and prints,
+ * without Fastify, sharp, pdf.js or the gateway's server (which only `start` imports), so that a
+ * command starts in a fraction of the time the whole gateway takes to load.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-modules-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The URLs of the modules the command resolved (test/helpers/record-modules.mjs). */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const record = join(dir, `${args.join('-')}.txt`);
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', './test/helpers/record-modules.mjs', '--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, GENGATE_RECORD_MODULES: record, GENGATE_DATABASE_URL: `sqlite:${join(dir, 'gengate.db')}`, GENGATE_CONFIG: '' },
+  });
+  expect(stdout).toContain('no keys yet');
+  return readFileSync(record, 'utf8').split('\n');
+}
+
+describe('gengate keys list', () => {
+  it('loads neither Fastify, sharp, pdf.js nor the gateway app', async () => {
+    const loaded = await modulesLoadedBy(['keys', 'list']);
+    // The recording works: the command's own module and the database driver are in it.
+    expect(loaded.some((url) => url.endsWith('/src/cli/keys-command.ts'))).toBe(true);
+    expect(loaded.some((url) => url.includes('/node_modules/better-sqlite3/'))).toBe(true);
+    const heavy = loaded.filter((url) =>
+      [
+        '/node_modules/fastify/',
+        '/node_modules/@fastify/',
+        '/node_modules/sharp/',
+        '/node_modules/pdfjs-dist/',
+        '/src/app.ts',
+        '/src/cli/start-command.ts',
+      ].some((part) => url.includes(part)),
+    );
+    expect(heavy).toEqual([]);
+  }, 60_000);
+});
