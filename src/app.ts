@@ -30,7 +30,7 @@ import { LocalMediaStore } from './media/local-media-store.js';
 import type { MediaStore } from './media/media-store.js';
 import { QuotaMediaStore } from './media/quota-media-store.js';
 import { createLogger } from './observability/logger.js';
-import { ProviderRegistry } from './providers/registry.js';
+import { PROVIDER_DESCRIPTORS, ProviderRegistry } from './providers/registry.js';
 import { allowPrivateUpstreams } from './providers/shared/upstream-connector.js';
 import { Catalog } from './routing/catalog.js';
 import { ChannelRegistry } from './routing/channel-registry.js';
@@ -118,7 +118,12 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const providers = new ProviderRegistry(config.sandbox);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
-  const liveChannels = new LiveChannels(registry, { configured: config.channels, stored: () => loadStoredChannels(channels) }, invalidation, logger);
+  const liveChannels = new LiveChannels(
+    registry,
+    { configured: config.channels, stored: () => loadStoredChannels(channels, PROVIDER_DESCRIPTORS) },
+    invalidation,
+    logger,
+  );
   // Model overrides stored through the admin API: in force from the start, reloaded on every `catalog` invalidation.
   const modelOverrides = new ModelOverridesRepository(store.db);
   const liveCatalog = new LiveCatalog(

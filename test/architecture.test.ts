@@ -1,9 +1,11 @@
 /**
  * The layering rules of docs/architecture.md, checked on the real import graph (type-only imports
- * included): no import cycles, `core/` imports nothing else from `src/` and does no I/O,
- * `surfaces/` and `providers/` never import each other, `http/` does not import `surfaces/`
- * (nothing but the composition root does, through the surface registry), a surface is imported
- * only by the registry, its own folder and tests, and only `store/` talks SQL.
+ * included): no import cycles; shipped code imports only from lower floors (FLOORS below);
+ * `config/` and `store/` load no provider; `core/` imports nothing else from `src/` (tests
+ * included) and does no I/O; `surfaces/` never imports `providers/`, `http/` not `surfaces/`;
+ * outside `surfaces/` only the composition root imports a surface, through the surface registry,
+ * and a surface is imported only by the registry, its own folder and tests; `admin/` never imports
+ * `surfaces/` and only the roots and the CLI import it; only `store/` talks SQL.
  */
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +34,25 @@ const LENT_BY_SURFACES = [
   'src/surfaces/gemini/render-error.ts',
   'src/surfaces/gemini/render-model-list.ts',
 ];
+/**
+ * The floors of `src/`, lowest first. Shipped code imports only what lies on a lower floor, or in
+ * its own folder: folders on one floor never import each other. The files of a floor's entry
+ * that lists several prefixes count as one folder (the composition roots).
+ */
+const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
+  ['src/core/', 'src/observability/'],
+  ['src/media/'],
+  ['src/providers/'],
+  ['src/config/'],
+  ['src/store/', 'src/routing/', 'src/http/'],
+  ['src/ledger/', 'src/auth/'],
+  ['src/gateway/'],
+  ['src/tasks/', 'src/surfaces/'],
+  ['src/admin/'],
+  [['src/app.ts', 'src/cli.ts', 'src/cli/', 'src/start-banner.ts']],
+];
+/** What loads provider adapters: the registry and each provider's descriptor. */
+const loadsProviders = (file: string) => file === 'src/providers/registry.ts' || /^src\/providers\/[^/]+\/index\.ts$/.test(file);
 const SQL_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
 const IO_MODULES = [
   ...['fs', 'fs/promises', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'worker_threads'].flatMap((m) => [m, `node:${m}`]),
@@ -61,6 +82,33 @@ const under = (folder: string) => (file: string) => file.startsWith(folder);
 const shipped = (prefix: string) => (path: string) => under(prefix)(path) && !path.endsWith('.test.ts');
 const describeEdge = (edge: ImportEdge) => `${edge.from} -> ${edge.to}`;
 
+interface Place {
+  floor: number;
+  /** The folder (or the files counted as one) within the floor. */
+  room: number;
+}
+
+/** Where a file of `src/` sits on FLOORS, if it sits anywhere. */
+function placeOf(file: string): Place | undefined {
+  for (const [floor, rooms] of FLOORS.entries()) {
+    const room = rooms.findIndex((prefixes) => (typeof prefixes === 'string' ? [prefixes] : prefixes).some((prefix) => file.startsWith(prefix)));
+    if (room >= 0) return { floor, room };
+  }
+  return undefined;
+}
+
+/** Every file `starts` reach through their imports, themselves included. */
+function reachedFrom(starts: string[]): Set<string> {
+  const reached = new Set<string>();
+  const pending = [...starts];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const dep of tree[file] ?? []) if (dep.id?.startsWith('src/')) pending.push(dep.id);
+  }
+  return reached;
+}
+
 function importsBetween(fromFolder: (file: string) => boolean, toModule: (target: string) => boolean): string[] {
   return edges.filter((edge) => fromFolder(edge.from) && toModule(edge.to)).map(describeEdge);
 }
@@ -82,7 +130,29 @@ describe('import graph', () => {
     expect(cycles).toEqual([]);
   });
 
-  it('core/ imports nothing else from src/', () => {
+  it('every shipped file of src/ sits on a floor', () => {
+    const homeless = Object.keys(tree).filter((file) => shipped('src/')(file) && placeOf(file) === undefined);
+    expect(homeless).toEqual([]);
+  });
+
+  it('shipped code imports only from a lower floor or its own folder', () => {
+    const upward = edges.filter((edge) => {
+      const from = placeOf(edge.from);
+      const to = placeOf(edge.to);
+      if (!shipped('src/')(edge.from) || from === undefined || to === undefined) return false;
+      return to.floor > from.floor || (to.floor === from.floor && to.room !== from.room);
+    });
+    expect(upward.map(describeEdge)).toEqual([]);
+  });
+
+  it('config/ and store/ load no provider: the composition roots hand them the provider descriptors', () => {
+    for (const folder of ['src/config/', 'src/store/']) {
+      const reached = reachedFrom(Object.keys(tree).filter(shipped(folder)));
+      expect([...reached].filter(loadsProviders), folder).toEqual([]);
+    }
+  });
+
+  it('core/ imports nothing else from src/, its tests included', () => {
     expect(importsBetween(under('src/core/'), (to) => to.startsWith('src/') && !to.startsWith('src/core/'))).toEqual([]);
   });
 
@@ -90,12 +160,11 @@ describe('import graph', () => {
     expect(importsBetween(under('src/core/'), (to) => IO_MODULES.includes(to))).toEqual([]);
   });
 
-  it('surfaces/ and providers/ never import each other (tests beside them may wire one to the other)', () => {
+  it('surfaces/ never imports providers/ (tests beside them may wire one to the other)', () => {
     expect(importsBetween(shipped('src/surfaces/'), under('src/providers/'))).toEqual([]);
-    expect(importsBetween(shipped('src/providers/'), under('src/surfaces/'))).toEqual([]);
   });
 
-  it('http/ does not import surfaces/', () => {
+  it('http/ does not import surfaces/, its tests included', () => {
     expect(importsBetween(under('src/http/'), under('src/surfaces/'))).toEqual([]);
   });
 
@@ -121,7 +190,7 @@ describe('import graph', () => {
     expect(SURFACE_REGISTRY in tree).toBe(true);
   });
 
-  it('admin/ never imports surfaces/, reaches providers only through their registry, and only the composition roots and the CLI import admin/', () => {
+  it('admin/ never imports surfaces/, reaches providers only through their registry, and only the composition roots and the CLI import admin/ (tests of src/ included)', () => {
     expect(importsBetween(shipped('src/admin/'), under('src/surfaces/'))).toEqual([]);
     const providerInternals = (to: string) => to.startsWith('src/providers/') && to !== 'src/providers/registry.ts' && to !== 'src/providers/types.ts';
     expect(importsBetween(shipped('src/admin/'), providerInternals)).toEqual([]);

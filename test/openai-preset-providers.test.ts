@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/load-config.js';
 import { FAKE_OPENAI_API_KEY, startFakeOpenAIUpstream, type FakeOpenAIUpstream } from './fakes/fake-openai-upstream.js';
 import { startGateway } from './helpers/start-gateway.js';
+import { PROVIDER_DESCRIPTORS } from '../src/providers/registry.js';
 
 interface PresetCase {
   provider: string;
@@ -67,12 +68,12 @@ describe.each(PRESETS)('named preset $provider', (preset) => {
     `channels:\n  - name: house-${preset.provider}\n    provider: ${preset.provider}\n${baseUrl}    apiKey: \${VENDOR_KEY}\n    models: ["${preset.model}"]\n`;
 
   it("gengate.yaml: the provider name alone gives the vendor's base URL", () => {
-    const [channel] = loadConfig({ env: { VENDOR_KEY: 'k' }, configPath: yamlFile(yaml('')) }).channels;
+    const [channel] = loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { VENDOR_KEY: 'k' }, configPath: yamlFile(yaml('')) }).channels;
     expect(channel).toMatchObject({ name: `house-${preset.provider}`, provider: preset.provider, baseUrl: preset.defaultBaseUrl, apiKey: 'k' });
   });
 
   it('its key variable alone adds a channel on the default base URL (its models driven below)', () => {
-    const [channel] = loadConfig({ env: { [preset.keyVar]: 'k' } }).channels;
+    const [channel] = loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { [preset.keyVar]: 'k' } }).channels;
     expect(channel).toMatchObject({ name: `${preset.provider}-env`, provider: preset.provider, baseUrl: preset.defaultBaseUrl, apiKey: 'k' });
   });
 
@@ -80,12 +81,16 @@ describe.each(PRESETS)('named preset $provider', (preset) => {
     {
       how: 'gengate.yaml',
       load: () =>
-        loadConfig({ env: { VENDOR_KEY: FAKE_OPENAI_API_KEY, VENDOR_URL: upstream.url }, configPath: yamlFile(yaml(`    baseUrl: \${VENDOR_URL}\n`)) }),
+        loadConfig({
+          providers: PROVIDER_DESCRIPTORS,
+          env: { VENDOR_KEY: FAKE_OPENAI_API_KEY, VENDOR_URL: upstream.url },
+          configPath: yamlFile(yaml(`    baseUrl: \${VENDOR_URL}\n`)),
+        }),
       channel: `house-${preset.provider}`,
     },
     {
       how: preset.keyVar,
-      load: () => loadConfig({ env: { [preset.keyVar]: FAKE_OPENAI_API_KEY, [preset.baseVar]: upstream.url } }),
+      load: () => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { [preset.keyVar]: FAKE_OPENAI_API_KEY, [preset.baseVar]: upstream.url } }),
       channel: `${preset.provider}-env`,
     },
   ];

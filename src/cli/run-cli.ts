@@ -7,6 +7,7 @@ import type { GatewayConfig } from '../config/types.js';
 import { debugDetail, describeFailure } from './describe-failure.js';
 import { USAGE, UsageError } from './usage.js';
 import { loadConfig } from '../config/load-config.js';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 
 type Command = (args: string[], loadConfig: (configPath: string | undefined) => GatewayConfig) => Promise<void>;
 
@@ -23,7 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   secrets: async () => (await import('./secrets-command.js')).secretsCommand,
 };
 
-const loadConfigFrom = (configPath: string | undefined) => loadConfig({ configPath });
+const loadConfigFrom = (configPath: string | undefined) => loadConfig({ configPath, providers: PROVIDER_DESCRIPTORS });
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

@@ -2,7 +2,6 @@
  * Channels made from environment variables alone: for each provider descriptor with an
  * environment preset, its key variable set adds a channel named `<provider>-env`.
  */
-import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
 import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
@@ -23,11 +22,7 @@ function parseRewrite(value: string, variable: string): Array<{ from: string; to
     });
 }
 
-export function channelsFromEnv(
-  env: Env,
-  descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
-  allowPrivateBaseUrls = false,
-): ChannelDefinition[] {
+export function channelsFromEnv(env: Env, descriptors: readonly ProviderDescriptor[], allowPrivateBaseUrls = false): ChannelDefinition[] {
   const channels: ChannelDefinition[] = [];
   for (const descriptor of descriptors) {
     const preset = descriptor.envPreset;

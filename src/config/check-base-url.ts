@@ -2,9 +2,9 @@
  * What makes a channel's base URL usable: an http(s) URL the gateway appends request paths to.
  * A query, a fragment or credentials in it would end up in the wrong place of every upstream
  * URL (after the path is joined on), so they are refused when the configuration is read; so is
- * a host a channel may not reach (`base-url-hosts.ts`: metadata never, private networks by choice).
+ * a host a channel may not reach (`providers/shared/base-url-hosts.ts`: metadata never, private networks by choice).
  */
-import { classifyHost, hostClassRefusal } from './base-url-hosts.js';
+import { classifyHost, hostClassRefusal } from '../providers/shared/base-url-hosts.js';
 
 /**
  * The configuration error for a base URL, naming `field`, or undefined when it is usable. Only

@@ -15,7 +15,7 @@ function yamlFile(text: string): string {
 
 describe('loadConfig', () => {
   it('runs on embedded defaults with no file and no environment', () => {
-    const config = loadConfig({ env: {}, configPath: undefined });
+    const config = loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: undefined });
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8080 });
     expect(config.databaseUrl).toBe('sqlite:./data/gengate.db');
     expect(config.channels).toEqual([]);
@@ -24,19 +24,19 @@ describe('loadConfig', () => {
   });
 
   it('takes the secret key for stored credentials from GENGATE_SECRET_KEY', () => {
-    expect(loadConfig({ env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
   });
 
   it('takes the keys in force before a rotation from GENGATE_SECRET_KEY_PREVIOUS, comma-separated', () => {
-    expect(loadConfig({ env: {} }).previousSecretKeys).toEqual([]);
-    expect(loadConfig({ env: { GENGATE_SECRET_KEY_PREVIOUS: ` ${'b'.repeat(64)} ,, ${'c'.repeat(64)}` } }).previousSecretKeys).toEqual([
-      'b'.repeat(64),
-      'c'.repeat(64),
-    ]);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {} }).previousSecretKeys).toEqual([]);
+    expect(
+      loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY_PREVIOUS: ` ${'b'.repeat(64)} ,, ${'c'.repeat(64)}` } }).previousSecretKeys,
+    ).toEqual(['b'.repeat(64), 'c'.repeat(64)]);
   });
 
   it('creates one channel per provider key in the environment, with the family prefix rewrite', () => {
     const config = loadConfig({
+      providers: PROVIDER_DESCRIPTORS,
       env: { OPENAI_API_KEY: 'sk-1', ANTHROPIC_API_KEY: 'ak', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/', GEMINI_API_KEY: 'gk' },
     });
     const byName = Object.fromEntries(config.channels.map((c) => [c.name, c]));
@@ -53,13 +53,13 @@ describe('loadConfig', () => {
   });
 
   it('takes a custom prefix rewrite from the environment', () => {
-    const config = loadConfig({ env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'mine-=gpt-,x=y' } });
+    const config = loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'mine-=gpt-,x=y' } });
     expect(config.channels[0].modelRewrite).toEqual([
       { from: 'mine-', to: 'gpt-' },
       { from: 'x', to: 'y' },
     ]);
     expect(config.channels[0].models).toContain('mine-*');
-    expect(() => loadConfig({ env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'nonsense' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { OPENAI_API_KEY: 'k', OPENAI_MODEL_REWRITE: 'nonsense' } })).toThrow(ConfigError);
   });
 
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the title names the literal ${VAR} placeholder syntax the config loader expands
@@ -79,14 +79,18 @@ channels:
     models: textmodel-a-*
     modelRewrite: [{ from: textmodel-a-, to: claude- }]
 `);
-    const config = loadConfig({ env: { MY_ANTHROPIC_KEY: 'secret', GENGATE_PORT: '7000' }, configPath: path });
+    const config = loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { MY_ANTHROPIC_KEY: 'secret', GENGATE_PORT: '7000' }, configPath: path });
     expect(config.server.port).toBe(7000);
     expect(config.channels[0]).toMatchObject({ baseUrl: 'http://127.0.0.1:11434/v1', models: ['llama3', 'qwen*'], priority: 5, weight: 1, enabled: true });
     expect(config.channels[1]).toMatchObject({ apiKey: 'secret', baseUrl: 'https://api.anthropic.com', models: ['textmodel-a-*'] });
   });
 
   it('reads the server timeouts and body depth, and refuses impossible ones', () => {
-    const config = loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 5000\n  requestTimeoutMs: 60000\n  maxBodyDepth: 64\n') });
+    const config = loadConfig({
+      providers: PROVIDER_DESCRIPTORS,
+      env: {},
+      configPath: yamlFile('server:\n  headersTimeoutMs: 5000\n  requestTimeoutMs: 60000\n  maxBodyDepth: 64\n'),
+    });
     expect(config.server).toMatchObject({
       headersTimeoutMs: 5000,
       requestTimeoutMs: 60000,
@@ -94,27 +98,45 @@ channels:
       keepAliveTimeoutMs: 72000,
       connectionTimeoutMs: 0,
     });
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  requestTimeoutMs: 0\n') })).toThrow(/server\.requestTimeoutMs/);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  maxBodyDepth: deep\n') })).toThrow(/server\.maxBodyDepth/);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 90000\n  requestTimeoutMs: 60000\n') })).toThrow(/headersTimeoutMs/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('server:\n  requestTimeoutMs: 0\n') })).toThrow(
+      /server\.requestTimeoutMs/,
+    );
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('server:\n  maxBodyDepth: deep\n') })).toThrow(
+      /server\.maxBodyDepth/,
+    );
+    expect(() =>
+      loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('server:\n  headersTimeoutMs: 90000\n  requestTimeoutMs: 60000\n') }),
+    ).toThrow(/headersTimeoutMs/);
   });
 
   it('names what is wrong in a bad file', () => {
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: nope\n') })).toThrow(/channels\[0\]\.provider/);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: openai\n    baseUrl: ftp://x\n') })).toThrow(/baseUrl/);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('channels:\n  - {name: a, provider: sandbox}\n  - {name: a, provider: sandbox}\n') })).toThrow(
-      /two channels/,
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: nope\n') })).toThrow(
+      /channels\[0\]\.provider/,
     );
-    expect(() => loadConfig({ env: {}, configPath: '/nonexistent/gengate.yaml' })).toThrow(/not found/);
-    expect(() => loadConfig({ env: { GENGATE_PORT: 'eighty' } })).toThrow(/GENGATE_PORT/);
+    expect(() =>
+      loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('channels:\n  - name: x\n    provider: openai\n    baseUrl: ftp://x\n') }),
+    ).toThrow(/baseUrl/);
+    expect(() =>
+      loadConfig({
+        providers: PROVIDER_DESCRIPTORS,
+        env: {},
+        configPath: yamlFile('channels:\n  - {name: a, provider: sandbox}\n  - {name: a, provider: sandbox}\n'),
+      }),
+    ).toThrow(/two channels/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: '/nonexistent/gengate.yaml' })).toThrow(/not found/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_PORT: 'eighty' } })).toThrow(/GENGATE_PORT/);
   });
 
   it('reads the image pixel cap from YAML or the environment, 50 megapixels by default, and refuses a bad one', () => {
-    expect(loadConfig({ env: {} }).media.maxImagePixels).toBe(50_000_000);
-    expect(loadConfig({ env: {}, configPath: yamlFile('media:\n  maxImagePixels: 80000000\n') }).media.maxImagePixels).toBe(80_000_000);
-    expect(loadConfig({ env: { GENGATE_MAX_IMAGE_PIXELS: '1000000' } }).media.maxImagePixels).toBe(1_000_000);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('media:\n  maxImagePixels: lots\n') })).toThrow(/media\.maxImagePixels must be a positive integer/);
-    expect(() => loadConfig({ env: { GENGATE_MAX_IMAGE_PIXELS: '0' } })).toThrow(/media\.maxImagePixels/);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {} }).media.maxImagePixels).toBe(50_000_000);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('media:\n  maxImagePixels: 80000000\n') }).media.maxImagePixels).toBe(
+      80_000_000,
+    );
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_MAX_IMAGE_PIXELS: '1000000' } }).media.maxImagePixels).toBe(1_000_000);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('media:\n  maxImagePixels: lots\n') })).toThrow(
+      /media\.maxImagePixels must be a positive integer/,
+    );
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_MAX_IMAGE_PIXELS: '0' } })).toThrow(/media\.maxImagePixels/);
   });
 });
 
@@ -168,7 +190,7 @@ describe('environment presets', () => {
       // A provider without a default host (an MJ proxy is self-hosted) needs its base URL too.
       if (!d.defaultBaseUrl && !d.simulated) env[d.envPreset.baseVar] = `http://upstream-of-${d.name}.test`;
     }
-    const config = loadConfig({ env });
+    const config = loadConfig({ providers: PROVIDER_DESCRIPTORS, env });
     expect(config.channels.map((c) => [c.name, c.provider, c.apiKey])).toEqual(
       PROVIDER_DESCRIPTORS.filter((d) => d.envPreset).map((d) => [`${d.name}-env`, d.name, `key-of-${d.name}`]),
     );
@@ -180,28 +202,30 @@ describe('environment presets', () => {
 describe('port, logs and start-up settings', () => {
   it('finding 15: takes the port from PORT, as hosting platforms set it; GENGATE_PORT wins over PORT, both over the file', () => {
     const path = yamlFile('server:\n  port: 7000\n');
-    expect(loadConfig({ env: {}, configPath: path }).server.port).toBe(7000);
-    expect(loadConfig({ env: { PORT: '10000' }, configPath: path }).server.port).toBe(10000);
-    expect(loadConfig({ env: { PORT: '10000', GENGATE_PORT: '9000' }, configPath: path }).server.port).toBe(9000);
-    expect(loadConfig({ env: { PORT: '' } }).server.port).toBe(8080);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path }).server.port).toBe(7000);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { PORT: '10000' }, configPath: path }).server.port).toBe(10000);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { PORT: '10000', GENGATE_PORT: '9000' }, configPath: path }).server.port).toBe(9000);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { PORT: '' } }).server.port).toBe(8080);
   });
 
   it('finding 14: refuses a port that is not one, naming where it came from', () => {
-    expect(() => loadConfig({ env: { PORT: 'abc' } })).toThrow('PORT="abc" is not a port');
-    expect(() => loadConfig({ env: { GENGATE_PORT: '70000' } })).toThrow('GENGATE_PORT="70000" is not a port');
-    expect(() => loadConfig({ env: { GENGATE_PORT: '-1' } })).toThrow(ConfigError);
-    expect(() => loadConfig({ env: { GENGATE_PORT: '80.5' } })).toThrow(ConfigError);
-    expect(() => loadConfig({ env: {}, configPath: yamlFile('server:\n  port: "8080"\n') })).toThrow('server.port "8080" is not a port');
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { PORT: 'abc' } })).toThrow('PORT="abc" is not a port');
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_PORT: '70000' } })).toThrow('GENGATE_PORT="70000" is not a port');
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_PORT: '-1' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_PORT: '80.5' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('server:\n  port: "8080"\n') })).toThrow(
+      'server.port "8080" is not a port',
+    );
   });
 
   it('finding 14: refuses an unknown log level or format, and a file that is not YAML in one line', () => {
-    expect(() => loadConfig({ env: { GENGATE_LOG_LEVEL: 'loud' } })).toThrow(/GENGATE_LOG_LEVEL: unknown log level "loud"/);
-    expect(() => loadConfig({ env: { GENGATE_LOG_FORMAT: 'xml' } })).toThrow(/GENGATE_LOG_FORMAT: unknown log format "xml"/);
-    expect(loadConfig({ env: { GENGATE_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
-    expect(loadConfig({ env: {} }).logFormat).toBeUndefined();
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_LOG_LEVEL: 'loud' } })).toThrow(/GENGATE_LOG_LEVEL: unknown log level "loud"/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_LOG_FORMAT: 'xml' } })).toThrow(/GENGATE_LOG_FORMAT: unknown log format "xml"/);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_LOG_FORMAT: 'json' } }).logFormat).toBe('json');
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {} }).logFormat).toBeUndefined();
     const path = yamlFile('server:\n  port: [8080\nchannels: }\n');
-    expect(() => loadConfig({ env: {}, configPath: path })).toThrow(ConfigError);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path })).toThrow(ConfigError);
     // One line: no newline anywhere, ending with where the mistake is.
-    expect(() => loadConfig({ env: {}, configPath: path })).toThrow(/^[^\n]*line \d+, column \d+$/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path })).toThrow(/^[^\n]*line \d+, column \d+$/);
   });
 });

@@ -1,11 +1,11 @@
 /**
  * Builds the gateway configuration: embedded defaults, then the YAML file (if any), then the
  * environment. Channels come from the YAML `channels:` list and from the environment presets
- * of the registered providers (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL).
+ * of the providers the caller hands in (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL):
+ * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { channelsFromEnv, type Env } from './channels-from-env.js';
@@ -122,13 +122,13 @@ export interface LoadOptions {
   configPath?: string;
   /** Values that win over file and environment (tests, CLI flags). */
   overrides?: Partial<GatewayConfig>;
-  /** The providers channels may name; the registered ones unless a test says otherwise. */
-  providers?: readonly ProviderDescriptor[];
+  /** The providers channels may name (the composition root passes the registered ones). */
+  providers: readonly ProviderDescriptor[];
 }
 
-export function loadConfig(options: LoadOptions = {}): GatewayConfig {
+export function loadConfig(options: LoadOptions): GatewayConfig {
   const env = options.env ?? process.env;
-  const providers = options.providers ?? PROVIDER_DESCRIPTORS;
+  const { providers } = options;
   const sources: string[] = ['embedded defaults'];
   const explicitPath = options.configPath ?? env.GENGATE_CONFIG;
   const path = explicitPath ?? (existsSync('gengate.yaml') ? 'gengate.yaml' : undefined);

@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.js';
 import { loadConfig } from './load-config.js';
 import { applyModelOverrides, readModelCatalog, SHIPPED_CATALOG_PATH, shippedModelCatalog } from './load-model-catalog.js';
 import type { CatalogEntry } from './types.js';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 
 function file(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'gengate-catalog-')), name);
@@ -83,18 +84,24 @@ describe('applyModelOverrides', () => {
 describe('models: in gengate.yaml', () => {
   it('is read into the configuration', () => {
     const path = file('gengate.yaml', 'models:\n  - id: textmodel-b-4o\n    price: { input: 2 }\n  - id: house-model\n    operations: [chat]\n');
-    expect(loadConfig({ env: {}, configPath: path }).models).toEqual([
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path }).models).toEqual([
       { id: 'textmodel-b-4o', price: { input: 2 } },
       { id: 'house-model', operations: ['chat'] },
     ]);
-    expect(loadConfig({ env: {} }).models).toEqual([]);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {} }).models).toEqual([]);
   });
 
   it('a bad entry is refused when the configuration loads, naming it', () => {
     const path = file('gengate.yaml', 'models:\n  - id: textmodel-b-4o\n    price: { input: -1 }\n');
-    expect(() => loadConfig({ env: {}, configPath: path })).toThrow(/models\[0\] \(textmodel-b-4o\)\.price\.input must be a number ≥ 0/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path })).toThrow(
+      /models\[0\] \(textmodel-b-4o\)\.price\.input must be a number ≥ 0/,
+    );
     const added = file('gengate.yaml', 'models:\n  - id: brand-new\n    displayName: New\n');
-    expect(() => loadConfig({ env: {}, configPath: added })).toThrow(/models\[0\] \(brand-new\): a new model needs operations/);
-    expect(() => loadConfig({ env: {}, configPath: file('gengate.yaml', 'models: {a: 1}\n') })).toThrow(/models must be a list/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: added })).toThrow(
+      /models\[0\] \(brand-new\): a new model needs operations/,
+    );
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: file('gengate.yaml', 'models: {a: 1}\n') })).toThrow(
+      /models must be a list/,
+    );
   });
 });

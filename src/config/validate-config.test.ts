@@ -16,13 +16,14 @@ describe('validateChannel', () => {
       const channel = validateChannel(
         { name: `c-${descriptor.name}`, provider: descriptor.name, baseUrl: descriptor.defaultBaseUrl ? undefined : 'http://127.0.0.1:1/v1' },
         'channels[0]',
+        PROVIDER_DESCRIPTORS,
       );
       expect(channel.provider).toBe(descriptor.name);
     }
   });
 
   it('refuses an unknown provider, listing the registered ones', () => {
-    const attempt = () => validateChannel({ name: 'x', provider: 'acme' }, 'channels[3]');
+    const attempt = () => validateChannel({ name: 'x', provider: 'acme' }, 'channels[3]', PROVIDER_DESCRIPTORS);
     expect(attempt).toThrow(ConfigError);
     expect(attempt).toThrow(/channels\[3\]\.provider must be one of openai, openai-compatible, anthropic, .*sandbox, got "acme"/);
   });
@@ -33,9 +34,11 @@ describe('validateChannel', () => {
   });
 
   it('fills the default base URL of the provider, and requires one where the provider has none', () => {
-    expect(validateChannel({ name: 'g', provider: 'gemini' }, 'c').baseUrl).toBe('https://generativelanguage.googleapis.com');
-    expect(validateChannel({ name: 'g', provider: 'gemini', baseUrl: '' }, 'c').baseUrl).toBe('https://generativelanguage.googleapis.com');
-    expect(() => validateChannel({ name: 'l', provider: 'openai-compatible' }, 'c')).toThrow(/c\.baseUrl must be an http\(s\) URL/);
-    expect(validateChannel({ name: 's', provider: 'sandbox' }, 'c').baseUrl).toBe('');
+    expect(validateChannel({ name: 'g', provider: 'gemini' }, 'c', PROVIDER_DESCRIPTORS).baseUrl).toBe('https://generativelanguage.googleapis.com');
+    expect(validateChannel({ name: 'g', provider: 'gemini', baseUrl: '' }, 'c', PROVIDER_DESCRIPTORS).baseUrl).toBe(
+      'https://generativelanguage.googleapis.com',
+    );
+    expect(() => validateChannel({ name: 'l', provider: 'openai-compatible' }, 'c', PROVIDER_DESCRIPTORS)).toThrow(/c\.baseUrl must be an http\(s\) URL/);
+    expect(validateChannel({ name: 's', provider: 'sandbox' }, 'c', PROVIDER_DESCRIPTORS).baseUrl).toBe('');
   });
 });

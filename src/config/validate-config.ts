@@ -1,4 +1,3 @@
-import { findProviderDescriptor, PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 import type { ProviderDescriptor } from '../providers/types.js';
 import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
@@ -28,8 +27,8 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
 }
 
 /**
- * Checks one channel definition (YAML, admin API, stored) against the registered providers and
- * fills in its defaults. `stored: true` is for channels already in the database: their base URL
+ * Checks one channel definition (YAML, admin API, stored) against the providers the composition
+ * root hands in (`providers/registry.ts`'s list) and fills in its defaults. `stored: true` is for channels already in the database: their base URL
  * is held only to what earlier versions required, so a channel stored before a rule was added
  * never stops a start (one whose host is no longer allowed is refused when it connects instead).
  * `allowPrivateBaseUrls` is `router.allowPrivateBaseUrls`.
@@ -37,13 +36,13 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
 export function validateChannel(
   raw: unknown,
   where: string,
-  descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
+  descriptors: readonly ProviderDescriptor[],
   settings: { stored?: boolean; allowPrivateBaseUrls?: boolean } = {},
 ): ChannelDefinition {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${where} must be a mapping`);
   const entry = raw as Record<string, unknown>;
   const defaults = channelDefaults();
-  const descriptor = findProviderDescriptor(entry.provider, descriptors);
+  const descriptor = descriptors.find((candidate) => candidate.name === entry.provider);
   if (!descriptor) {
     throw new ConfigError(`${where}.provider must be one of ${descriptors.map((d) => d.name).join(', ')}, got ${JSON.stringify(entry.provider)}`);
   }

@@ -9,7 +9,7 @@
  * by at most the writes they have in flight at the same moment.
  */
 import { type Readable, Transform } from 'node:stream';
-import type { MediaFilesRepository } from '../store/media-files-repository.js';
+import type { MediaIndex } from './media-index.js';
 import { dailyQuotaFull, keptQuotaFull, storeFull, utcDay } from './media-quota-errors.js';
 import type { ByteRange, MediaFiles, MediaStore, StoredMedia, StreamedMedia } from './media-store.js';
 
@@ -28,8 +28,6 @@ export interface MediaQuotaSettings {
   maxTotalBytes: number;
   retentionMs: number;
 }
-
-export type MediaIndex = Pick<MediaFilesRepository, 'add' | 'remove' | 'keptBytes' | 'totalBytes' | 'writtenOn' | 'oldest' | 'forget'>;
 
 export interface QuotaMediaStoreOptions {
   files: MediaFiles;

@@ -7,7 +7,7 @@ import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult } from '../core/image.js';
 import type { Dialect, Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
-import type { SandboxSettings } from '../config/types.js';
+import type { SandboxSettings } from './sandbox/sandbox-settings.js';
 import type { MediaRef, StoredTaskRequest, TaskObservation, TaskOperation, TaskRequest, TaskResult } from '../core/task.js';
 
 /** The name of a registered provider (`src/providers/registry.ts` lists them). */

@@ -9,6 +9,7 @@ import { ChannelsRepository } from './channels-repository.js';
 import { CredentialCipher, CredentialKeyError, keyIdOf, loadSecretKey } from './credential-cipher.js';
 import { loadStoredChannels } from './load-stored-channels.js';
 import { openStore, type OpenedStore } from './open-store.js';
+import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 
 const API_KEY = 'sk-upstream-0123456789abcdef';
 const HEADER_TOKEN = 'org-token-fedcba9876543210';
@@ -159,9 +160,9 @@ describe.each(backends)('channels on %s', (_name, makeBackend) => {
   });
 
   it('loadStoredChannels hands back checked definitions and names a stored channel whose provider is unknown', async () => {
-    expect(await loadStoredChannels(channels)).toEqual([{ ...claude, apiKey: 'sk-rotated', weight: 7 }]);
+    expect(await loadStoredChannels(channels, PROVIDER_DESCRIPTORS)).toEqual([{ ...claude, apiKey: 'sk-rotated', weight: 7 }]);
     await channels.insert({ ...local, name: 'ghost', provider: 'retired-provider' });
-    await expect(loadStoredChannels(channels)).rejects.toThrow(/stored channel "ghost"\.provider must be one of/);
+    await expect(loadStoredChannels(channels, PROVIDER_DESCRIPTORS)).rejects.toThrow(/stored channel "ghost"\.provider must be one of/);
     await channels.delete('ghost');
   });
 });

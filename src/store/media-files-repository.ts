@@ -3,19 +3,13 @@
  * owner wrote per UTC day, for the media quotas and the global cap (`media/quota-media-store.ts`).
  */
 import { type Kysely, sql } from 'kysely';
+import type { MediaFileRow, MediaIndex } from '../media/media-index.js';
 import type { Database } from './schema.js';
-
-export interface MediaFileRow {
-  name: string;
-  owner: string;
-  bytes: number;
-  createdAt: number;
-}
 
 /** PostgreSQL sums bigints into numerics, which arrive as text. */
 const sumOfBytes = sql<string | number | null>`sum(bytes)`.as('total');
 
-export class MediaFilesRepository {
+export class MediaFilesRepository implements MediaIndex {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Records a stored file and adds its size to its owner's bytes of `day`. */

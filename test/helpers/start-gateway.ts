@@ -9,8 +9,10 @@ import { type Logger, pino } from 'pino';
 import { buildApp, type GatewayApp } from '../../src/app.js';
 import { createApiKey, type CreateKeyOptions } from '../../src/auth/key-admin.js';
 import { loadConfig } from '../../src/config/load-config.js';
-import type { GatewayConfig, LimitSettings, MediaSettings, SandboxSettings } from '../../src/config/types.js';
+import type { GatewayConfig, LimitSettings, MediaSettings } from '../../src/config/types.js';
 import { validateChannel } from '../../src/config/validate-config.js';
+import { PROVIDER_DESCRIPTORS } from '../../src/providers/registry.js';
+import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings.js';
 
 export interface ChannelSpec {
   name: string;
@@ -56,7 +58,7 @@ export interface RunningGateway {
 }
 
 export async function startGateway(options: StartOptions = {}): Promise<RunningGateway> {
-  const base = loadConfig({ env: {} });
+  const base = loadConfig({ env: {}, providers: PROVIDER_DESCRIPTORS });
   const config: GatewayConfig = {
     ...base,
     server: { ...base.server, host: '127.0.0.1', port: 0, bodyLimitBytes: options.bodyLimitBytes ?? base.server.bodyLimitBytes, ...options.server },
@@ -70,7 +72,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
-    channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`)),
+    channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
   const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }) });
   const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });

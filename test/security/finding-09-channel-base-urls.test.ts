@@ -15,6 +15,7 @@ import { ConfigError, loadConfig } from '../../src/config/load-config.js';
 import { validateChannel } from '../../src/config/validate-config.js';
 import { AdminClient } from '../admin/admin-client.js';
 import { type RunningGateway, startGateway } from '../helpers/start-gateway.js';
+import { PROVIDER_DESCRIPTORS } from '../../src/providers/registry.js';
 
 const MASTER = 'gg-master-finding-09-0123456789';
 const SECRET_KEY = Buffer.alloc(32, 9).toString('base64');
@@ -41,7 +42,7 @@ function yamlWith(baseUrl: string, allowPrivate?: boolean): string {
 
 function loadError(configPath: string, env: Record<string, string> = {}): string | undefined {
   try {
-    loadConfig({ env, configPath });
+    loadConfig({ providers: PROVIDER_DESCRIPTORS, env, configPath });
     return undefined;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -74,7 +75,9 @@ describe('finding 9: channel base URLs never reach metadata, private networks on
       expect(loadError(yamlWith(url)), url).toBeUndefined();
     }
     // The environment presets are held to the same rule.
-    expect(() => loadConfig({ env: { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://169.254.169.254/v1' } })).toThrow(/OPENAI_BASE_URL .*metadata/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://169.254.169.254/v1' } })).toThrow(
+      /OPENAI_BASE_URL .*metadata/,
+    );
   });
 
   describe('through the admin API', () => {
@@ -144,7 +147,7 @@ describe('finding 9: channel base URLs never reach metadata, private networks on
     const old = validateChannel(
       { name: 'old-metadata', provider: 'openai', baseUrl: 'http://metadata.google.internal/v1', apiKey: 'sk-old', models: ['old-model'] },
       'stored',
-      undefined,
+      PROVIDER_DESCRIPTORS,
       { stored: true },
     );
     await first.gateway.channels.insert(old);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningGateway, startGateway } from '../helpers/start-gateway.js';
+import { PROVIDER_DESCRIPTORS } from '../../src/providers/registry.js';
 
 const PROXY = '10.0.0.2';
 
@@ -33,7 +34,7 @@ describe('finding 12: trusted proxy hops', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gengate-trust-proxy-'));
     const file = join(dir, 'gengate.yaml');
     writeFileSync(file, 'server:\n  trustProxy: true\n');
-    expect(() => loadConfig({ env: {}, configPath: file })).toThrow(/number of proxies/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: file })).toThrow(/number of proxies/);
     await expect(startGateway({ server: { trustProxy: true as unknown as number } })).rejects.toThrow(/number of proxies/);
   });
 

@@ -66,7 +66,7 @@ const readOnly = (name: string) =>
 function checkDefinition(raw: Record<string, unknown>, allowPrivateBaseUrls: boolean): ChannelDefinition {
   let definition: ChannelDefinition;
   try {
-    definition = validateChannel(raw, 'channel', undefined, { allowPrivateBaseUrls });
+    definition = validateChannel(raw, 'channel', PROVIDER_DESCRIPTORS, { allowPrivateBaseUrls });
   } catch (error) {
     if (error instanceof ConfigError) throw new GatewayError('invalid_request', error.message, { code: 'invalid_channel' });
     throw error;

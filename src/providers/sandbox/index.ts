@@ -3,14 +3,13 @@
  * realistically shaped answers, for demos, tests and benchmarks. Each operation lives in
  * its own folder (`chat/`, `embed/`, `images/`, `tasks/`); `shared/` holds what they share.
  */
-import type { SandboxSettings } from '../../config/types.js';
 import { providerOf } from '../create-provider.js';
 import type { Attempt, Provider, ProviderDescriptor, ProviderParts } from '../types.js';
 import { createSandboxChat } from './chat/sandbox-chat.js';
 import { createSandboxEmbed } from './embed/sandbox-embed.js';
 import { createSandboxImages } from './images/sandbox-images.js';
 import { sandboxMediaLimits } from './sandbox-media-limits.js';
-import { createSettingsResolver } from './sandbox-settings.js';
+import { createSettingsResolver, type SandboxSettings } from './sandbox-settings.js';
 import { createSandboxTasks } from './tasks/sandbox-tasks.js';
 
 /** Reaches no upstream: no base URL, and every answer says it is simulated. */

@@ -1,5 +1,5 @@
 /** The sandbox's media size limits from its settings: each a whole number within what the sandbox can make, else the default. */
-import type { SandboxSettings } from '../../config/types.js';
+import type { SandboxSettings } from './sandbox-settings.js';
 import { MAX_SIDE } from './images/choose-output-size.js';
 import { SANDBOX_MEDIA_DEFAULTS } from './sandbox-defaults.js';
 import { MAX_SHORT_SIDE, MAX_VIDEO_SECONDS, MIN_SHORT_SIDE, MIN_VIDEO_SECONDS } from './video/choose-video-shape.js';

@@ -2,8 +2,30 @@
  * The sandbox's effective settings for one channel: the gateway-wide `sandbox` settings,
  * overridden by the channel's `options` (same keys), plus the channel-only failure drills.
  */
-import type { SandboxSettings } from '../../config/types.js';
 import { SANDBOX_DEFAULTS } from './sandbox-defaults.js';
+
+/** The gateway-wide `sandbox` settings (gengate.yaml); a sandbox channel's `options` override the pacing ones. */
+export interface SandboxSettings {
+  enabled: boolean;
+  /** Streaming pace of simulated output. */
+  tokensPerSecond: number;
+  /** Delay before the first simulated token. */
+  firstTokenDelayMs: number;
+  /** Share of simulated requests that fail with an upstream error (0–1), for failover drills. */
+  failureRate: number;
+  /** How long one simulated task (image task, imagegen1, video) takes from submit to result. */
+  taskMs: number;
+  /** Share of simulated tasks (0–1) that end in failure after running for a while. */
+  taskFailureRate: number;
+  /** Longest side of a sandbox image, in pixels (at most 4096). */
+  maxImageSide: number;
+  /** Largest short side of a sandbox video (`1080` for 1080p; 144 to 1080). */
+  maxVideoShortSide: number;
+  /** Longest sandbox video, in seconds (at most 20). */
+  maxVideoSeconds: number;
+  /** Largest sandbox video file, in bytes; a longer or larger asked video is refused at submit. */
+  maxVideoBytes: number;
+}
 
 export interface SandboxRuntimeSettings {
   /** Streaming pace; 0 (or not finite) streams as fast as the client reads. */

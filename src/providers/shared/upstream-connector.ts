@@ -1,6 +1,6 @@
 /**
  * How upstream connections are opened: the host a channel's base URL names is judged again when
- * the gateway connects, by the rules its configuration was checked with (`config/base-url-hosts.ts`),
+ * the gateway connects, by the rules its configuration was checked with (`base-url-hosts.ts`),
  * on the literal address or on every address a name resolves to. So a name that resolves to a
  * metadata or private address, or a stored channel saved before those rules, never reaches it.
  * The connection fails as unreachable (`EPRIVATEADDRESS`), which fails over like any other.
@@ -8,7 +8,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { buildConnector } from 'undici';
-import { classifyAddress, classifyHost, hostClassRefusal } from '../../config/base-url-hosts.js';
+import { classifyAddress, classifyHost, hostClassRefusal } from './base-url-hosts.js';
 
 let allowPrivate = false;
 

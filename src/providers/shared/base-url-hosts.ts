@@ -8,7 +8,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { embeddedIPv4, isPrivateAddress } from '../media/private-addresses.js';
+import { embeddedIPv4, isPrivateAddress } from '../../media/private-addresses.js';
 
 export type HostClass = 'public' | 'loopback' | 'private' | 'metadata';
 
