@@ -10,7 +10,9 @@ import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
-import { tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
+import { tapJson } from '../shared/json-tap.js';
+import type { TapFindings } from '../shared/sse-findings.js';
+import { type SseEventReader, tapSse } from '../shared/sse-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';

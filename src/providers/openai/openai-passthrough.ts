@@ -12,7 +12,10 @@ import { findMembers, forEachStringValue, removeMember, replaceValue, valueIs, t
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
 import { headerValue } from '../shared/upstream-http.js';
 import { type ByteEdits, bytesAt } from '../shared/byte-edits.js';
-import { type EventBytes, type InPlaceReader, tapJson, tapSse, type SseEventReader, type TapFindings } from '../shared/usage-tap.js';
+import { tapJson } from '../shared/json-tap.js';
+import type { EventBytes } from '../shared/sse-event-bytes.js';
+import type { TapFindings } from '../shared/sse-findings.js';
+import { type InPlaceReader, type SseEventReader, tapSse } from '../shared/sse-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
 import type { OpenAIFlavour } from './openai-flavour.js';

@@ -8,7 +8,9 @@ import { bodyText } from '../../../test/helpers/body-text.js';
 import { anthropicInPlace, anthropicProducedText, anthropicStreamReader } from '../anthropic/anthropic-passthrough.js';
 import { openAIInPlace, openAIProducedText, openAIStreamReader } from '../openai/openai-passthrough.js';
 import { renameModel, renameModelBytes } from './public-model.js';
-import { lastObjectAt, lastObjectInBytes, type SseTapOptions, type SseEventReader, tapJson, tapSse } from './usage-tap.js';
+import { lastObjectAt, lastObjectInBytes } from './json-scanner.js';
+import { tapJson } from './json-tap.js';
+import { type SseEventReader, type SseTapOptions, tapSse } from './sse-tap.js';
 
 function chunked(bytes: Buffer, size: number): Readable {
   const parts: Buffer[] = [];

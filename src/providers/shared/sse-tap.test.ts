@@ -1,9 +1,10 @@
 import { PassThrough, Readable } from 'node:stream';
-import { bodyText } from '../../../test/helpers/body-text.js';
 import { describe, expect, it } from 'vitest';
+import { bodyText } from '../../../test/helpers/body-text.js';
 import type { SseEvent } from '../../core/sse.js';
 import { PRODUCED_TEXT_LIMIT } from '../../core/text-collector.js';
-import { lastObjectAt, tapJson, tapSse, type TapFindings } from './usage-tap.js';
+import type { TapFindings } from './sse-findings.js';
+import { tapSse } from './sse-tap.js';
 
 const usageOf = (document: unknown) => {
   const usage = (document as { usage?: { in: number; out: number } }).usage;
@@ -16,57 +17,6 @@ function chunked(body: string, size: number): Readable {
   for (let i = 0; i < bytes.length; i += size) parts.push(bytes.subarray(i, i + size));
   return Readable.from(parts);
 }
-
-describe('lastObjectAt', () => {
-  it('parses the object after the last occurrence of the key, whatever strings hold', () => {
-    const doc = '{"content":"the \\"usage\\": {not this} }","usage":{"in":7,"out":{"nested":"a}b"}}}';
-    expect(lastObjectAt(doc, 'usage')).toEqual({ in: 7, out: { nested: 'a}b' } });
-  });
-
-  it('is undefined when the key is absent or not followed by an object', () => {
-    expect(lastObjectAt('{"a":1}', 'usage')).toBeUndefined();
-    expect(lastObjectAt('{"usage":null}', 'usage')).toBeUndefined();
-  });
-});
-
-describe('tapJson', () => {
-  it('reads the answer whole, relays it with its length and reads usage from its end', async () => {
-    const body = JSON.stringify({ id: 'x', text: 'say "usage": {}', usage: { in: 12, out: 3 } });
-    const tapped = await tapJson(chunked(body, 7), { extract: usageOf, usageKey: 'usage' });
-    expect(tapped.length).toBe(Buffer.byteLength(body));
-    expect(await bodyText(tapped.body)).toBe(body);
-    expect(await tapped.result).toEqual({ usage: { inputTokens: 12, outputTokens: 3 }, completed: true, producedText: '' });
-  });
-
-  it('relays the rewritten text with the rewritten length', async () => {
-    const body = '{"model":"up-é","usage":{"in":1,"out":2}}';
-    const tapped = await tapJson(chunked(body, 3), { extract: usageOf, usageKey: 'usage', rewrite: (t) => t.replace('up-é', 'public-model') });
-    const relayed = await bodyText(tapped.body);
-    expect(relayed).toBe('{"model":"public-model","usage":{"in":1,"out":2}}');
-    expect(tapped.length).toBe(Buffer.byteLength(relayed));
-  });
-
-  it('has no usage when the answer carries none', async () => {
-    const tapped = await tapJson(chunked('{"id":"x"}', 3), { extract: usageOf, usageKey: 'usage' });
-    expect(await bodyText(tapped.body)).toBe('{"id":"x"}');
-    expect(await tapped.result).toEqual({ completed: true, producedText: '' });
-  });
-
-  it('relays an answer over the limit unchanged, as it comes, without length or usage', async () => {
-    const body = JSON.stringify({ filler: 'x'.repeat(100), usage: { in: 1, out: 1 } });
-    const tapped = await tapJson(chunked(body, 10), { extract: usageOf, usageKey: 'usage', rewrite: () => 'never' }, 50);
-    expect(tapped.length).toBeUndefined();
-    expect(await bodyText(tapped.body)).toBe(body);
-    expect(await tapped.result).toEqual({ completed: true, producedText: '' });
-  });
-
-  it('throws a retryable upstream error when the body breaks off', async () => {
-    const source = new PassThrough();
-    source.write('{"id":');
-    setImmediate(() => source.destroy(new Error('socket hang up')));
-    await expect(tapJson(source, { extract: usageOf })).rejects.toMatchObject({ kind: 'upstream', retryable: true });
-  });
-});
 
 describe('tapSse', () => {
   const stream = 'data: {"n":1,"t":"a"}\n\n: keep-alive\n\ndata: {"n":2,"t":"b","usage":{"in":5,"out":9}}\n\ndata: [DONE]\n\n';
