@@ -1,15 +1,4 @@
 /** JSON schemas shared by several admin routes. */
-export const ERROR_SCHEMA = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, requestId: { type: 'string' } },
-      required: ['code', 'message'],
-    },
-  },
-} as const;
-
 export const ACCOUNT_SCHEMA = {
   type: 'object',
   properties: {

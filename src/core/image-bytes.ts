@@ -11,7 +11,7 @@ import { readImageHeader } from './image-header.js';
 import { sniffImageType } from './image-type.js';
 import { parseBase64DataUrl } from './wire/openai-data-url.js';
 
-export { SUPPORTED_IMAGE_TYPES, sniffImageType, type SupportedImageType } from './image-type.js';
+export { sniffImageType } from './image-type.js';
 
 /**
  * Largest picture accepted by default, in pixels: 50 megapixels admits 8K frames (33 MP) and

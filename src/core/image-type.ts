@@ -2,14 +2,6 @@
 
 export type SupportedImageType = 'image/png' | 'image/jpeg' | 'image/webp' | 'image/gif';
 
-export const SUPPORTED_IMAGE_TYPES: readonly SupportedImageType[] = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
-
-export interface ImageBytesOptions {
-  filename?: string;
-  /** Largest accepted image in bytes (decoded). */
-  maxBytes?: number;
-}
-
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {

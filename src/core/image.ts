@@ -94,5 +94,3 @@ export interface DeliveredImages {
   created: number;
   images: DeliveredImage[];
 }
-
-export type ImageOperation = 'image.generate' | 'image.edit' | 'image.remix' | 'image.blend';

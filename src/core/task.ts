@@ -7,8 +7,6 @@ import type { ImageInput } from './image.js';
 
 export type TaskStatus = 'queued' | 'submitted' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
-export const TERMINAL_TASK_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'canceled'];
-
 export function isTerminalTaskStatus(status: TaskStatus): boolean {
   return status === 'succeeded' || status === 'failed' || status === 'canceled';
 }

@@ -12,10 +12,6 @@ export interface Usage {
   reasoningTokens?: number;
 }
 
-export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0 };
-}
-
 /** Merges a partial usage report into an accumulated one; later non-undefined values win. */
 export function mergeUsage(into: Usage, update: Partial<Usage> | undefined): Usage {
   if (!update) return into;
@@ -25,8 +21,4 @@ export function mergeUsage(into: Usage, update: Partial<Usage> | undefined): Usa
   if (update.cacheWriteTokens !== undefined) into.cacheWriteTokens = update.cacheWriteTokens;
   if (update.reasoningTokens !== undefined) into.reasoningTokens = update.reasoningTokens;
   return into;
-}
-
-export function uncachedInputTokens(usage: Usage): number {
-  return Math.max(0, usage.inputTokens - (usage.cacheReadTokens ?? 0) - (usage.cacheWriteTokens ?? 0));
 }

@@ -21,10 +21,6 @@ export function configureImageDecoding(settings: { maxPixels: number; concurrent
   slots.resize(settings.concurrentDecodes ?? DEFAULT_CONCURRENT_DECODES);
 }
 
-export function decodePixelLimit(): number {
-  return maxPixels;
-}
-
 /** A sharp pipeline over image bytes from outside, limited to the pixel cap. */
 export async function openImage(input: Uint8Array, options: SharpOptions = {}): Promise<Sharp> {
   return (await loadSharp())(input, { limitInputPixels: maxPixels, ...options });

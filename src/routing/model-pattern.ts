@@ -5,7 +5,3 @@ export function compileModelPattern(pattern: string): (model: string) => boolean
   const regex = new RegExp(`^${escaped.join('.*')}$`);
   return (model) => regex.test(model);
 }
-
-export function matchesAny(patterns: readonly string[], model: string): boolean {
-  return patterns.some((pattern) => compileModelPattern(pattern)(model));
-}

@@ -35,12 +35,6 @@ export function latencyBucketSql(column = 'latency_ms'): string {
   return `CASE ${cases} ELSE ${LATENCY_BOUNDS.length} END`;
 }
 
-export interface LatencyPercentiles {
-  p50: number;
-  p95: number;
-  p99: number;
-}
-
 /**
  * The q-quantile (0 < q ≤ 1) of a histogram, interpolated linearly inside its bucket; the open
  * last bucket answers its lower bound. Null for an empty histogram.

@@ -11,7 +11,6 @@ export const MAX_VIDEO_PROMPT_CHARS = 10_000;
 export const MIN_VIDEO_SECONDS = 1;
 export const MAX_VIDEO_SECONDS = 20;
 export const DEFAULT_VIDEO_SECONDS = 5;
-const MAX_SEED = 4_294_967_295;
 /** Public model ids: letters, digits and `._:/-`, as the catalog names them. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 
@@ -53,10 +52,6 @@ export function checkVideoSeconds(seconds: number, param: string): number {
   if (seconds < MIN_VIDEO_SECONDS || seconds > MAX_VIDEO_SECONDS)
     throw invalidRequest(`${param}: must be between ${MIN_VIDEO_SECONDS} and ${MAX_VIDEO_SECONDS} seconds, got ${seconds}`, param);
   return seconds;
-}
-
-export function parseVideoSeed(value: unknown, param: string): number | undefined {
-  return optionalInteger(value, param, 0, MAX_SEED);
 }
 
 /** One of `allowed`, or undefined when absent. */
