@@ -18,6 +18,7 @@ import { errorFamilies } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
+import { registerVideoDownloadRoute } from './http/video-files/video-download-route.js';
 import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
@@ -226,6 +227,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   http.get('/healthz', async () => ({ status: 'ok' }));
   for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));
   registerMediaRoutes(http, media, errorShapes);
+  registerVideoDownloadRoute(http, { authenticate: (presented) => services.authenticate(presented), tasks: services.tasks, render: errorShapes.fallback });
   const accounts = new AccountsRepository(store.db);
   const sessions = new SessionsRepository(store.db);
   const audit = new AuditTrail(new AuditRepository(store.db));

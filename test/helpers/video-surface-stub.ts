@@ -3,7 +3,7 @@
  * surface submits into (the submitted task is already running, as an engine may hand it back),
  * owner-only lookups and cancels, and a guarded-fetch stand-in that serves one tiny PNG.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { GatewayError } from '../../src/core/errors.js';
 import type { ImageInput } from '../../src/core/image.js';
 import type { AuthenticatedKey } from '../../src/core/key.js';
@@ -142,10 +142,16 @@ export const VIDEO_RESULT = {
 };
 
 /** Serves one surface on 127.0.0.1 (port 0) with the gateway's JSON body parser; resolves its base URL and a closer. */
-export async function serveSurface(surface: Surface, services: GatewayServices): Promise<{ base: string; close: () => Promise<void> }> {
+/** `alongside`: routes the gateway registers beside the surface (the download route). */
+export async function serveSurface(
+  surface: Surface,
+  services: GatewayServices,
+  alongside?: (app: FastifyInstance) => void,
+): Promise<{ base: string; close: () => Promise<void> }> {
   const app = Fastify();
   installJsonBodyParser(app);
   await surface.register(app, services);
+  alongside?.(app);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return { base, close: () => app.close() };
 }

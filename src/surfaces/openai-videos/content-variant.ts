@@ -1,13 +1,12 @@
 /**
  * What `GET /v1/videos/:id/content?variant=` serves: `video` (the default; result 0, as the
- * download route) or `thumbnail` (result 1 when it is a PNG or JPEG image). The gateway makes
+ * download route, `http/video-files/`) or `thumbnail` (result 1 when it is a PNG or JPEG image). The gateway makes
  * no `spritesheet`; it and a missing thumbnail answer 404 `variant_not_available`.
  */
 import { describeValue } from '../../core/describe-value.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { Task } from '../../core/task.js';
-import { videoNotFound } from './find-video.js';
-import type { TaskFile } from './serve-task-file.js';
+import type { TaskFile } from '../../http/video-files/serve-task-file.js';
 
 export type ContentVariant = 'video' | 'thumbnail' | 'spritesheet';
 
@@ -20,17 +19,6 @@ export function parseContentVariant(query: unknown): ContentVariant {
   if (typeof value !== 'string' || !VARIANTS.includes(value as ContentVariant))
     throw invalidRequest(`variant: must be one of ${VARIANTS.map((v) => `"${v}"`).join(', ')}, got ${describeValue(value)}`, 'variant');
   return value as ContentVariant;
-}
-
-/** The video itself: result 0, saved as `<id>.mp4`. */
-export function videoFile(task: Task, statusWord: string): TaskFile {
-  return {
-    index: 0,
-    accepts: (ref) => ref.kind === 'video',
-    absent: () => videoNotFound(task.id),
-    filename: () => `${task.id}.mp4`,
-    statusWord,
-  };
 }
 
 /** The thumbnail: result 1 when it is a PNG or JPEG image. */

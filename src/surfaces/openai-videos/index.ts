@@ -1,7 +1,4 @@
-/**
- * The OpenAI videos surface (beyond the spec: the `openai` SDK's `client.videos` unchanged) and
- * the spec's download route `GET /v1/videos/:id/download`, for video tasks of every family.
- */
+/** The OpenAI videos surface (beyond the spec: the `openai` SDK's `client.videos` unchanged), for video tasks of every family. */
 import { base32Id } from '../../core/ids.js';
 import type { Surface } from '../types.js';
 import { registerOpenAIVideosRoutes } from './routes.js';

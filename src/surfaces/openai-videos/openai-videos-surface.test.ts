@@ -14,6 +14,8 @@ import {
 } from '../../../test/helpers/video-surface-stub.js';
 import { GatewayError } from '../../core/errors.js';
 import type { MediaRef, Task, TaskStatus } from '../../core/task.js';
+import { registerVideoDownloadRoute } from '../../http/video-files/video-download-route.js';
+import { renderOpenAIError } from '../openai/render-error.js';
 import { openaiVideosSurface } from './index.js';
 
 const MODEL = 'videogen2-1-0-lite';
@@ -40,7 +42,13 @@ describe('openaiVideosSurface', () => {
   const { post, get } = videoClient(() => server.base);
 
   beforeAll(async () => {
-    server = await serveSurface(openaiVideosSurface, stub.services);
+    // The download route is registered beside the surface, as the gateway does.
+    const download = {
+      authenticate: (presented: string | undefined) => stub.services.authenticate(presented),
+      tasks: stub.services.tasks,
+      render: renderOpenAIError,
+    };
+    server = await serveSurface(openaiVideosSurface, stub.services, (app) => registerVideoDownloadRoute(app, download));
     client = new OpenAI({ baseURL: `${server.base}/v1`, apiKey: VIDEO_KEY, maxRetries: 0 });
     other = new OpenAI({ baseURL: `${server.base}/v1`, apiKey: OTHER_VIDEO_KEY, maxRetries: 0 });
   });

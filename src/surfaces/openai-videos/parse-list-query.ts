@@ -1,7 +1,7 @@
 /** `GET /v1/videos` query → a page request: `limit` 1–100 (default 20), `after` a video id, `order` asc|desc (default desc). */
 import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
-import { VIDEO_ID } from './find-video.js';
+import { TASK_ID } from '../../core/own-task.js';
 
 export const DEFAULT_LIST_LIMIT = 20;
 export const MAX_LIST_LIMIT = 100;
@@ -26,7 +26,7 @@ export function parseVideoListQuery(query: unknown): VideoListQuery {
   if (order !== 'asc' && order !== 'desc') throw invalidRequest(`order: must be one of "asc", "desc", got ${describeValue(order)}`, 'order');
   parsed.order = order;
   if (after !== undefined && after !== '') {
-    if (!VIDEO_ID.test(after)) throw invalidRequest(`after: must be a video id, got ${describeValue(after)}`, 'after');
+    if (!TASK_ID.test(after)) throw invalidRequest(`after: must be a video id, got ${describeValue(after)}`, 'after');
     parsed.after = after;
   }
   return parsed;

@@ -1,9 +1,9 @@
 /**
  * The OpenAI videos routes (beyond the spec, so the `openai` SDK's `client.videos` works):
  * `POST /v1/videos` (JSON, or multipart with an `input_reference` file), `GET /v1/videos`,
- * `GET /v1/videos/:id`, `DELETE /v1/videos/:id` and `GET /v1/videos/:id/content`, plus the
- * spec's `GET /v1/videos/:id/download`. Every route serves the caller's video tasks of any
- * video surface. The key comes as `Authorization: Bearer`, checked before the body is read;
+ * `GET /v1/videos/:id`, `DELETE /v1/videos/:id` and `GET /v1/videos/:id/content` (the spec's
+ * `GET /v1/videos/:id/download` is `http/video-files/`). Every route serves the caller's video
+ * tasks of any video surface. The key comes as `Authorization: Bearer`, checked before the body is read;
  * errors in OpenAI's shape. Registered in a scope that alone parses multipart bodies.
  */
 import multipart from '@fastify/multipart';
@@ -15,15 +15,16 @@ import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-he
 import { renderOpenAIError } from '../openai/render-error.js';
 import { submitVideoTask } from '../shared/submit-video-task.js';
 import { CREATE_MULTIPART_LIMITS, collectMultipartCreate } from './collect-multipart-create.js';
-import { parseContentVariant, thumbnailFile, variantNotAvailable, videoFile } from './content-variant.js';
+import { findVideo, videoNotFound } from '../../http/video-files/find-video.js';
+import { serveTaskFile } from '../../http/video-files/serve-task-file.js';
+import { videoFile } from '../../http/video-files/video-file.js';
+import { parseContentVariant, thumbnailFile, variantNotAvailable } from './content-variant.js';
 import { jsonCreateParts } from './create-parts.js';
-import { findVideo, videoNotFound } from './find-video.js';
 import { openaiVideoStatus } from './openai-video-status.js';
 import { OPENAI_VIDEO_PARAMS, parseOpenAIVideoCreate } from './parse-create-request.js';
 import { parseVideoListQuery } from './parse-list-query.js';
 import { renderOpenAIVideo } from './render-video.js';
 import { renderOpenAIVideoList } from './render-video-list.js';
-import { serveTaskFile } from './serve-task-file.js';
 import { videoExpiry } from './video-expiry.js';
 
 type ById = { Params: { id: string } };
@@ -61,15 +62,8 @@ export async function registerOpenAIVideosRoutes(app: FastifyInstance, services:
       const task = await findVideo(tasks, requestKey(request), request.params.id);
       const word = openaiVideoStatus(task.status);
       if (variant === 'spritesheet') throw variantNotAvailable(task, variant);
-      return serveTaskFile(request, reply, tasks, task, variant === 'thumbnail' ? thumbnailFile(task, word) : videoFile(task, word));
-    },
-  });
-  app.route<ById>({
-    method: ['GET', 'HEAD'],
-    url: '/v1/videos/:id/download',
-    handler: async (request, reply) => {
-      const task = await findVideo(tasks, requestKey(request), request.params.id);
-      return serveTaskFile(request, reply, tasks, task, videoFile(task, task.status));
+      const file = variant === 'thumbnail' ? thumbnailFile(task, word) : videoFile(task, word);
+      return serveTaskFile(request, reply, tasks, task, file, renderOpenAIError);
     },
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Why a video task's file cannot be served: not finished yet (409 `video_not_ready`), finished
  * without a video (409 `video_failed`, with the task's reason), or kept past the retention
- * (410 `video_expired`). All are OpenAI-shaped errors of the caller's request.
+ * (410 `video_expired`), each an error of the caller's request.
  */
 import { quoteValue } from '../../core/describe-value.js';
 import { GatewayError } from '../../core/errors.js';

@@ -3,17 +3,18 @@
  * expect: `ETag`, `Accept-Ranges: bytes`, a single `Range` as `206` with `Content-Range`,
  * `416` (with the file's size in `Content-Range`) when no byte of it exists, `304` for a matching
  * `If-None-Match`, `Content-Disposition: attachment` with a file name, private caching. A
- * `HEAD` gets the same headers without reading the file.
+ * `HEAD` gets the same headers without reading the file. `render` shapes the 416, which is
+ * answered here to keep its `Content-Range`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import type { MediaRef, Task } from '../../core/task.js';
-import type { TaskServices } from '../../gateway/contract.js';
-import { replyWithError } from '../../http/edge-errors.js';
 import type { StoredMedia } from '../../media/media-store.js';
-import { renderOpenAIError } from '../openai/render-error.js';
+import { replyWithError } from '../edge-errors.js';
+import type { ErrorRenderer } from '../error-renderer.js';
 import { contentRange, planByteRange, type RangePlan } from './byte-range.js';
 import { entityTagOf, noneMatchHits, rangeStillApplies } from './entity-tag.js';
+import type { TaskFileSource } from './task-file-source.js';
 import { requireSucceeded, videoExpired } from './video-unavailable.js';
 
 export interface TaskFile {
@@ -29,7 +30,14 @@ export interface TaskFile {
   statusWord: string;
 }
 
-export async function serveTaskFile(request: FastifyRequest, reply: FastifyReply, tasks: TaskServices, task: Task, file: TaskFile): Promise<FastifyReply> {
+export async function serveTaskFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tasks: TaskFileSource,
+  task: Task,
+  file: TaskFile,
+  render: ErrorRenderer,
+): Promise<FastifyReply> {
   requireSucceeded(task, file.statusWord);
   const ref = task.result?.media[file.index];
   if (!ref || !file.accepts(ref)) throw file.absent();
@@ -58,7 +66,7 @@ export async function serveTaskFile(request: FastifyRequest, reply: FastifyReply
       status: 416,
       code: 'range_not_satisfiable',
     });
-    return replyWithError(request, reply, error, renderOpenAIError);
+    return replyWithError(request, reply, error, render);
   }
   reply.header('content-type', media.mediaType);
   reply.header('content-disposition', `attachment; filename="${file.filename(ref)}"`);
@@ -74,7 +82,7 @@ export async function serveTaskFile(request: FastifyRequest, reply: FastifyReply
   return reply.send(media.body);
 }
 
-async function open(tasks: TaskServices, task: Task, file: TaskFile, planned: RangePlan): Promise<StoredMedia> {
+async function open(tasks: TaskFileSource, task: Task, file: TaskFile, planned: RangePlan): Promise<StoredMedia> {
   const opened = await tasks.openResult(task, file.index, planned.kind === 'partial' ? planned.range : undefined);
   if (opened.kind !== 'found') throw opened.kind === 'expired' ? videoExpired(task) : file.absent();
   return opened.media;
