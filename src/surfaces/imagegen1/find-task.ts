@@ -5,15 +5,17 @@
 import { quoteValue } from '../../core/describe-value.js';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
+import { findOwnTask } from '../../core/own-task.js';
 import type { Task } from '../../core/task.js';
 import type { TaskServices } from '../../gateway/contract.js';
 
-/** Task ids are short lowercase base32; anything else is not looked up at all. */
-const TASK_ID = /^[a-z0-9]{1,64}$/;
-
 export async function findImagegen1Task(tasks: TaskServices, key: AuthenticatedKey, id: string): Promise<Task> {
-  const task = TASK_ID.test(id) ? await tasks.get(key, id) : undefined;
-  if (task?.surface !== 'imagegen1') throw taskNotFound(id);
+  const task = await findOwnTask(
+    (own) => tasks.get(key, own),
+    id,
+    (found) => found.surface === 'imagegen1',
+  );
+  if (!task) throw taskNotFound(id);
   return task;
 }
 

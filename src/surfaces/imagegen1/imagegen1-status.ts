@@ -3,19 +3,8 @@
  * not yet running; the spec's creation answer says `pending`, so that word stands for every
  * state before the model runs.
  */
-import type { TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 
-export type Imagegen1Status = 'pending' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+export const imagegen1Status = statusWords({ queued: 'pending', running: 'processing', succeeded: 'succeeded', failed: 'failed', canceled: 'canceled' });
 
-const WORDS: Record<TaskStatus, Imagegen1Status> = {
-  queued: 'pending',
-  submitted: 'pending',
-  running: 'processing',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  canceled: 'canceled',
-};
-
-export function imagegen1Status(status: TaskStatus): Imagegen1Status {
-  return WORDS[status];
-}
+export type Imagegen1Status = ReturnType<typeof imagegen1Status>;

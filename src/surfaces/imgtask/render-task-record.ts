@@ -4,6 +4,7 @@
  * (`"0%"`…`"100%"`, and `""` after a failure, as the proxy does).
  */
 import type { Task, TaskButton, TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 import { actionWordOf } from './action-model.js';
 
 export interface ImgtaskRecord {
@@ -24,14 +25,13 @@ export interface ImgtaskRecord {
   properties: Record<string, unknown>;
 }
 
-const STATUS: Record<TaskStatus, ImgtaskRecord['status']> = {
+const status = statusWords<ImgtaskRecord['status']>({
   queued: 'NOT_START',
   submitted: 'SUBMITTED',
   running: 'IN_PROGRESS',
   succeeded: 'SUCCESS',
   failed: 'FAILURE',
-  canceled: 'FAILURE',
-};
+});
 
 const DESCRIPTION: Record<TaskStatus, string> = {
   queued: 'Waiting to start',
@@ -71,7 +71,7 @@ export function renderImgtaskRecord(task: Task, mediaUrl: (mediaId: string) => s
     promptEn: prompt,
     description: DESCRIPTION[task.status],
     state: task.callback?.state ?? null,
-    status: STATUS[task.status],
+    status: status(task.status),
     progress: progressOf(task),
     imageUrl: task.status === 'succeeded' && first ? mediaUrl(first.mediaId) : null,
     submitTime: task.submittedAt ?? task.createdAt,

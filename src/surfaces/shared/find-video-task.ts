@@ -5,15 +5,14 @@
 import { quoteValue } from '../../core/describe-value.js';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
+import { findOwnTask } from '../../core/own-task.js';
 import type { Task, TaskSurface } from '../../core/task.js';
 import type { TaskServices } from '../../gateway/contract.js';
 
-/** Gateway task ids are short (`task_…`, `video_…`, digits); anything else is not looked up at all. */
-const TASK_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
 export async function findVideoTask(tasks: TaskServices, key: AuthenticatedKey, id: string, surface: TaskSurface): Promise<Task> {
-  const task = TASK_ID.test(id) ? await tasks.get(key, id) : undefined;
-  if (task?.surface !== surface || task.operation !== 'video.generate') throw videoTaskNotFound(id);
+  const serves = (task: Task) => task.surface === surface && task.operation === 'video.generate';
+  const task = await findOwnTask((own) => tasks.get(key, own), id, serves);
+  if (!task) throw videoTaskNotFound(id);
   return task;
 }
 

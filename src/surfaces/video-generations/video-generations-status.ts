@@ -3,19 +3,8 @@
  * the spec's unshown lookup): `submitted` until the model runs, then `processing`, `succeeded`
  * or `failed`. A canceled task is `failed`, its error code `canceled`.
  */
-import type { TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 
-export type VideoGenerationsStatus = 'submitted' | 'processing' | 'succeeded' | 'failed';
+export const videoGenerationsStatus = statusWords({ queued: 'submitted', running: 'processing', succeeded: 'succeeded', failed: 'failed' });
 
-const WORDS: Record<TaskStatus, VideoGenerationsStatus> = {
-  queued: 'submitted',
-  submitted: 'submitted',
-  running: 'processing',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
-export function videoGenerationsStatus(status: TaskStatus): VideoGenerationsStatus {
-  return WORDS[status];
-}
+export type VideoGenerationsStatus = ReturnType<typeof videoGenerationsStatus>;

@@ -3,19 +3,8 @@
  * `processing`, `succeeded` or `failed`. videogen1 has no word for canceled; a canceled task
  * is `failed` (its error says it was canceled).
  */
-import type { TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 
-export type Videogen1Status = 'pending' | 'processing' | 'succeeded' | 'failed';
+export const videogen1Status = statusWords({ queued: 'pending', running: 'processing', succeeded: 'succeeded', failed: 'failed' });
 
-const WORDS: Record<TaskStatus, Videogen1Status> = {
-  queued: 'pending',
-  submitted: 'pending',
-  running: 'processing',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
-export function videogen1Status(status: TaskStatus): Videogen1Status {
-  return WORDS[status];
-}
+export type Videogen1Status = ReturnType<typeof videogen1Status>;

@@ -2,19 +2,8 @@
  * The canonical task status in videogen2's words: `submitted` until the model runs, then
  * `processing`, `succeeded` or `failed`. A canceled task is `failed` (its error says why).
  */
-import type { TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 
-export type Videogen2Status = 'submitted' | 'processing' | 'succeeded' | 'failed';
+export const videogen2Status = statusWords({ queued: 'submitted', running: 'processing', succeeded: 'succeeded', failed: 'failed' });
 
-const WORDS: Record<TaskStatus, Videogen2Status> = {
-  queued: 'submitted',
-  submitted: 'submitted',
-  running: 'processing',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
-export function videogen2Status(status: TaskStatus): Videogen2Status {
-  return WORDS[status];
-}
+export type Videogen2Status = ReturnType<typeof videogen2Status>;

@@ -3,19 +3,8 @@
  * model runs, `dreaming` while it does, then `completed` or `failed`. A canceled task is
  * `failed` (its `failure_reason` says it was canceled).
  */
-import type { TaskStatus } from '../../core/task.js';
+import { statusWords } from '../shared/status-words.js';
 
-export type Videogen3State = 'queued' | 'dreaming' | 'completed' | 'failed';
+export const videogen3State = statusWords({ queued: 'queued', running: 'dreaming', succeeded: 'completed', failed: 'failed' });
 
-const WORDS: Record<TaskStatus, Videogen3State> = {
-  queued: 'queued',
-  submitted: 'queued',
-  running: 'dreaming',
-  succeeded: 'completed',
-  failed: 'failed',
-  canceled: 'failed',
-};
-
-export function videogen3State(status: TaskStatus): Videogen3State {
-  return WORDS[status];
-}
+export type Videogen3State = ReturnType<typeof videogen3State>;
