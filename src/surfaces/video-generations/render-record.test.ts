@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_RESULT, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import type { TaskNotifier } from '../../core/task.js';
 import { renderVideoGenerationsTask } from './render-record.js';
-import { videoGenerationsTaskNotifier } from './task-notifier.js';
+import { videoGenerationsSurface } from './index.js';
+
+/** The webhook notifier the surface gives the task engine. */
+const videoGenerationsTaskNotifier: TaskNotifier = (...args) => videoGenerationsSurface.task?.notifier(...args);
 
 const mediaUrl = (mediaId: string) => `https://cdn.gw/media/${mediaId}`;
 const done = videoTask('video-generations', 'task_1', 'key-1', {

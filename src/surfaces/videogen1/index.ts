@@ -1,16 +1,22 @@
-/** The videogen1 surface (the spec's first video family): asynchronous text-to-video tasks in a `{code, message, data}` envelope. */
+/**
+ * The videogen1 surface (the spec's first video family): asynchronous text-to-video tasks in a
+ * `{code, message, data}` envelope — `POST /videogen1/video` (answers `pending`) and
+ * `GET /videogen1/video/:id`, with videogen1's own error codes.
+ */
 import { base32Id } from '../../core/ids.js';
-import type { Surface } from '../types.js';
+import { paramTable } from '../shared/rename-canonical-param.js';
+import { videoFamilySurface } from '../shared/video-family-surface.js';
+import { parseVideogen1Create } from './parse-create-request.js';
 import { renderVideogen1Error } from './render-error.js';
-import { registerVideogen1Routes } from './routes.js';
-import { videogen1TaskNotifier } from './task-notifier.js';
+import { renderVideogen1Accepted, renderVideogen1Task } from './render-record.js';
 
-export const videogen1Surface: Surface = {
+export const videogen1Surface = videoFamilySurface({
   name: 'videogen1',
-  register(app, services) {
-    // Its own encapsulated context, so the `{code, message, data}` error shape applies to these routes only.
-    app.register(async (scope) => registerVideogen1Routes(scope, services));
-  },
-  errors: { pathPrefixes: ['/videogen1'], render: renderVideogen1Error },
-  task: { notifier: videogen1TaskNotifier, newId: () => `task_${base32Id()}` },
-};
+  newId: () => `task_${base32Id()}`,
+  paths: { create: '/videogen1/video', lookup: '/videogen1/video/:id' },
+  parse: (body, services) => parseVideogen1Create(body, (url, param) => services.tasks.checkCallbackUrl(url, param)),
+  paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio' }),
+  accepted: { render: renderVideogen1Accepted },
+  render: renderVideogen1Task,
+  errors: { render: renderVideogen1Error, pathPrefixes: ['/videogen1'] },
+});

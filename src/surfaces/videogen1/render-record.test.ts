@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_RESULT, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import type { TaskNotifier } from '../../core/task.js';
 import { renderVideogen1Accepted, renderVideogen1Task } from './render-record.js';
-import { videogen1TaskNotifier } from './task-notifier.js';
+import { videogen1Surface } from './index.js';
+
+/** The webhook notifier the surface gives the task engine. */
+const videogen1TaskNotifier: TaskNotifier = (...args) => videogen1Surface.task?.notifier(...args);
 
 const mediaUrl = (mediaId: string) => `https://cdn.gw/media/${mediaId}`;
 const done = videoTask('videogen1', 'task_1', 'key-1', { status: 'succeeded', result: VIDEO_RESULT });

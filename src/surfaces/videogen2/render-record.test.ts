@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_RESULT, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import type { TaskNotifier } from '../../core/task.js';
 import { renderVideogen2Accepted, renderVideogen2Task } from './render-record.js';
-import { videogen2TaskNotifier } from './task-notifier.js';
+import { videogen2Surface } from './index.js';
+
+/** The webhook notifier the surface gives the task engine. */
+const videogen2TaskNotifier: TaskNotifier = (...args) => videogen2Surface.task?.notifier(...args);
 
 const mediaUrl = (mediaId: string) => `https://cdn.gw/media/${mediaId}`;
 const done = videoTask('videogen2', 'task_1', 'key-1', { status: 'succeeded', result: VIDEO_RESULT });

@@ -1,16 +1,22 @@
-/** The videogen3 surface (the spec's third video family): Luma-style video generations. */
+/**
+ * The videogen3 surface (the spec's third video family): Luma-style video generations —
+ * `POST /videogen3/generate` (201 `queued`) and `GET /videogen3/task/:id` (free, as every task
+ * lookup is), with Luma's `{detail}` errors.
+ */
 import { base32Id } from '../../core/ids.js';
-import type { Surface } from '../types.js';
+import { paramTable } from '../shared/rename-canonical-param.js';
+import { videoFamilySurface } from '../shared/video-family-surface.js';
+import { parseVideogen3Create } from './parse-create-request.js';
 import { renderVideogen3Error } from './render-error.js';
-import { registerVideogen3Routes } from './routes.js';
-import { videogen3TaskNotifier } from './task-notifier.js';
+import { renderVideogen3Accepted, renderVideogen3Generation } from './render-generation.js';
 
-export const videogen3Surface: Surface = {
+export const videogen3Surface = videoFamilySurface({
   name: 'videogen3',
-  register(app, services) {
-    // Its own encapsulated context, so the `{detail}` error shape applies to these routes only.
-    app.register(async (scope) => registerVideogen3Routes(scope, services));
-  },
-  errors: { pathPrefixes: ['/videogen3'], render: renderVideogen3Error },
-  task: { notifier: videogen3TaskNotifier, newId: () => `task_${base32Id()}` },
-};
+  newId: () => `task_${base32Id()}`,
+  paths: { create: '/videogen3/generate', lookup: '/videogen3/task/:id' },
+  parse: parseVideogen3Create,
+  paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio', images: 'keyframes', imageRoles: 'keyframes' }),
+  accepted: { status: 201, render: renderVideogen3Accepted },
+  render: renderVideogen3Generation,
+  errors: { render: renderVideogen3Error, pathPrefixes: ['/videogen3'] },
+});

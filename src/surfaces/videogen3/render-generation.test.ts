@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { VIDEO_RESULT, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import type { TaskNotifier } from '../../core/task.js';
 import { renderVideogen3Accepted, renderVideogen3Generation } from './render-generation.js';
-import { videogen3TaskNotifier } from './task-notifier.js';
+import { videogen3Surface } from './index.js';
+
+/** The webhook notifier the surface gives the task engine. */
+const videogen3TaskNotifier: TaskNotifier = (...args) => videogen3Surface.task?.notifier(...args);
 
 const mediaUrl = (mediaId: string) => `https://cdn.gw/media/${mediaId}`;
 const done = videoTask('videogen3', 'task_1', 'key-1', { model: 'videogen3-ray-2', status: 'succeeded', result: VIDEO_RESULT });
