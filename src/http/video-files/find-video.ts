@@ -10,14 +10,8 @@ import { findOwnTask } from '../../core/own-task.js';
 import type { Task } from '../../core/task.js';
 import type { TaskFileSource } from './task-file-source.js';
 
-export async function findVideo(tasks: Pick<TaskFileSource, 'get'>, key: AuthenticatedKey, id: string): Promise<Task> {
-  const task = await findOwnTask(
-    (own) => tasks.get(key, own),
-    id,
-    (found) => found.operation === 'video.generate',
-  );
-  if (!task) throw videoNotFound(id);
-  return task;
+export function findVideo(tasks: Pick<TaskFileSource, 'get'>, key: AuthenticatedKey, id: string): Promise<Task> {
+  return findOwnTask(id, { get: (own) => tasks.get(key, own), serves: (task) => task.operation === 'video.generate', notFound: videoNotFound });
 }
 
 export function videoNotFound(id: string): GatewayError {

@@ -9,14 +9,8 @@ import { findOwnTask } from '../../core/own-task.js';
 import type { Task } from '../../core/task.js';
 import type { TaskServices } from '../../gateway/contract.js';
 
-export async function findImagegen1Task(tasks: TaskServices, key: AuthenticatedKey, id: string): Promise<Task> {
-  const task = await findOwnTask(
-    (own) => tasks.get(key, own),
-    id,
-    (found) => found.surface === 'imagegen1',
-  );
-  if (!task) throw taskNotFound(id);
-  return task;
+export function findImagegen1Task(tasks: TaskServices, key: AuthenticatedKey, id: string): Promise<Task> {
+  return findOwnTask(id, { get: (own) => tasks.get(key, own), serves: (task) => task.surface === 'imagegen1', notFound: taskNotFound });
 }
 
 export function taskNotFound(id: string): GatewayError {

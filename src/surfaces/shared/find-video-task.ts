@@ -9,11 +9,9 @@ import { findOwnTask } from '../../core/own-task.js';
 import type { Task, TaskSurface } from '../../core/task.js';
 import type { TaskServices } from '../../gateway/contract.js';
 
-export async function findVideoTask(tasks: TaskServices, key: AuthenticatedKey, id: string, surface: TaskSurface): Promise<Task> {
+export function findVideoTask(tasks: TaskServices, key: AuthenticatedKey, id: string, surface: TaskSurface): Promise<Task> {
   const serves = (task: Task) => task.surface === surface && task.operation === 'video.generate';
-  const task = await findOwnTask((own) => tasks.get(key, own), id, serves);
-  if (!task) throw videoTaskNotFound(id);
-  return task;
+  return findOwnTask(id, { get: (own) => tasks.get(key, own), serves, notFound: videoTaskNotFound });
 }
 
 /** Cancels the caller's task of `surface` (a finished one stays as it is) and resolves it as it now is. */

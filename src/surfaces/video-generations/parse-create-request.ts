@@ -5,24 +5,13 @@
  * other check has passed: URLs through the gateway's guarded fetch, `data:` URLs decoded.
  */
 import type { TaskRequest } from '../../core/task.js';
-import type { GatewayServices } from '../../gateway/contract.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import { DEFAULT_VIDEO_SECONDS, parseCallbackUrl, parseVideoModel, requireBody } from '../shared/parse-video-fields.js';
 import type { ParamNames } from '../shared/rename-canonical-param.js';
+import type { ParsedVideoCreate, VideoParser } from '../shared/video-family.js';
 import { type ParsedContent, parseContent } from './parse-content.js';
 
-export interface VideoGenerationsCreate {
-  request: TaskRequest;
-  callback?: { url: string };
-  /** Canonical field → where the client wrote it, for a provider's refusal. */
-  paramNames: ParamNames;
-}
-
-export async function parseVideoGenerationsCreate(
-  body: unknown,
-  services: Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>,
-  signal: AbortSignal,
-): Promise<VideoGenerationsCreate> {
+export const parseVideoGenerationsCreate: VideoParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const model = parseVideoModel(fields.model, 'model');
   const content = parseContent(fields.content);
@@ -39,10 +28,10 @@ export async function parseVideoGenerationsCreate(
     for (const image of content.images) request.images.push(await loadVideoImage(services, image.url, `content[${image.index}].image_url.url`, signal));
     request.imageRoles = content.images.map((image) => image.role);
   }
-  const result: VideoGenerationsCreate = { request, paramNames: paramNamesOf(content) };
+  const result: ParsedVideoCreate = { request, paramNames: paramNamesOf(content) };
   if (callback) result.callback = callback;
   return result;
-}
+};
 
 function paramNamesOf(content: ParsedContent): ParamNames {
   const text = content.textIndex === undefined ? 'content' : `content[${content.textIndex}].text`;

@@ -6,16 +6,12 @@
  */
 import type { TaskRequest } from '../../core/task.js';
 import { optionalChoice, parseCallbackUrl, parseVideoModel, parseVideoPrompt, parseVideoSeconds, requireBody } from '../shared/parse-video-fields.js';
+import type { ParsedVideoCreate } from '../shared/video-family.js';
 
 export const VIDEOGEN1_DEFAULT_MODEL = 'videogen1-video-01';
 export const VIDEOGEN1_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 
-export interface Videogen1Create {
-  request: TaskRequest;
-  callback?: { url: string };
-}
-
-export function parseVideogen1Create(body: unknown, checkCallbackUrl: (url: string, param: string) => void): Videogen1Create {
+export function parseVideogen1Create(body: unknown, checkCallbackUrl: (url: string, param: string) => void): ParsedVideoCreate {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model', VIDEOGEN1_DEFAULT_MODEL),

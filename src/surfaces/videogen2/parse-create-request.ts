@@ -6,23 +6,14 @@
  * are ignored.
  */
 import type { TaskRequest } from '../../core/task.js';
-import type { GatewayServices } from '../../gateway/contract.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import { optionalChoice, parseCallbackUrl, parseVideoModel, parseVideoPrompt, parseVideoSeconds, requireBody } from '../shared/parse-video-fields.js';
+import type { VideoParser } from '../shared/video-family.js';
 
 export const VIDEOGEN2_RESOLUTIONS = ['720p', '1080p'] as const;
 export const VIDEOGEN2_ASPECT_RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'] as const;
 
-export interface Videogen2Create {
-  request: TaskRequest;
-  callback?: { url: string };
-}
-
-export async function parseVideogen2Create(
-  body: unknown,
-  services: Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>,
-  signal: AbortSignal,
-): Promise<Videogen2Create> {
+export const parseVideogen2Create: VideoParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model'),
@@ -40,4 +31,4 @@ export async function parseVideogen2Create(
     request.imageRoles = ['first_frame'];
   }
   return callback ? { request, callback } : { request };
-}
+};

@@ -9,7 +9,6 @@ import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { TaskRequest, VideoImageRole } from '../../core/task.js';
 import { type Json, oneOf, optionalBoolean, requireObject, requireString } from '../../core/validate.js';
-import type { GatewayServices } from '../../gateway/contract.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import {
   checkVideoSeconds,
@@ -20,6 +19,7 @@ import {
   parseVideoPrompt,
   requireBody,
 } from '../shared/parse-video-fields.js';
+import type { VideoParser } from '../shared/video-family.js';
 
 export const VIDEOGEN3_DEFAULT_MODEL = 'videogen3-ray-2';
 export const VIDEOGEN3_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] as const;
@@ -30,16 +30,7 @@ const FRAMES: ReadonlyArray<[string, VideoImageRole]> = [
   ['frame1', 'last_frame'],
 ];
 
-export interface Videogen3Create {
-  request: TaskRequest;
-  callback?: { url: string };
-}
-
-export async function parseVideogen3Create(
-  body: unknown,
-  services: Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>,
-  signal: AbortSignal,
-): Promise<Videogen3Create> {
+export const parseVideogen3Create: VideoParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model', VIDEOGEN3_DEFAULT_MODEL),
@@ -60,7 +51,7 @@ export async function parseVideogen3Create(
     request.imageRoles = keyframes.map((frame) => frame.role);
   }
   return callback ? { request, callback } : { request };
-}
+};
 
 /** `"5s"` → 5, within the gateway's bounds; absent → the default. */
 function parseDuration(value: unknown): number {
