@@ -4,6 +4,7 @@
  * owner-only lookups and cancels, and a guarded-fetch stand-in that serves one tiny PNG.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { GatewayError } from '../../src/core/errors.js';
 import type { ImageInput } from '../../src/core/image.js';
 import type { AuthenticatedKey } from '../../src/core/key.js';
@@ -154,6 +155,27 @@ export async function serveSurface(
   alongside?.(app);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   return { base, close: () => app.close() };
+}
+
+/**
+ * Serves `surface` on the stub for the tests of one describe block (started before them, closed
+ * after, the stub reset before each), with request helpers against it.
+ */
+export function surfaceUnderTest(surface: Surface, stub: VideoSurfaceStub) {
+  let served: { base: string; close: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    served = await serveSurface(surface, stub.services);
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  beforeEach(() => stub.reset());
+  const server = {
+    get base(): string {
+      return served?.base ?? '';
+    },
+  };
+  return { server, ...videoClient(() => server.base) };
 }
 
 /** JSON request helpers against `base()` with the test key (or the headers given). */

@@ -2,10 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
-import type { Task, TaskStatus } from '../../core/task.js';
+import type { Task } from '../../core/task.js';
 import type { GatewayServices, TaskCall } from '../../gateway/contract.js';
 import { installJsonBodyParser } from '../../http/json-body-parser.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { imagegen1Surface } from './index.js';
 
 const KEY = 'gg-imagegen1-test-key';
@@ -228,16 +229,8 @@ describe('imagegen1Surface', () => {
   });
 
   it('lookup: maps every canonical status to imagegen1’s word', async () => {
-    const expected: Record<TaskStatus, string> = {
-      queued: 'pending',
-      submitted: 'pending',
-      running: 'processing',
-      succeeded: 'succeeded',
-      failed: 'failed',
-      canceled: 'canceled',
-    };
-    for (const [status, word] of Object.entries(expected)) {
-      tasks.set('task2', taskOf('task2', 'key-1', { status: status as TaskStatus }));
+    for (const [status, word] of wordsByStatus('pending pending processing succeeded failed canceled')) {
+      tasks.set('task2', taskOf('task2', 'key-1', { status }));
       const response = await get('/imagegen1/task/task2');
       expect(response.status).toBe(200);
       expect(((await response.json()) as { status: string }).status, status).toBe(word);

@@ -12,8 +12,9 @@ import {
   videoSurfaceStub,
   videoTask,
 } from '../../../test/helpers/video-surface-stub.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { GatewayError } from '../../core/errors.js';
-import type { MediaRef, Task, TaskStatus } from '../../core/task.js';
+import type { MediaRef, Task } from '../../core/task.js';
 import { registerVideoDownloadRoute } from '../../http/video-files/video-download-route.js';
 import { renderOpenAIError } from '../openai/render-error.js';
 import { openaiVideosSurface } from './index.js';
@@ -195,16 +196,8 @@ describe('openaiVideosSurface', () => {
 
   describe('retrieve', () => {
     it('maps every canonical status to OpenAI’s word and progress to whole percent', async () => {
-      const expected: Record<TaskStatus, string> = {
-        queued: 'queued',
-        submitted: 'queued',
-        running: 'in_progress',
-        succeeded: 'completed',
-        failed: 'failed',
-        canceled: 'failed',
-      };
-      for (const [status, word] of Object.entries(expected)) {
-        stub.tasks.set('video_s', videoTask('openai-videos', 'video_s', 'key-1', { status: status as TaskStatus, progress: 0.426 }));
+      for (const [status, word] of wordsByStatus('queued queued in_progress completed failed failed')) {
+        stub.tasks.set('video_s', videoTask('openai-videos', 'video_s', 'key-1', { status, progress: 0.426 }));
         const video = await client.videos.retrieve('video_s');
         expect(video.status, status).toBe(word);
         expect(video.progress, status).toBe(word === 'completed' ? 100 : 43);

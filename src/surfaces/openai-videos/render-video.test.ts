@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { T0, VIDEO_RESULT, videoTask } from '../../../test/helpers/video-surface-stub.js';
-import type { TaskStatus } from '../../core/task.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { openaiVideoStatus } from './openai-video-status.js';
 import { renderOpenAIVideo } from './render-video.js';
 import { renderOpenAIVideoList } from './render-video-list.js';
@@ -16,15 +16,7 @@ const done = { ...running, status: 'succeeded' as const, progress: 1, result: VI
 
 describe('openaiVideoStatus', () => {
   it('maps every canonical status', () => {
-    const words: Record<TaskStatus, string> = {
-      queued: 'queued',
-      submitted: 'queued',
-      running: 'in_progress',
-      succeeded: 'completed',
-      failed: 'failed',
-      canceled: 'failed',
-    };
-    for (const [status, word] of Object.entries(words)) expect(openaiVideoStatus(status as TaskStatus)).toBe(word);
+    for (const [status, word] of wordsByStatus('queued queued in_progress completed failed failed')) expect(openaiVideoStatus(status)).toBe(word);
   });
 });
 

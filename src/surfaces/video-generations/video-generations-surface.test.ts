@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import type { TaskStatus } from '../../core/task.js';
 import {
   IMAGE_URL,
   OTHER_VIDEO_KEY,
   PNG_DATA_URL,
   T0,
   VIDEO_RESULT,
-  serveSurface,
-  videoClient,
+  surfaceUnderTest,
   videoSurfaceStub,
   videoTask,
 } from '../../../test/helpers/video-surface-stub.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videoGenerationsSurface } from './index.js';
 
 const MODEL = 'videogen2-1-0-lite-i2v-250428';
@@ -19,16 +18,7 @@ const PATH = '/v1/video/generations';
 
 describe('videoGenerationsSurface', () => {
   const stub = videoSurfaceStub('video-generations');
-  let server: { base: string; close: () => Promise<void> };
-  const { post, get, del } = videoClient(() => server.base);
-
-  beforeAll(async () => {
-    server = await serveSurface(videoGenerationsSurface, stub.services);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => stub.reset());
+  const { server, post, get, del } = surfaceUnderTest(videoGenerationsSurface, stub);
 
   it('create: reads the flags out of the prompt, loads the images with their roles and answers {id, status: submitted}', async () => {
     const response = await post(PATH, {
@@ -116,16 +106,8 @@ describe('videoGenerationsSurface', () => {
   });
 
   it('lookup: maps every canonical status and answers Ark’s shape with Unix seconds', async () => {
-    const expected: Record<TaskStatus, string> = {
-      queued: 'submitted',
-      submitted: 'submitted',
-      running: 'processing',
-      succeeded: 'succeeded',
-      failed: 'failed',
-      canceled: 'failed',
-    };
-    for (const [status, word] of Object.entries(expected)) {
-      stub.tasks.set('task_2', videoTask('video-generations', 'task_2', 'key-1', { status: status as TaskStatus }));
+    for (const [status, word] of wordsByStatus('submitted submitted processing succeeded failed failed')) {
+      stub.tasks.set('task_2', videoTask('video-generations', 'task_2', 'key-1', { status }));
       expect(((await (await get(`${PATH}/task_2`)).json()) as { status: string }).status, status).toBe(word);
     }
     stub.tasks.set(

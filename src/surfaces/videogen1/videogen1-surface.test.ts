@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import type { TaskStatus } from '../../core/task.js';
-import { OTHER_VIDEO_KEY, T0, VIDEO_RESULT, serveSurface, videoClient, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { OTHER_VIDEO_KEY, T0, VIDEO_RESULT, surfaceUnderTest, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videogen1Surface } from './index.js';
 
 describe('videogen1Surface', () => {
   const stub = videoSurfaceStub('videogen1');
-  let server: { base: string; close: () => Promise<void> };
-  const { post, get } = videoClient(() => server.base);
-
-  beforeAll(async () => {
-    server = await serveSurface(videogen1Surface, stub.services);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => stub.reset());
+  const { server, post, get } = surfaceUnderTest(videogen1Surface, stub);
 
   it('create: submits a video.generate task and answers the envelope with pending', async () => {
     const response = await post('/videogen1/video', {
@@ -102,16 +93,8 @@ describe('videogen1Surface', () => {
   });
 
   it('lookup: maps every canonical status to videogen1’s word', async () => {
-    const expected: Record<TaskStatus, string> = {
-      queued: 'pending',
-      submitted: 'pending',
-      running: 'processing',
-      succeeded: 'succeeded',
-      failed: 'failed',
-      canceled: 'failed',
-    };
-    for (const [status, word] of Object.entries(expected)) {
-      stub.tasks.set('task_2', videoTask('videogen1', 'task_2', 'key-1', { status: status as TaskStatus }));
+    for (const [status, word] of wordsByStatus('pending pending processing succeeded failed failed')) {
+      stub.tasks.set('task_2', videoTask('videogen1', 'task_2', 'key-1', { status }));
       const response = await get('/videogen1/video/task_2');
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { status: string } }).data.status, status).toBe(word);

@@ -1,33 +1,23 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import type { TaskStatus } from '../../core/task.js';
 import {
   IMAGE_URL,
   OTHER_VIDEO_KEY,
   PNG_DATA_URL,
   T0,
   VIDEO_RESULT,
-  serveSurface,
-  videoClient,
+  surfaceUnderTest,
   videoSurfaceStub,
   videoTask,
 } from '../../../test/helpers/video-surface-stub.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videogen2Surface } from './index.js';
 
 const MODEL = 'videogen2-1-0-lite';
 
 describe('videogen2Surface', () => {
   const stub = videoSurfaceStub('videogen2');
-  let server: { base: string; close: () => Promise<void> };
-  const { post, get, del } = videoClient(() => server.base);
-
-  beforeAll(async () => {
-    server = await serveSurface(videogen2Surface, stub.services);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => stub.reset());
+  const { server, post, get, del } = surfaceUnderTest(videogen2Surface, stub);
 
   it('create: submits a text-to-video task and answers {id, status: submitted, created_at}', async () => {
     const response = await post('/videogen2/video', {
@@ -104,16 +94,8 @@ describe('videogen2Surface', () => {
   });
 
   it('lookup: maps every canonical status to videogen2’s word', async () => {
-    const expected: Record<TaskStatus, string> = {
-      queued: 'submitted',
-      submitted: 'submitted',
-      running: 'processing',
-      succeeded: 'succeeded',
-      failed: 'failed',
-      canceled: 'failed',
-    };
-    for (const [status, word] of Object.entries(expected)) {
-      stub.tasks.set('task_2', videoTask('videogen2', 'task_2', 'key-1', { status: status as TaskStatus }));
+    for (const [status, word] of wordsByStatus('submitted submitted processing succeeded failed failed')) {
+      stub.tasks.set('task_2', videoTask('videogen2', 'task_2', 'key-1', { status }));
       expect(((await (await get('/videogen2/video/task_2')).json()) as { status: string }).status, status).toBe(word);
     }
   });

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import type { TaskStatus } from '../../core/task.js';
-import { IMAGE_URL, OTHER_VIDEO_KEY, VIDEO_RESULT, serveSurface, videoClient, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { IMAGE_URL, OTHER_VIDEO_KEY, VIDEO_RESULT, surfaceUnderTest, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videogen3Surface } from './index.js';
 
 describe('videogen3Surface', () => {
   const stub = videoSurfaceStub('videogen3');
-  let server: { base: string; close: () => Promise<void> };
-  const { post, get } = videoClient(() => server.base);
-
-  beforeAll(async () => {
-    server = await serveSurface(videogen3Surface, stub.services);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  beforeEach(() => stub.reset());
+  const { server, post, get } = surfaceUnderTest(videogen3Surface, stub);
 
   it('generate: submits a video task and answers 201 with a queued Luma generation', async () => {
     const response = await post('/videogen3/generate', {
@@ -96,16 +87,8 @@ describe('videogen3Surface', () => {
   });
 
   it('lookup: maps every canonical status to Luma’s state', async () => {
-    const expected: Record<TaskStatus, string> = {
-      queued: 'queued',
-      submitted: 'queued',
-      running: 'dreaming',
-      succeeded: 'completed',
-      failed: 'failed',
-      canceled: 'failed',
-    };
-    for (const [status, state] of Object.entries(expected)) {
-      stub.tasks.set('task_2', videoTask('videogen3', 'task_2', 'key-1', { status: status as TaskStatus }));
+    for (const [status, state] of wordsByStatus('queued queued dreaming completed failed failed')) {
+      stub.tasks.set('task_2', videoTask('videogen3', 'task_2', 'key-1', { status }));
       expect(((await (await get('/videogen3/task/task_2')).json()) as { state: string }).state, status).toBe(state);
     }
   });
