@@ -149,7 +149,8 @@ export async function serveSurface(
   services: GatewayServices,
   alongside?: (app: FastifyInstance) => void,
 ): Promise<{ base: string; close: () => Promise<void> }> {
-  const app = Fastify();
+  // Closing ends connections still busy too: a test that reads only a download's headers leaves its body unread.
+  const app = Fastify({ forceCloseConnections: true });
   installJsonBodyParser(app);
   await surface.register(app, services);
   alongside?.(app);
