@@ -93,7 +93,7 @@ export interface GatewayApp {
 /** After the drain deadline, how long aborted requests get to send their error before connections are cut. */
 const ABORT_GRACE_MS = 5_000;
 
-export interface BuildOptions {
+interface BuildOptions {
   logger?: Logger;
 }
 

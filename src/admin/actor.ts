@@ -25,7 +25,7 @@ declare module 'fastify' {
   }
 }
 
-export type AdminAccess = 'public' | 'signed-in' | 'admin';
+type AdminAccess = 'public' | 'signed-in' | 'admin';
 
 export function isAdmin(actor: Actor): boolean {
   return actor.role === 'admin';

@@ -22,7 +22,7 @@ import { sessionRoutes } from './routes/session-routes.js';
 import { taskRoutes } from './routes/task-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
 
-export const ADMIN_PREFIX = '/admin/v1';
+const ADMIN_PREFIX = '/admin/v1';
 /** Admin requests are small JSON; nothing needs the surfaces' large body limit. */
 const ADMIN_BODY_LIMIT = 256 * 1024;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -18,7 +18,7 @@ import { DEVICE_COOKIE, DEVICE_TTL_MS, KnownDevices } from './known-device.js';
 import { verifyPassword } from './passwords.js';
 import { SignInThrottle, throttleAddress, tooManyAttempts } from './sign-in-throttle.js';
 
-export const SESSION_COOKIE = 'gengate_session';
+const SESSION_COOKIE = 'gengate_session';
 const COOKIE_PATH = '/admin';
 /** A session ends after this long without a request… */
 const IDLE_MS = 24 * 3_600_000;
@@ -35,12 +35,12 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export interface SignedIn {
+interface SignedIn {
   account: Account;
   csrfToken: string;
 }
 
-export interface AdminAuthDeps {
+interface AdminAuthDeps {
   accounts: AccountsRepository;
   sessions: SessionsRepository;
   loginFailures: LoginFailuresRepository;

@@ -1,5 +1,5 @@
 /** JSON schemas shared by several admin routes. */
-export const ACCOUNT_SCHEMA = {
+const ACCOUNT_SCHEMA = {
   type: 'object',
   properties: {
     id: { type: 'string' },

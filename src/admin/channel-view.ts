@@ -5,7 +5,7 @@
 import type { ChannelDefinition } from '../config/types.js';
 import type { CircuitStateName } from '../routing/circuit-breaker.js';
 
-export type ChannelSource = 'config' | 'stored';
+type ChannelSource = 'config' | 'stored';
 
 export interface ChannelView {
   name: string;

@@ -10,12 +10,12 @@ export const PAGE_QUERY_SCHEMA = {
   cursor: { type: 'string', maxLength: 200 },
 } as const;
 
-export interface Page<T> {
+interface Page<T> {
   data: T[];
   nextCursor: string | null;
 }
 
-export function encodeCursor(value: unknown): string {
+function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 }
 

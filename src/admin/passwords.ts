@@ -11,8 +11,8 @@ const P = 1;
 const KEY_BYTES = 32;
 /** 128·N·r bytes are needed; Node's default ceiling is exactly that, so leave room. */
 const MAX_MEMORY = 64 * 1024 * 1024;
-export const MIN_PASSWORD_CHARS = 10;
-export const MAX_PASSWORD_CHARS = 256;
+const MIN_PASSWORD_CHARS = 10;
+const MAX_PASSWORD_CHARS = 256;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

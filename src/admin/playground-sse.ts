@@ -6,7 +6,7 @@ import type { ChatEvent } from '../core/chat.js';
 import { toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
 
-export type PlaygroundEvent =
+type PlaygroundEvent =
   | { type: 'text'; text: string }
   | { type: 'done'; usage: { inputTokens: number; outputTokens: number }; route: { channel: string; provider: string; simulated: boolean } }
   | { type: 'error'; message: string };

@@ -9,9 +9,9 @@ import type { Account, AccountsRepository } from '../store/accounts-repository.j
 import type { AccountRole } from '../store/schema.js';
 import { sha256 } from './admin-auth.js';
 
-export const SETUP_LINK_MS = 24 * 3_600_000;
+const SETUP_LINK_MS = 24 * 3_600_000;
 /** The account made for the first admin when none exists; its email can be changed when the link is used. */
-export const FIRST_ADMIN_EMAIL = 'admin@gengate.local';
+const FIRST_ADMIN_EMAIL = 'admin@gengate.local';
 
 export async function issueSetupLink(accounts: AccountsRepository, accountId: string, baseUrl: string, now = Date.now()): Promise<string> {
   const token = randomBytes(32).toString('base64url');

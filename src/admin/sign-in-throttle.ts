@@ -11,13 +11,13 @@ import { isIP } from 'node:net';
 import { GatewayError } from '../core/errors.js';
 import type { LoginFailure, LoginFailuresRepository } from '../store/login-failures-repository.js';
 
-export const LOGIN_WINDOW_MS = 15 * 60_000;
+const LOGIN_WINDOW_MS = 15 * 60_000;
 /** Failures allowed in the window. */
-export const MAX_FAILURES_PER_PAIR = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
-export const MAX_FAILURES_PER_EMAIL = 50;
-export const MAX_FAILURES_PER_DEVICE = 5;
-export const MAX_FAILURES_PER_SESSION = 5;
+const MAX_FAILURES_PER_PAIR = 5;
+const MAX_FAILURES_PER_ADDRESS = 20;
+const MAX_FAILURES_PER_EMAIL = 50;
+const MAX_FAILURES_PER_DEVICE = 5;
+const MAX_FAILURES_PER_SESSION = 5;
 
 export function tooManyAttempts(message = 'Too many failed sign-ins; wait a few minutes and try again.'): GatewayError {
   return new GatewayError('rate_limit', message, { code: 'too_many_attempts', retryAfter: Math.ceil(LOGIN_WINDOW_MS / 1000) });

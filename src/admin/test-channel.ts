@@ -17,11 +17,11 @@ import type { Catalog } from '../routing/catalog.js';
 import { type RuntimeChannel, toRuntimeChannel } from '../routing/runtime-channel.js';
 import { withoutCredentials } from './channel-view.js';
 
-export const CHANNEL_TEST_TIMEOUT_MS = 15_000;
+const CHANNEL_TEST_TIMEOUT_MS = 15_000;
 const SAMPLE_CHARS = 200;
 const TEST_MAX_TOKENS = 16;
 
-export interface ChannelTestResult {
+interface ChannelTestResult {
   ok: boolean;
   model: string;
   operation: 'chat' | 'embed';
@@ -33,7 +33,7 @@ export interface ChannelTestResult {
   sample?: string;
 }
 
-export interface ChannelTestDeps {
+interface ChannelTestDeps {
   providers: ProviderRegistry;
   catalog: Catalog;
   requestId: string;

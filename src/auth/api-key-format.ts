@@ -10,7 +10,7 @@ const PREFIX = 'gg-';
 const ID_LENGTH = 10;
 const SECRET_LENGTH = 32;
 
-export interface NewApiKey {
+interface NewApiKey {
   id: string;
   /** The full key: shown once, never stored. */
   key: string;

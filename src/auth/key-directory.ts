@@ -17,7 +17,7 @@ import { apiKeyDigest, keyIdOf, sameDigest } from './api-key-format.js';
 const NEGATIVE_TTL_MS = 10_000;
 const NEGATIVE_LIMIT = 10_000;
 
-export interface KeyDirectoryOptions {
+interface KeyDirectoryOptions {
   /** Reads what changed on its `keys` topic. */
   bus?: InvalidationBus;
   /** The safety-net reload period (default 30 s). */

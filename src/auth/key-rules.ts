@@ -10,7 +10,7 @@ export const MAX_MODEL_PATTERNS = 100;
 export const MAX_MODEL_PATTERN_CHARS = 200;
 
 /** Control characters (tabs, newlines, escapes) and the bidirectional overrides that reorder text on a terminal. */
-export const UNPRINTABLE = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const UNPRINTABLE = /[\p{Cc}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 /** Why a trimmed key name is refused, as words that follow the field's name; undefined when it is fine. */
 export function keyNameProblem(name: string): string | undefined {
@@ -42,7 +42,7 @@ export function patternsOutside(wanted: readonly string[], allowed: readonly str
   return wanted.filter((pattern) => !matchers.some((matches) => matches(pattern)));
 }
 
-export type KeyStatus = 'active' | 'revoked' | 'expired';
+type KeyStatus = 'active' | 'revoked' | 'expired';
 
 export function keyStatus(key: Pick<StoredApiKey, 'revokedAt' | 'expiresAt'>, now: number): KeyStatus {
   if (key.revokedAt) return 'revoked';

@@ -7,7 +7,7 @@ import { CredentialKeyError } from '../store/credential-cipher.js';
 import { StoreOpenError } from '../store/open-store.js';
 import { UsageError } from './usage.js';
 
-export interface Failure {
+interface Failure {
   message: string;
   exitCode: 1 | 2;
   /** Print the usage text after the message. */

@@ -12,7 +12,7 @@ const NAMED_ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': 
 const iso = (at: number | null): string => (at ? new Date(at).toISOString() : 'never');
 
 /** Account ids to emails, for the ACCOUNT column; an operator key (no account) shows as `operator`. */
-export type AccountEmails = ReadonlyMap<string, string>;
+type AccountEmails = ReadonlyMap<string, string>;
 
 const accountOf = (key: StoredApiKey, emails: AccountEmails): string | null => (key.accountId === null ? null : (emails.get(key.accountId) ?? key.accountId));
 

@@ -51,7 +51,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   },
 };
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
 
 /** Defaults for a channel definition; `name`, `provider` and `models` have none. */
 export function channelDefaults(): Omit<ChannelDefinition, 'name' | 'provider' | 'models'> {

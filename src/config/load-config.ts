@@ -116,7 +116,7 @@ function serverInt(server: Record<string, unknown>, name: ServerIntSetting, min:
   return value;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   env?: Env;
   /** Path of the YAML file; defaults to GENGATE_CONFIG or ./gengate.yaml when it exists. */
   configPath?: string;

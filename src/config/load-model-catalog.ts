@@ -11,7 +11,7 @@ import { completeModelEntry, mergeModelEntry } from './parse-model-entry.js';
 import { parseModelOverride } from './parse-model-entry.js';
 import type { CatalogEntry, ModelOverride } from './types.js';
 
-export interface ModelCatalog {
+interface ModelCatalog {
   /** Unix seconds every model is listed with. */
   listingDate: number;
   models: CatalogEntry[];

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
 
 /** `false`, a hop count of at least 1, or proxy addresses / CIDR ranges. */
-export type TrustProxy = false | number | string[];
+type TrustProxy = false | number | string[];
 
 /**
  * What Fastify is given. Fastify refuses to believe any hop for a bare number (it cannot check the

@@ -24,7 +24,7 @@ export interface ChannelDefinition {
   options: Record<string, unknown>;
 }
 
-export interface TaskSettings {
+interface TaskSettings {
   /** How long a client webhook delivery is retried before it is given up. */
   webhookRetryHours: number;
   /** Webhook deliveries in flight at once in this process. */

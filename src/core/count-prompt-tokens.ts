@@ -6,7 +6,7 @@ import type { ChatRequest, ContentPart, DocumentPart, ImagePart, TextPart } from
 import { countTextTokens } from './tokenizer.js';
 
 /** What a reader made of each document of the request (the sandbox reads PDFs), by part identity. */
-export type DocumentReadings = ReadonlyMap<DocumentPart, { kind: string; text?: string; unreadPages?: number }>;
+type DocumentReadings = ReadonlyMap<DocumentPart, { kind: string; text?: string; unreadPages?: number }>;
 
 /** Flat input cost of one image (the size of a low-detail image in OpenAI's accounting). */
 export const IMAGE_INPUT_TOKENS = 85;

@@ -30,14 +30,14 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 };
 
 /** Longest message an error carries; anything longer (an echoed client value, an upstream's answer) is cut. */
-export const MAX_ERROR_MESSAGE_CHARS = 2048;
+const MAX_ERROR_MESSAGE_CHARS = 2048;
 const MAX_PARAM_CHARS = 256;
 
 function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }
 
-export interface GatewayErrorOptions {
+interface GatewayErrorOptions {
   /** The request field the error is about, e.g. `messages[0].content`. */
   param?: string;
   /** A machine-readable code, e.g. `model_not_found`, `invalid_api_key`. */

@@ -5,14 +5,14 @@
  * wait back to `baseMs`. An idle gateway then costs a few queries a second instead of a dozen,
  * and work another replica leaves behind is still seen within `maxIdleMs`.
  */
-export interface IdleBackoffOptions {
+interface IdleBackoffOptions {
   baseMs: number;
   /** The longest wait between passes while they find nothing (at least `baseMs`). */
   maxIdleMs: number;
 }
 
 /** One pass: resolves true when it found work (the next pass comes after `baseMs`). */
-export type BackgroundPass = () => Promise<boolean>;
+type BackgroundPass = () => Promise<boolean>;
 
 export class IdleBackoffTimer {
   private timer: NodeJS.Timeout | undefined;

@@ -28,7 +28,7 @@ export interface ImageLimits {
 
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxBytes: 20 * 1024 * 1024, maxPixels: DEFAULT_MAX_IMAGE_PIXELS };
 
-export interface ImageBytesOptions {
+interface ImageBytesOptions {
   filename?: string;
   /** Largest accepted image in bytes (decoded). */
   maxBytes?: number;

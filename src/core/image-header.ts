@@ -7,7 +7,7 @@
  */
 import { sniffImageType, type SupportedImageType } from './image-type.js';
 
-export interface ImageHeader {
+interface ImageHeader {
   mediaType: SupportedImageType;
   width: number;
   height: number;

@@ -7,7 +7,7 @@ import { invalidRequest } from './errors.js';
 import type { ImageInput } from './image.js';
 
 /** A request's images together may declare this many times the per-image cap. */
-export const REQUEST_PIXELS_PER_IMAGE_CAP = 4;
+const REQUEST_PIXELS_PER_IMAGE_CAP = 4;
 
 export class ImagePixelBudget {
   private used = 0;

@@ -9,7 +9,7 @@ import type { Task } from './task.js';
 /** Gateway task ids are short letters, digits, `_` and `-`. */
 export const TASK_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-export interface OwnTaskLookup {
+interface OwnTaskLookup {
   /** The caller's task by id (undefined for unknown ids and other keys' tasks). */
   get(id: string): Promise<Task | undefined>;
   /** Whether the route serves this task (its family, its operation). */

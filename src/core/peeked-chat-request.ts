@@ -7,7 +7,7 @@
 import { GatewayError } from './errors.js';
 
 /** Longest model id accepted, in characters. */
-export const MAX_MODEL_ID_LENGTH = 256;
+const MAX_MODEL_ID_LENGTH = 256;
 
 export interface PeekedDocument {
   /** Where the document's data is, as the client wrote it (`messages[0].content[1].source.data`). */

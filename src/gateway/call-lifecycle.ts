@@ -56,12 +56,12 @@ export interface LifecycleHooks {
   end?(call: Call, ending: CallEnding): void;
 }
 
-export interface AttemptOptions {
+interface AttemptOptions {
   /** Narrows the channels tried (e.g. to those whose provider runs the operation as a task). */
   accepts?(channel: RuntimeChannel): boolean;
 }
 
-export interface LifecycleDeps {
+interface LifecycleDeps {
   registry: ChannelRegistry;
   breaker: CircuitBreaker;
   catalog: Catalog;

@@ -16,7 +16,7 @@ import type { ChatCall, ChatOutcome } from './contract.js';
 import { meterChatStream } from './meter-chat-stream.js';
 import { usageOfCutAnswer } from './usage-of-cut-answer.js';
 
-export interface ChatSettings {
+interface ChatSettings {
   maxDocumentBytes: number;
   /** Whether pass-through answers name the public model id instead of the upstream's name. */
   publicModelNames: boolean;

@@ -11,7 +11,7 @@ import type { AuthenticatedKey } from '../core/key.js';
 import type { CallLifecycle } from './call-lifecycle.js';
 
 /** What the key directory tells about keys authenticated earlier. */
-export interface Revocations {
+interface Revocations {
   /** Runs `listener` after every change the directory applied; returns a function that removes it. */
   onChange(listener: () => void): () => void;
   /** Why the key may no longer be used; undefined while it may. */

@@ -21,7 +21,7 @@ import type { ChatCall, ChatOutcome, EmbedCall, EmbedOutcome, GatewayServices, I
 import { EmbedService } from './embed-service.js';
 import { ImageService } from './image-service.js';
 
-export interface GatewayDeps {
+interface GatewayDeps {
   config: Pick<GatewayConfig, 'router' | 'limits' | 'media'>;
   authenticate(presented: string | undefined): Promise<AuthenticatedKey>;
   registry: ChannelRegistry;

@@ -13,7 +13,7 @@ import type { CatalogEntry, ModelOverride } from '../config/types.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { InvalidationBus } from '../store/invalidation-bus.js';
 
-export interface CatalogSources {
+interface CatalogSources {
   /** gengate.yaml's `models:`. */
   configured: readonly ModelOverride[];
   /** The stored overrides, read again on every reload (as stored: checked here). */

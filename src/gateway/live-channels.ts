@@ -11,7 +11,7 @@ import type { ChannelDefinition } from '../config/types.js';
 import type { ChannelRegistry } from '../routing/channel-registry.js';
 import type { InvalidationBus } from '../store/invalidation-bus.js';
 
-export interface ChannelSources {
+interface ChannelSources {
   /** From the configuration file and the environment; read-only at runtime. */
   configured: readonly ChannelDefinition[];
   /** From the store, read again on every reload. */

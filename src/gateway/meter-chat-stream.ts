@@ -11,7 +11,7 @@ import { type Usage, mergeUsage } from '../core/usage.js';
 import { usageOfCutAnswer } from './usage-of-cut-answer.js';
 import type { Call } from './call-lifecycle.js';
 
-export interface MeterOptions {
+interface MeterOptions {
   /** The public model id the client asked for; `start` events name it. */
   model: string;
   /** A local estimate of the request's input tokens (called once the tokenizer is loaded). */

@@ -6,7 +6,7 @@
 import { countTextTokens, loadTokenizer } from '../core/tokenizer.js';
 import type { Usage } from '../core/usage.js';
 
-export interface CutAnswer {
+interface CutAnswer {
   /** Usage the upstream reported before the cut, if any. */
   reported: Partial<Usage> | undefined;
   /** The assistant text and tool arguments relayed before the cut. */

@@ -13,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-export type KeyLocator = (request: FastifyRequest) => string | undefined;
+type KeyLocator = (request: FastifyRequest) => string | undefined;
 export type Authenticator = (presented: string | undefined) => Promise<AuthenticatedKey>;
 
 /** `servedHere`, when given, tells requests the scope's route will hand elsewhere (they need no key here). */

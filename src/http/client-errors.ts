@@ -24,7 +24,7 @@ interface ParsedSocket extends Socket {
 const REQUEST_LINE = /^[A-Z]{1,20} (\/[^\s]*)/;
 const MAX_SCANNED_BYTES = 64 * 1024;
 
-export function gatewayErrorForClientError(error: ClientError): GatewayError {
+function gatewayErrorForClientError(error: ClientError): GatewayError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new GatewayError('invalid_request', 'the request was not received in time', { code: 'request_timeout', status: 408 });

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-export interface DashboardOptions {
+interface DashboardOptions {
   /** The built dashboard: index.html and assets/. */
   dir: string;
 }

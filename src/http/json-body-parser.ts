@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../core/errors.js';
 import { jsonNestsDeeperThan } from './json-depth.js';
 
-export const DEFAULT_MAX_BODY_DEPTH = 256;
+const DEFAULT_MAX_BODY_DEPTH = 256;
 
 export function installJsonBodyParser(app: FastifyInstance, maxDepth = DEFAULT_MAX_BODY_DEPTH): void {
   app.removeAllContentTypeParsers();

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-export interface PublicUrlSettings {
+interface PublicUrlSettings {
   /** `GENGATE_PUBLIC_URL` (`media.publicBaseUrl`), without a trailing slash. */
   publicBaseUrl?: string;
   /** Host names (lower case, no port) a client's Host header may name. */

@@ -103,7 +103,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** Warnings as one header value: `; `-separated, printable ASCII only, at most 2 KB. */
-export function warningsHeader(warnings: readonly string[]): string {
+function warningsHeader(warnings: readonly string[]): string {
   const text = warnings.join('; ').replace(/[^\x20-\x7e]/g, '?');
   return text.length > 2048 ? `${text.slice(0, 2045)}...` : text;
 }

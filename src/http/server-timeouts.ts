@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config/types.js';
 
 type ServerSettings = Pick<GatewayConfig['server'], 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'connectionTimeoutMs'>;
 
-export interface ServerTimeoutOptions {
+interface ServerTimeoutOptions {
   requestTimeout: number;
   keepAliveTimeout: number;
   connectionTimeout: number;

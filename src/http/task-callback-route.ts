@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-export type TaskWaker = (token: string, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<boolean>;
+type TaskWaker = (token: string, headers: Record<string, string | string[] | undefined>, body: Buffer) => Promise<boolean>;
 
 const MAX_CALLBACK_BYTES = 1024 * 1024;
 const TOKEN = /^[A-Za-z0-9]{16,64}$/;

@@ -6,7 +6,7 @@
  * order, to be retried.
  */
 
-export interface Isolated<T> {
+interface Isolated<T> {
   written: T[];
   /** Items the database refused on their own, with its error. */
   refused: Array<{ item: T; error: unknown }>;

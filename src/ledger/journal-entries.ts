@@ -19,7 +19,7 @@ export interface OpenCall {
   account_id?: string | null;
 }
 
-export type JournalEntry = { open: OpenCall } | { row: UsageRow };
+type JournalEntry = { open: OpenCall } | { row: UsageRow };
 
 // The lines are written field by field: the same JSON as `JSON.stringify({ o: open })` and
 // `JSON.stringify({ r: row })` in other words, at about half the cost (two lines per call).

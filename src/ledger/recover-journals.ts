@@ -27,7 +27,7 @@ export interface RecoveryResult {
   deadLettered: number;
 }
 
-export interface RecoveryOptions {
+interface RecoveryOptions {
   /** Which journal files belong to processes that are gone (default: by their lock and pid). */
   isGone?: (file: JournalFile) => boolean;
   /** Keeps rows the database refused; throws when it cannot (the journal files are then left). */

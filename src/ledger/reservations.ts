@@ -9,7 +9,7 @@
 import type { LedgerEntry, LedgerMove, LedgerWrites } from '../store/ledger-writes.js';
 import { type UsageFacts, usageRow } from './usage-row.js';
 
-export interface Reservation {
+interface Reservation {
   /** Unique per reservation (a task's id). */
   id: string;
   /** The key the money is held for. */
@@ -24,7 +24,7 @@ export interface ReservationEnd {
   usage: Omit<UsageFacts, 'costUsd'>;
 }
 
-export type ReservationState = 'none' | 'reserved' | 'settled' | 'released';
+type ReservationState = 'none' | 'reserved' | 'settled' | 'released';
 
 export function reserve(reservation: Reservation): LedgerMove {
   const { id, owner, amountUsd, at } = reservation;
@@ -41,7 +41,7 @@ export function release(id: string, end: ReservationEnd): LedgerMove {
   return (writes) => close(writes, id, 'refund', (reserved) => reserved, end);
 }
 
-export function reservationState(entries: readonly Pick<LedgerEntry, 'kind'>[]): ReservationState {
+function reservationState(entries: readonly Pick<LedgerEntry, 'kind'>[]): ReservationState {
   if (entries.some((entry) => entry.kind === 'settle')) return 'settled';
   if (entries.some((entry) => entry.kind === 'refund')) return 'released';
   return entries.some((entry) => entry.kind === 'reserve') ? 'reserved' : 'none';

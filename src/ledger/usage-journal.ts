@@ -28,7 +28,7 @@ export interface JournalSegment {
   bytes: number;
 }
 
-export interface JournalOptions {
+interface JournalOptions {
   dir: string;
   pid: number;
   instance: string;
@@ -41,7 +41,7 @@ export interface JournalOptions {
 type Written = (segment: JournalSegment) => void;
 
 /** When a queued line must be written: `turn` at the end of this turn, `prompt` after this microtask, `lazy` with the next write. */
-export type When = 'turn' | 'prompt' | 'lazy';
+type When = 'turn' | 'prompt' | 'lazy';
 
 const DEFAULT_MAX_SEGMENT_BYTES = 4 * 1024 * 1024;
 

@@ -24,7 +24,7 @@ export type { RecoveryResult } from './recover-journals.js';
 
 const MAX_QUEUED = 100_000;
 
-export interface UsageRecorderOptions {
+interface UsageRecorderOptions {
   /** Folder of the usage journal (`<dataDir>/usage-journal`); without it nothing is journaled. */
   journalDir?: string;
   /** Short intervals keep each batch (and, with SQLite, its synchronous write) small. */

@@ -26,7 +26,7 @@ export interface GuardOptions {
   trustedBaseUrl?: string;
 }
 
-export interface FetchedBody {
+interface FetchedBody {
   data: Uint8Array;
   contentType: string | undefined;
   finalUrl: string;

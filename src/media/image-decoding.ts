@@ -10,7 +10,7 @@ import { DecodeSlots } from './decode-slots.js';
 import { loadSharp } from './load-sharp.js';
 
 /** Decodes running at once: a full-size decode is up to 200 MB of pixels at the default cap. */
-export const DEFAULT_CONCURRENT_DECODES = 2;
+const DEFAULT_CONCURRENT_DECODES = 2;
 
 let maxPixels = DEFAULT_MAX_IMAGE_PIXELS;
 const slots = new DecodeSlots(DEFAULT_CONCURRENT_DECODES);

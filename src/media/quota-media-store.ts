@@ -19,7 +19,7 @@ const EVICTION_BATCH = 64;
 /** Daily counts kept for this many days (a day's count is only ever read on that day). */
 const DAILY_DAYS_KEPT = 2;
 
-export interface MediaQuotaSettings {
+interface MediaQuotaSettings {
   /** Bytes one owner may keep stored; 0: unlimited. */
   quotaBytesPerAccount: number;
   /** Bytes one owner may write per UTC day; 0: unlimited. */
@@ -29,7 +29,7 @@ export interface MediaQuotaSettings {
   retentionMs: number;
 }
 
-export interface QuotaMediaStoreOptions {
+interface QuotaMediaStoreOptions {
   files: MediaFiles;
   index: MediaIndex;
   settings: MediaQuotaSettings;

@@ -1,7 +1,7 @@
 import { pino, type Logger } from 'pino';
 import { prettyLogStream } from './pretty-log-stream.js';
 
-export type LogFormat = 'json' | 'pretty';
+type LogFormat = 'json' | 'pretty';
 
 /** JSON lines for machines (the default off a terminal), readable lines for a person at one. */
 export function chooseLogFormat(format: LogFormat | undefined, stdoutIsTerminal: boolean): LogFormat {
@@ -17,7 +17,7 @@ const headerHolders = ['channel', 'config', 'definition'];
  * credentials (a channel's `apiKey`, its `headers`, which may carry a token), the gateway's own
  * keys, and authorization headers.
  */
-export const REDACTED_LOG_PATHS: readonly string[] = [
+const REDACTED_LOG_PATHS: readonly string[] = [
   ...credentialFields.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
   ...credentialHeaders.flatMap((header) => [`headers["${header}"]`, `*.headers["${header}"]`]),
   ...headerHolders.flatMap((holder) => [`${holder}.headers`, `*.${holder}.headers`]),

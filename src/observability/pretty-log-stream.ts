@@ -50,7 +50,7 @@ export function formatLogLine(line: string, colours: boolean): string {
   return `${out}\n`;
 }
 
-export interface LineSink {
+interface LineSink {
   write(chunk: string): unknown;
 }
 

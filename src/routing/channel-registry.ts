@@ -53,7 +53,7 @@ export class ChannelSnapshot {
   }
 }
 
-export interface RegistryOptions {
+interface RegistryOptions {
   providers: ProviderRegistry;
   catalog: Catalog;
   /** Whether the implicit sandbox channel serves catalog models nothing else serves. */

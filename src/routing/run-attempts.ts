@@ -15,7 +15,7 @@ const MAX_WARNINGS = 32;
 
 export type AttemptFn<T> = (channel: RuntimeChannel, attempt: Attempt, route: RouteInfo) => Promise<T>;
 
-export interface AttemptContext {
+interface AttemptContext {
   breaker: CircuitBreaker;
   model: string;
   requestId: string;
@@ -26,7 +26,7 @@ export interface AttemptContext {
   onAttempt(route: RouteInfo): void;
 }
 
-export function routeFor(channel: RuntimeChannel, model: string, attempts: number): RouteInfo {
+function routeFor(channel: RuntimeChannel, model: string, attempts: number): RouteInfo {
   return {
     channel: channel.name,
     provider: channel.config.provider,

@@ -27,7 +27,7 @@ function fromRow(row: Selectable<AccountsTable>): Account {
   };
 }
 
-export interface AccountChanges {
+interface AccountChanges {
   email?: string;
   role?: AccountRole;
   passwordHash?: string;

@@ -4,7 +4,7 @@ import type { AuditLogTable, Database } from './schema.js';
 
 export type AuditEntry = Selectable<AuditLogTable>;
 
-export interface AuditFilter {
+interface AuditFilter {
   action?: string;
   actorId?: string;
   /** Entries older than this `[at, id]` (the previous page's last). */

@@ -40,13 +40,13 @@ export function parseSecretKey(text: string, origin: string): Buffer {
   return key;
 }
 
-export interface SecretKeySource {
+interface SecretKeySource {
   /** The configured key (`GENGATE_SECRET_KEY`); when absent, the data folder's key file is used. */
   secretKey?: string;
   dataDir: string;
 }
 
-export interface CipherSource extends SecretKeySource {
+interface CipherSource extends SecretKeySource {
   /** Keys in force before a rotation (`GENGATE_SECRET_KEY_PREVIOUS`): they still open, never seal. */
   previousSecretKeys?: readonly string[];
 }

@@ -13,7 +13,7 @@ export interface LoginFailure {
 }
 
 /** Which failures to count: every column given must match. */
-export type FailureFilter = Partial<LoginFailure>;
+type FailureFilter = Partial<LoginFailure>;
 
 export class LoginFailuresRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -4,7 +4,7 @@ import type { ModelOverride } from '../config/types.js';
 import type { Database } from './schema.js';
 import { bumpRevision } from './store-revisions.js';
 
-export interface StoredModelOverride {
+interface StoredModelOverride {
   /** Parsed JSON as stored; checked again by whoever applies it. */
   override: Record<string, unknown> & { id: string };
   updatedAt: number;

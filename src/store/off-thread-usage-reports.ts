@@ -12,7 +12,7 @@ import { GatewayError, type ErrorKind } from '../core/errors.js';
 import { reportTooLarge, type UsageQuery, type UsageReport } from './usage-report.js';
 import type { ReportAnswer, ReportFailure, ReportWorkerData } from './usage-report-worker.js';
 
-export const MAX_PENDING_REPORTS = 8;
+const MAX_PENDING_REPORTS = 8;
 
 /** The built worker (`.js` beside this module), or, when running from sources, the `.ts` one loaded through tsx. */
 function startWorker(data: ReportWorkerData): Worker {

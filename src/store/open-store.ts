@@ -81,7 +81,7 @@ export function redactDatabaseUrl(url: string): string {
   return url.replace(/\/\/([^@/:]*):[^/]*@/, '//$1:***@');
 }
 
-export function dialectOf(url: string): StoreDialect {
+function dialectOf(url: string): StoreDialect {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
   if (url.startsWith('sqlite:')) return 'sqlite';
   throw new StoreOpenError(`unsupported database URL "${redactDatabaseUrl(url)}": use sqlite:<path> or postgres://user@host:port/db`, 'unsupported');
@@ -125,7 +125,7 @@ async function checkPostgresReachable(pg: typeof import('pg').default, url: stri
   }
 }
 
-export interface OpenStoreOptions {
+interface OpenStoreOptions {
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
 }

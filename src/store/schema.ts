@@ -49,10 +49,10 @@ export interface UsageRecordsTable {
 
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 /** The latency histogram's bucket columns, `lat_00` … `lat_40` (bounds in `latency-histogram.ts`). */
-export type LatencyColumn = `lat_${'0' | '1' | '2' | '3'}${Digit}` | 'lat_40';
+type LatencyColumn = `lat_${'0' | '1' | '2' | '3'}${Digit}` | 'lat_40';
 
 /** What every usage rollup table adds up per row. */
-export type UsageRollupMeasures = {
+type UsageRollupMeasures = {
   requests: number;
   /** Requests whose outcome was not `ok`. */
   errors: number;
@@ -70,7 +70,7 @@ export type UsageRollupMeasures = {
  * Usage summed per UTC day and (account, key, model, channel, surface, operation), kept up to
  * date by the writer of `usage_records` in the same transaction. Key columns hold '' for none.
  */
-export type UsageDailyTable = {
+type UsageDailyTable = {
   /** Days since the Unix epoch (UTC). */
   day: number;
   account_id: string;
@@ -82,7 +82,7 @@ export type UsageDailyTable = {
 } & UsageRollupMeasures;
 
 /** The same measures per (day, account, one dimension): small tables the reports read first (migration 011). */
-export type UsageDimensionRollupTable<Dimension extends string> = { day: number; account_id: string } & { [column in Dimension]: string } & UsageRollupMeasures;
+type UsageDimensionRollupTable<Dimension extends string> = { day: number; account_id: string } & { [column in Dimension]: string } & UsageRollupMeasures;
 
 /** Channels defined at run time (admin API, CLI); channels from the configuration file are not stored. */
 export interface ChannelsTable {
@@ -200,7 +200,7 @@ export interface SessionsTable {
 }
 
 /** One-time links (set the first password, reset one); the id is the SHA-256 of the link's token. */
-export interface AccountLinksTable {
+interface AccountLinksTable {
   id: string;
   account_id: string;
   purpose: 'setup';
@@ -209,7 +209,7 @@ export interface AccountLinksTable {
   used_at: number | null;
 }
 
-export interface LoginFailuresTable {
+interface LoginFailuresTable {
   id: Generated<number>;
   email: string;
   /** The address the attempt came from (an IPv6 address's /64). */
@@ -236,20 +236,20 @@ export interface AuditLogTable {
 }
 
 /** A counter per invalidation topic (`keys`, `channels`, `catalog`), bumped by every write to what it covers. */
-export interface StoreRevisionsTable {
+interface StoreRevisionsTable {
   topic: string;
   revision: number;
 }
 
 /** A model change made at run time: the JSON of a `models:` entry without its id. */
-export interface ModelOverridesTable {
+interface ModelOverridesTable {
   id: string;
   definition: string;
   updated_at: number;
 }
 
 /** One stored media file: whose quota it counts against, and its size. */
-export interface MediaFilesTable {
+interface MediaFilesTable {
   name: string;
   /** An account id, or `key:<id>` for a key without an account. */
   owner: string;
@@ -258,7 +258,7 @@ export interface MediaFilesTable {
 }
 
 /** Bytes an owner wrote to the media store on one UTC day (days since the Unix epoch). */
-export interface MediaDailyWritesTable {
+interface MediaDailyWritesTable {
   owner: string;
   day: number;
   bytes: number;

@@ -16,7 +16,7 @@ const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys'];
 /** A failing poll is logged at most this often. */
 const LOG_EVERY_MS = 60_000;
 
-export interface StoreInvalidationBusOptions {
+interface StoreInvalidationBusOptions {
   pollMs?: number;
   logger?: Logger;
 }

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { type StoredTask, taskFromRow } from './task-rows.js';
 
-export interface TaskListFilter {
+interface TaskListFilter {
   /** Only this account's tasks (a member's listing); absent: every account's. */
   accountId?: string;
   surface?: string;

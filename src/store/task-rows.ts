@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { StoredTaskRequest, Task, TaskOperation, TaskResult, TaskStatus, TaskSurface } from '../core/task.js';
 import type { TasksTable } from './schema.js';
 
-export type TaskRow = Selectable<TasksTable>;
+type TaskRow = Selectable<TasksTable>;
 
 /** A task as the engine works on it: the canonical task plus where and how it is polled. */
 export interface StoredTask extends Task {

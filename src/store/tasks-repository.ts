@@ -19,8 +19,7 @@ const ACTIVE: TaskStatus[] = ['submitted', 'running'];
 const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
 
 /** A task's row as submitted: the task's own fields, plus what only the store keeps. */
-export interface NewTask
-  extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
+interface NewTask extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
   /** The account of the submitting key (null: an operator key or the master key). */
   accountId?: string | null;
   callbackToken: string;
@@ -36,10 +35,10 @@ export interface NewDelivery {
   body: string;
 }
 
-export type TaskPatch = Updateable<TasksTable>;
+type TaskPatch = Updateable<TasksTable>;
 
 /** What finishing a task writes besides the task: the ledger's move (settle or release) and the client webhook. */
-export interface Finishing {
+interface Finishing {
   money: (task: StoredTask) => LedgerMove;
   delivery?: (task: StoredTask) => NewDelivery | undefined;
 }

@@ -17,7 +17,7 @@ export interface UsageReportLimits {
   timeoutMs: number;
 }
 
-export interface UsageReportRunner {
+interface UsageReportRunner {
   summarize(query: UsageQuery): Promise<UsageReport>;
   close(): Promise<void>;
 }

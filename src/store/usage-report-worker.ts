@@ -15,7 +15,7 @@ export interface ReportWorkerData {
   maxRows: number;
 }
 
-export interface ReportRequest {
+interface ReportRequest {
   id: number;
   query: UsageQuery;
 }

@@ -18,8 +18,8 @@ export type UsageGroupBy = (typeof USAGE_GROUP_BYS)[number];
 export const USAGE_FILTERS = ['key', 'account', 'model', 'channel', 'surface'] as const;
 export type UsageFilters = Partial<Record<(typeof USAGE_FILTERS)[number], string>>;
 
-export const MAX_RANGE_DAYS = 366;
-export const MAX_GROUPS = 5000;
+const MAX_RANGE_DAYS = 366;
+const MAX_GROUPS = 5000;
 /** The error of a report that would cost too much: the caller's 413, saying what to change. */
 export function reportTooLarge(why: string): GatewayError {
   return new GatewayError(
@@ -82,12 +82,12 @@ interface Sums {
 
 const SUMMED = [...ROLLUP_SUM_COLUMNS, ...LATENCY_COLUMNS];
 
-export function dayLabel(day: number): string {
+function dayLabel(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Checks a range and turns it into UTC day numbers; a bad range is the caller's 400. */
-export function dayRange(from: number, to: number): { fromDay: number; toDay: number } {
+function dayRange(from: number, to: number): { fromDay: number; toDay: number } {
   if (!Number.isFinite(from) || !Number.isFinite(to) || from < 0 || to < 0) {
     throw new GatewayError('invalid_request', '`from` and `to` must be Unix milliseconds.', { code: 'invalid_range', param: 'from' });
   }
@@ -271,16 +271,16 @@ export class UsageReports {
   }
 }
 
-export const MAX_RECORDS_PAGE = 200;
+const MAX_RECORDS_PAGE = 200;
 
-export interface RecordsQuery {
+interface RecordsQuery {
   limit: number;
   beforeId?: number;
   filters?: UsageFilters;
   accountScope?: string;
 }
 
-export interface UsageRecordView {
+interface UsageRecordView {
   id: number;
   requestId: string;
   createdAt: number;

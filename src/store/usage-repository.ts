@@ -6,9 +6,9 @@ import type { StoreDialect } from './store-dialect.js';
 import { ROLLUP_ADDED_COLUMNS, ROLLUP_TABLES, RollupBatch, type RollupTable, rollupUnnestUpsertSql, rollupUpsertSql } from './usage-rollup.js';
 
 export type UsageRow = Insertable<UsageRecordsTable>;
-export type StoredUsage = Selectable<UsageRecordsTable>;
+type StoredUsage = Selectable<UsageRecordsTable>;
 
-export interface UsageTotals {
+interface UsageTotals {
   requests: number;
   inputTokens: number;
   outputTokens: number;

@@ -11,7 +11,7 @@ import { LATENCY_BUCKETS, LATENCY_COLUMNS, latencyBucket } from './latency-histo
 
 export const DAY_MS = 86_400_000;
 
-export const ROLLUP_KEY_COLUMNS = ['day', 'account_id', 'key_id', 'model', 'channel', 'surface', 'operation'] as const;
+const ROLLUP_KEY_COLUMNS = ['day', 'account_id', 'key_id', 'model', 'channel', 'surface', 'operation'] as const;
 /** Summed columns besides the histogram. */
 export const ROLLUP_SUM_COLUMNS = [
   'requests',
@@ -84,7 +84,7 @@ export function rollupUnnestUpsertSql(table: RollupTable): string {
 }
 
 /** What the rollup needs of a usage row. */
-export interface RollupSource {
+interface RollupSource {
   created_at: number;
   account_id?: string | null;
   key_id: string;

@@ -11,7 +11,7 @@ import type { StoreDialect } from './store-dialect.js';
 
 export type WebhookDelivery = WebhookDeliveriesTable;
 
-export interface NewWebhookDelivery {
+interface NewWebhookDelivery {
   /** `<task id>.<task version>`. */
   id: string;
   taskId: string;

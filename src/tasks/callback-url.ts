@@ -9,9 +9,9 @@ import { controlCharacterAt } from '../core/client-strings.js';
 import { GatewayError } from '../core/errors.js';
 import { isPrivateAddress } from '../media/private-addresses.js';
 
-export const MAX_CALLBACK_URL_CHARS = 2048;
+const MAX_CALLBACK_URL_CHARS = 2048;
 
-export interface CallbackUrlOptions {
+interface CallbackUrlOptions {
   /** Whether loopback and private hosts are allowed (`media.allowPrivateUrls`). */
   allowPrivateUrls: boolean;
 }

@@ -7,7 +7,7 @@ import { type Dispatcher, request } from 'undici';
 import { escapeControlCharacters } from '../core/client-strings.js';
 
 /** Of a receiver's answer, at most this much is read (for the error note); the rest is dropped. */
-export const MAX_ANSWER_BYTES = 4096;
+const MAX_ANSWER_BYTES = 4096;
 const MAX_NOTE_CHARS = 200;
 
 export type PostOutcome =
@@ -18,7 +18,7 @@ export type PostOutcome =
   /** Cancelled by the caller (the dispatcher stopping): nothing is known. */
   | { kind: 'aborted' };
 
-export interface PostWebhookInput {
+interface PostWebhookInput {
   url: string;
   body: string;
   headers: Record<string, string>;

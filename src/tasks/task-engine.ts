@@ -23,9 +23,9 @@ import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { webhookSecretFor } from './webhook-secret.js';
 
 /** The task families by surface name, in registry order. */
-export type TaskFamilies = ReadonlyMap<string, TaskFamily>;
+type TaskFamilies = ReadonlyMap<string, TaskFamily>;
 
-export interface TaskEngineDeps {
+interface TaskEngineDeps {
   config: Pick<GatewayConfig, 'media' | 'tasks'>;
   store: OpenedStore;
   registry: ChannelRegistry;

@@ -20,7 +20,7 @@ import { taskUnits } from './task-units.js';
 /** Most result files one task keeps. */
 const MAX_OUTPUTS = 16;
 
-export interface FinisherOptions {
+interface FinisherOptions {
   repository: TasksRepository;
   media: MediaStore;
   logger: Logger;
@@ -156,7 +156,7 @@ function settlementOf(task: StoredTask, produced: number, observation: TaskObser
 }
 
 /** MP4 files carry `ftyp` at offset 4. */
-export function sniffVideoType(data: Uint8Array): string | undefined {
+function sniffVideoType(data: Uint8Array): string | undefined {
   return data.length > 12 && data[4] === 0x66 && data[5] === 0x74 && data[6] === 0x79 && data[7] === 0x70 ? 'video/mp4' : undefined;
 }
 

@@ -17,7 +17,7 @@ import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-re
 import { ORPHAN_POLICY, pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 
-export interface PollerOptions {
+interface PollerOptions {
   repository: TasksRepository;
   registry: ChannelRegistry;
   finisher: TaskFinisher;

@@ -27,7 +27,7 @@ import { taskUnits } from './task-units.js';
 /** A task's deadline until its channel's policy sets the real one at submit. */
 const PROVISIONAL_DEADLINE_MS = 24 * 3_600_000;
 
-export interface TaskServiceOptions {
+interface TaskServiceOptions {
   lifecycle: CallLifecycle;
   repository: TasksRepository;
   registry: ChannelRegistry;

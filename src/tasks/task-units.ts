@@ -1,7 +1,7 @@
 import type { TaskOperation, TaskRequest } from '../core/task.js';
 
 /** Default video length when the client gives none (the spec's default for every video family). */
-export const DEFAULT_VIDEO_SECONDS = 5;
+const DEFAULT_VIDEO_SECONDS = 5;
 
 /**
  * The priced units of a task: images asked for (imagegen1), seconds of video, else one task.

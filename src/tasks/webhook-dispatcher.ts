@@ -22,7 +22,7 @@ import { DEFAULT_WEBHOOK_BACKOFF, type WebhookBackoff, webhookRetryDelayMs } fro
 import { receiverKey, type ReceiverVerdict, WebhookReceiverHealth } from './webhook-receiver-health.js';
 import { signWebhook } from './webhook-signature.js';
 
-export type WebhookQueue = Pick<WebhookDeliveriesRepository, 'claimDue' | 'markDelivered' | 'reschedule' | 'markDead' | 'deferReceiver'>;
+type WebhookQueue = Pick<WebhookDeliveriesRepository, 'claimDue' | 'markDelivered' | 'reschedule' | 'markDead' | 'deferReceiver'>;
 
 export interface WebhookDispatcherOptions {
   repository: WebhookQueue;

@@ -26,7 +26,7 @@ export interface ReceiverHealthSettings {
 /** What one attempt showed about the receiver. */
 export type ReceiverVerdict = 'delivered' | 'answered-error' | 'timed-out' | 'unreachable';
 
-export type ReceiverAdmission =
+type ReceiverAdmission =
   /** Send now, bounded by `timeoutMs`. */
   | { send: true; timeoutMs: number }
   /** Do not connect: the receiver's circuit is open (or its trial is in flight) until `retryAt`. */

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
 export function webhookSecretFor(secretKey: Uint8Array, ownerId: string): string {
   const mac = createHmac('sha256', secretKey).update(`gengate-webhook:${ownerId}`).digest('base64url');

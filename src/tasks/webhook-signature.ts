@@ -20,7 +20,7 @@ export function signWebhook(secret: string, body: string | Uint8Array, unixSecon
   return `t=${unixSeconds},v1=${digest(secret, body, unixSeconds).toString('hex')}`;
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   /** How far the signed time may be from `now`, either way (default 300). */
   toleranceSeconds?: number;
   /** The receiver's clock in Unix seconds (default: the current time). */

@@ -8,9 +8,9 @@ export interface AnthropicCacheControl {
   ttl?: string;
 }
 
-export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
-export type AnthropicDocumentSource =
+type AnthropicDocumentSource =
   | { type: 'base64'; media_type: string; data: string }
   | { type: 'text'; media_type: 'text/plain'; data: string }
   | { type: 'url'; url: string };
@@ -74,7 +74,7 @@ export interface AnthropicMessage {
   content: string | AnthropicContentBlock[];
 }
 
-export interface AnthropicTool {
+interface AnthropicTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;

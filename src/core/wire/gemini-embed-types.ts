@@ -26,7 +26,7 @@ export interface GeminiBatchEmbedContentsRequest {
   requests: GeminiEmbedContentRequest[];
 }
 
-export interface GeminiContentEmbedding {
+interface GeminiContentEmbedding {
   values: number[];
 }
 

@@ -3,23 +3,23 @@
  * arrive in snake_case (proto3 JSON); surfaces normalise that while parsing.
  */
 
-export interface GeminiInlineData {
+interface GeminiInlineData {
   mimeType: string;
   data: string;
 }
 
-export interface GeminiFileData {
+interface GeminiFileData {
   mimeType?: string;
   fileUri: string;
 }
 
-export interface GeminiFunctionCall {
+interface GeminiFunctionCall {
   id?: string;
   name: string;
   args?: Record<string, unknown>;
 }
 
-export interface GeminiFunctionResponse {
+interface GeminiFunctionResponse {
   id?: string;
   name: string;
   response: Record<string, unknown>;
@@ -50,11 +50,11 @@ export interface GeminiFunctionDeclaration {
   parametersJsonSchema?: Record<string, unknown>;
 }
 
-export interface GeminiTool {
+interface GeminiTool {
   functionDeclarations?: GeminiFunctionDeclaration[];
 }
 
-export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED' | 'MODE_UNSPECIFIED';
+type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED' | 'MODE_UNSPECIFIED';
 
 export interface GeminiToolConfig {
   functionCallingConfig?: {
@@ -63,7 +63,7 @@ export interface GeminiToolConfig {
   };
 }
 
-export interface GeminiThinkingConfig {
+interface GeminiThinkingConfig {
   thinkingBudget?: number;
   includeThoughts?: boolean;
 }

@@ -10,12 +10,12 @@ export interface OpenAITextPart {
   text: string;
 }
 
-export interface OpenAIImageUrlPart {
+interface OpenAIImageUrlPart {
   type: 'image_url';
   image_url: { url: string; detail?: string };
 }
 
-export interface OpenAIFilePart {
+interface OpenAIFilePart {
   type: 'file';
   file: { filename?: string; file_data?: string; file_id?: string };
 }
@@ -34,7 +34,7 @@ export type OpenAIMessage =
   | { role: 'assistant'; content: string | OpenAITextPart[] | null; tool_calls?: OpenAIToolCall[]; name?: string }
   | { role: 'tool'; tool_call_id: string; content: string | OpenAITextPart[] };
 
-export interface OpenAIToolDefinition {
+interface OpenAIToolDefinition {
   type: 'function';
   function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
 }

@@ -1,6 +1,6 @@
 /** `data:` URLs as OpenAI carries inline media (`image_url.url`, `file.file_data`). */
 
-export interface DataUrl {
+interface DataUrl {
   mediaType: string;
   data: string;
 }

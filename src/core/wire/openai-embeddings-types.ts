@@ -11,7 +11,7 @@ export interface OpenAIEmbeddingsRequest {
   user?: string;
 }
 
-export interface OpenAIEmbedding {
+interface OpenAIEmbedding {
   object: 'embedding';
   index: number;
   /** Floats, or (with `encoding_format: "base64"`) their little-endian float32 bytes in base64. */

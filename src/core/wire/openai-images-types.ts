@@ -6,7 +6,7 @@ export interface OpenAIImageData {
   revised_prompt?: string;
 }
 
-export interface OpenAIImagesUsage {
+interface OpenAIImagesUsage {
   total_tokens: number;
   input_tokens: number;
   output_tokens: number;

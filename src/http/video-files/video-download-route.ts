@@ -13,7 +13,7 @@ import { serveTaskFile } from './serve-task-file.js';
 import type { TaskFileSource } from './task-file-source.js';
 import { videoFile } from './video-file.js';
 
-export interface VideoDownloadDeps {
+interface VideoDownloadDeps {
   authenticate: Authenticator;
   tasks: TaskFileSource;
   render: ErrorRenderer;

@@ -20,7 +20,7 @@ import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 
 /** A usage reader for one stream: message_start gives input, message_delta cumulative output. */
-export function anthropicSseUsageReader(): (event: SseEvent) => Partial<Usage> | undefined {
+function anthropicSseUsageReader(): (event: SseEvent) => Partial<Usage> | undefined {
   const input: AnthropicInputUsage = {};
   return (event) => {
     if (event.event !== 'message_start' && event.event !== 'message_delta') return undefined;

@@ -18,9 +18,9 @@ import type { Attempt } from '../types.js';
 
 const DEFAULT_MAX_TOKENS = 4096;
 /** Anthropic's smallest accepted thinking budget. */
-export const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_BUDGET = 1024;
 /** Room kept for the answer when a budget has to shrink to fit the client's cap. */
-export const ANSWER_ROOM = 1024;
+const ANSWER_ROOM = 1024;
 
 function maxTokensOption(attempt: Attempt): number | undefined {
   const value = attempt.channel.options.defaultMaxTokens;

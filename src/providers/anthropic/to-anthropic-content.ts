@@ -23,7 +23,7 @@ function cacheControl(value: CacheControl | undefined): { cache_control?: Anthro
 }
 
 /** Anthropic tool ids must match `^[a-zA-Z0-9_-]+$`; ids from other dialects may not. */
-export function anthropicToolId(id: string): string {
+function anthropicToolId(id: string): string {
   const cleaned = id.replace(/[^a-zA-Z0-9_-]/g, '_');
   return cleaned.length > 0 ? cleaned : 'toolu_empty';
 }

@@ -16,7 +16,7 @@ export interface ArkImageItem {
   role: VideoImageRole;
 }
 
-export const MAX_ARK_REFERENCE_IMAGES = 4;
+const MAX_ARK_REFERENCE_IMAGES = 4;
 const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'bmp', 'tiff', 'gif']);
 const MAX_URL_CHARS = 4_096;

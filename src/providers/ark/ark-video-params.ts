@@ -12,8 +12,8 @@ import { arkDurationRange } from './ark-models.js';
 export type ArkFlagName = 'resolution' | 'ratio' | 'duration' | 'seed' | 'camerafixed' | 'watermark';
 export type ArkFlag = [name: ArkFlagName, value: string];
 
-export const ARK_RESOLUTIONS: readonly string[] = ['480p', '720p', '1080p'];
-export const ARK_RATIOS: readonly string[] = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'];
+const ARK_RESOLUTIONS: readonly string[] = ['480p', '720p', '1080p'];
+const ARK_RATIOS: readonly string[] = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9', 'adaptive'];
 const MAX_SEED = 2 ** 32 - 1;
 
 export function arkVideoFlags(request: TaskRequest, model: string, referenceImages: boolean): ArkFlag[] {

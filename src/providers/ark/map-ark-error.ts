@@ -10,7 +10,7 @@ import { GatewayError } from '../../core/errors.js';
 import { type UpstreamResponse, upstreamError } from '../shared/upstream-http.js';
 import { cleanArkText } from './clean-ark-text.js';
 
-export interface ArkErrorBody {
+interface ArkErrorBody {
   code: string;
   message: string;
 }
@@ -25,7 +25,7 @@ function isChannelModelCode(code: string): boolean {
   return /^(InvalidEndpoint|InvalidEndpointOrModel|ModelNotOpen|ModelNotFound)/.test(code);
 }
 
-export function readArkErrorBody(text: string, secrets: readonly string[]): ArkErrorBody {
+function readArkErrorBody(text: string, secrets: readonly string[]): ArkErrorBody {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

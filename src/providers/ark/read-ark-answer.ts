@@ -8,9 +8,9 @@ export const ARK_TASK_ANSWER_BYTES = 256 * 1024;
 /** A page of the task list (up to a poll batch of records). */
 export const ARK_LIST_ANSWER_BYTES = 4 * 1024 * 1024;
 /** An error body. */
-export const ARK_ERROR_ANSWER_BYTES = 64 * 1024;
+const ARK_ERROR_ANSWER_BYTES = 64 * 1024;
 
-export function readArkText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
+function readArkText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
   return readBoundedText(body, maxBytes, 'the upstream');
 }
 

@@ -10,7 +10,7 @@ import { arkModelFor } from './ark-models.js';
 import { arkPromptText } from './ark-prompt-text.js';
 import { arkVideoFlags } from './ark-video-params.js';
 
-export interface ArkTaskBody {
+interface ArkTaskBody {
   model: string;
   content: Array<{ type: 'text'; text: string } | ArkImageItem>;
   callback_url?: string;

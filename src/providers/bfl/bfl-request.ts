@@ -4,10 +4,10 @@ import { modelPath } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 import { aspectRatioForSize, roundToBflSize, sizeForAspectRatio } from './bfl-size.js';
 
-export type BflOutputFormat = 'png' | 'jpeg';
+type BflOutputFormat = 'png' | 'jpeg';
 
 /** Ultra and Kontext endpoints size their images by aspect ratio; the others take width and height. */
-export function takesAspectRatio(upstreamModel: string): boolean {
+function takesAspectRatio(upstreamModel: string): boolean {
   return /ultra|kontext/.test(upstreamModel);
 }
 

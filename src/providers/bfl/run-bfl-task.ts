@@ -22,7 +22,7 @@ interface BflTaskState {
   details?: unknown;
 }
 
-export interface BflSample {
+interface BflSample {
   /** Signed delivery URL, valid for about ten minutes. */
   url: string;
   seed?: number;

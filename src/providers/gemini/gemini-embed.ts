@@ -13,7 +13,7 @@ import { toGeminiBatchEmbedRequest } from './to-gemini-batch-embed-request.js';
 import { loadTokenizer } from '../../core/tokenizer.js';
 
 /** 100, or less when the channel option `embedBatchSize` says so. */
-export function geminiEmbedBatchSize(channel: ChannelConfig): number {
+function geminiEmbedBatchSize(channel: ChannelConfig): number {
   const configured = channel.options.embedBatchSize;
   const valid = typeof configured === 'number' && Number.isInteger(configured) && configured > 0;
   return valid ? Math.min(configured, GEMINI_MAX_BATCH_EMBED_REQUESTS) : GEMINI_MAX_BATCH_EMBED_REQUESTS;

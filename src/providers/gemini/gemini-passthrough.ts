@@ -22,7 +22,7 @@ import { mapGeminiError } from './map-gemini-error.js';
  * The stream reader. Each chunk carries the usage so far and its parts, so a chunk holding
  * either is parsed once for both; the tap keeps the last usage seen.
  */
-export function geminiStreamReader(model: string | undefined): SseEventReader {
+function geminiStreamReader(model: string | undefined): SseEventReader {
   return (event: SseEvent, found: TapFindings) => {
     const data = event.data;
     if (data.includes('"usageMetadata"') || data.includes('"parts"')) readChunk(data, found);

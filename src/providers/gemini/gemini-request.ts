@@ -8,7 +8,7 @@ import type { Attempt } from '../types.js';
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 const DEFAULT_API_VERSION = 'v1beta';
 
-export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'batchEmbedContents';
+type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'batchEmbedContents';
 
 export function geminiModelUrl(attempt: Attempt, method: GeminiMethod): string {
   const base = (attempt.channel.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, '');

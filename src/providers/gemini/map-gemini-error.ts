@@ -24,7 +24,7 @@ interface WireError {
   details?: unknown;
 }
 
-export function parseGeminiError(text: string): ParsedError {
+function parseGeminiError(text: string): ParsedError {
   let error: WireError | undefined;
   try {
     const body = JSON.parse(text) as unknown;

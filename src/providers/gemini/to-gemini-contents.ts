@@ -15,7 +15,7 @@ import { GatewayError } from '../../core/errors.js';
 import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
 import type { GeminiContent, GeminiPart } from '../../core/wire/gemini-types.js';
 
-export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 
 export function toGeminiContents(messages: ChatMessage[]): GeminiContent[] {
   const contents: Array<GeminiContent & { parts: GeminiPart[] }> = [];

@@ -14,7 +14,7 @@ import { toIdeogramImageWeight } from './map-image-weight.js';
 import { appendCommonFields, appendSizeFields } from './to-ideogram-fields.js';
 import { toIdeogramMask, wholeImageMask } from './to-ideogram-mask.js';
 
-export const DEFAULT_BLEND_PROMPT = 'A blend of the reference images';
+const DEFAULT_BLEND_PROMPT = 'A blend of the reference images';
 
 export function createIdeogramImages(): ImageProvider {
   return {

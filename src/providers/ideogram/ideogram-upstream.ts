@@ -4,14 +4,14 @@ import { readErrorText, readJson, sendUpstream } from '../shared/upstream-http.j
 import type { Attempt, ChannelConfig } from '../types.js';
 import { mapIdeogramError } from './map-ideogram-error.js';
 
-export type IdeogramV3Endpoint = 'generate' | 'remix' | 'edit';
+type IdeogramV3Endpoint = 'generate' | 'remix' | 'edit';
 
-export function ideogramV3Url(channel: ChannelConfig, endpoint: IdeogramV3Endpoint): string {
+function ideogramV3Url(channel: ChannelConfig, endpoint: IdeogramV3Endpoint): string {
   return `${channel.baseUrl.replace(/\/+$/, '')}/v1/ideogram-v3/${endpoint}`;
 }
 
 /** The form encoded as multipart/form-data bytes, with the content type naming its boundary. */
-export async function encodeMultipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
+async function encodeMultipart(form: FormData): Promise<{ body: Uint8Array; contentType: string }> {
   const encoded = new Response(form);
   const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
   return { body: new Uint8Array(await encoded.arrayBuffer()), contentType };

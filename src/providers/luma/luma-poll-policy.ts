@@ -6,7 +6,7 @@
 import { pollPolicyWithOptions } from '../shared/task-poll-options.js';
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
-export const LUMA_POLL_DEFAULTS: TaskPollPolicy = { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 };
+const LUMA_POLL_DEFAULTS: TaskPollPolicy = { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 };
 
 export function lumaPollPolicy(channel: ChannelConfig): TaskPollPolicy {
   return pollPolicyWithOptions(LUMA_POLL_DEFAULTS, channel);

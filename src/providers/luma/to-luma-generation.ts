@@ -8,8 +8,8 @@ import { GatewayError } from '../../core/errors.js';
 import type { ImageInput } from '../../core/image.js';
 import type { TaskRequest, VideoImageRole } from '../../core/task.js';
 
-export const LUMA_RESOLUTIONS: readonly string[] = ['540p', '720p', '1080p', '4k'];
-export const LUMA_ASPECT_RATIOS: readonly string[] = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'];
+const LUMA_RESOLUTIONS: readonly string[] = ['540p', '720p', '1080p', '4k'];
+const LUMA_ASPECT_RATIOS: readonly string[] = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'];
 /** Seconds → Luma's duration words. */
 const LUMA_DURATIONS: ReadonlyMap<number, string> = new Map([
   [5, '5s'],
@@ -17,15 +17,15 @@ const LUMA_DURATIONS: ReadonlyMap<number, string> = new Map([
 ]);
 const DEFAULT_SECONDS = 5;
 /** Luma keeps prompts short; longer ones are refused here rather than by a 400 upstream. */
-export const MAX_LUMA_PROMPT_CHARS = 5_000;
+const MAX_LUMA_PROMPT_CHARS = 5_000;
 const MAX_URL_CHARS = 2_048;
 
-export interface LumaKeyframe {
+interface LumaKeyframe {
   type: 'image';
   url: string;
 }
 
-export interface LumaGenerationBody {
+interface LumaGenerationBody {
   prompt: string;
   model: string;
   duration: string;

@@ -10,7 +10,7 @@ import { mapMjHttpError } from './map-mj-http-error.js';
 import { mjHeaders, mjUrl } from './mj-request.js';
 import { readMjErrorJson, readMjJson } from './read-mj-answer.js';
 
-export interface MjCall {
+interface MjCall {
   channel: ChannelConfig;
   method: 'GET' | 'POST';
   /** Under `/mj`, e.g. `/task/123/fetch`. */
@@ -29,7 +29,7 @@ export interface MjCall {
   readStatuses?: readonly number[];
 }
 
-export interface MjAnswer {
+interface MjAnswer {
   status: number;
   headers: UpstreamResponse['headers'];
   /** `undefined` for an empty body. */

@@ -4,7 +4,7 @@
  * whitespace collapsed, length bounded.
  */
 const URL_PATTERN = /\b(?:https?|wss?):\/\/\S+/gi;
-export const MAX_MJ_TEXT_CHARS = 500;
+const MAX_MJ_TEXT_CHARS = 500;
 
 export function cleanMjText(value: unknown, max = MAX_MJ_TEXT_CHARS): string {
   if (typeof value !== 'string') return '';

@@ -28,7 +28,7 @@ export async function fetchMjSeed(channel: ChannelConfig, upstreamId: string, si
   }
 }
 
-export function seedOf(answer: unknown): string | undefined {
+function seedOf(answer: unknown): string | undefined {
   if (answer === null || typeof answer !== 'object') return undefined;
   const { code, result } = answer as { code?: unknown; result?: unknown };
   if (code !== 1) return undefined;

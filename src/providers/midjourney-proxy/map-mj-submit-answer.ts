@@ -11,7 +11,7 @@ import { cleanMjText } from './clean-mj-text.js';
 const ACCEPTED = new Set([1, 21, 22]);
 const MAX_TASK_ID_CHARS = 128;
 
-export interface MjSubmitAnswer {
+interface MjSubmitAnswer {
   code?: unknown;
   description?: unknown;
   result?: unknown;

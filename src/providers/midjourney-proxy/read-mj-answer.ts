@@ -11,7 +11,7 @@ export const MJ_SMALL_ANSWER_BYTES = 1024 * 1024;
 /** `list-by-condition` answers carry up to a batch of full records. */
 export const MJ_LIST_ANSWER_BYTES = 4 * 1024 * 1024;
 
-export function readMjText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
+function readMjText(body: UpstreamResponse['body'], maxBytes: number): Promise<string> {
   return readBoundedText(body, maxBytes, 'the MJ proxy');
 }
 

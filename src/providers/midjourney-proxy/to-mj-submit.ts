@@ -7,16 +7,16 @@ import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { ImageInput } from '../../core/image.js';
 import type { TaskOperation, TaskRequest } from '../../core/task.js';
 
-export interface MjSubmit {
+interface MjSubmit {
   /** Under `/mj`. */
   path: string;
   body: Record<string, unknown>;
 }
 
 /** What the proxy accepts for a blend. */
-export const MJ_BLEND_IMAGES = { min: 2, max: 5 };
+const MJ_BLEND_IMAGES = { min: 2, max: 5 };
 /** Reference images an imagine may carry. */
-export const MJ_IMAGINE_MAX_IMAGES = 5;
+const MJ_IMAGINE_MAX_IMAGES = 5;
 const MAX_PROMPT_CHARS = 8192;
 const MAX_CUSTOM_ID_CHARS = 256;
 
@@ -54,6 +54,6 @@ export function toMjSubmit(operation: TaskOperation, request: TaskRequest, paren
   }
 }
 
-export function toDataUrl(image: ImageInput): string {
+function toDataUrl(image: ImageInput): string {
   return `data:${image.mediaType};base64,${Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).toString('base64')}`;
 }

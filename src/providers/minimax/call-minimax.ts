@@ -13,7 +13,7 @@ import { mapMinimaxHttpError } from './map-minimax-error.js';
 /** Every answer the provider reads is small (a task id, a status, a file record). */
 const MAX_ANSWER_BYTES = 256 * 1024;
 
-export interface MinimaxCall {
+interface MinimaxCall {
   channel: ChannelConfig;
   method: 'GET' | 'POST';
   /** Under `/v1`, e.g. `/query/video_generation?task_id=1`. */
@@ -23,7 +23,7 @@ export interface MinimaxCall {
 }
 
 /** `https://api.minimax.io`, or the same with `/v1` (taken as is). */
-export function minimaxUrl(channel: ChannelConfig, path: string): string {
+function minimaxUrl(channel: ChannelConfig, path: string): string {
   const base = channel.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
   return `${base}/v1${path}`;
 }

@@ -2,7 +2,7 @@
 import { GatewayError } from '../../core/errors.js';
 import { baseRespError, type MinimaxBaseResp } from './map-minimax-error.js';
 
-export interface MinimaxFileAnswer {
+interface MinimaxFileAnswer {
   file?: { file_id?: unknown; bytes?: unknown; filename?: unknown; download_url?: unknown } | null;
   base_resp?: MinimaxBaseResp;
 }

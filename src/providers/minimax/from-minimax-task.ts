@@ -19,7 +19,7 @@ export interface MinimaxTaskAnswer {
   base_resp?: MinimaxBaseResp;
 }
 
-export interface MinimaxTaskState {
+interface MinimaxTaskState {
   observation: TaskObservation;
   /** Set when the task succeeded: the file to retrieve. */
   fileId?: string;

@@ -7,7 +7,7 @@
 import { pollPolicyWithOptions } from '../shared/task-poll-options.js';
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
-export const MINIMAX_POLL_DEFAULTS: TaskPollPolicy = {
+const MINIMAX_POLL_DEFAULTS: TaskPollPolicy = {
   firstDelayMs: 5_000,
   factor: 1.5,
   maxDelayMs: 30_000,

@@ -8,7 +8,7 @@
 import { GatewayError } from '../../core/errors.js';
 import type { MinimaxVideoModel } from './minimax-models.js';
 
-export interface MinimaxVideoLength {
+interface MinimaxVideoLength {
   duration?: number;
   resolution?: string;
 }

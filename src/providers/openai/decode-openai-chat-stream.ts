@@ -70,7 +70,7 @@ class ToolCallTracker {
   }
 }
 
-export interface DecodeOptions {
+interface DecodeOptions {
   /** Used for the `start` event when the upstream omits the model. */
   model: string;
 }

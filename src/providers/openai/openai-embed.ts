@@ -13,11 +13,11 @@ import { openAIHeaders } from './openai-upstream.js';
 import { toOpenAIEmbeddingsRequest } from './to-openai-embeddings-request.js';
 import { loadTokenizer } from '../../core/tokenizer.js';
 
-export function embeddingsUrl(channel: ChannelConfig): string {
+function embeddingsUrl(channel: ChannelConfig): string {
   return `${channel.baseUrl.replace(/\/+$/, '')}/embeddings`;
 }
 
-export function openAIEmbedBatchSize(channel: ChannelConfig): number {
+function openAIEmbedBatchSize(channel: ChannelConfig): number {
   const configured = channel.options.embedBatchSize;
   return typeof configured === 'number' && Number.isInteger(configured) && configured > 0 ? configured : OPENAI_MAX_EMBEDDING_INPUTS;
 }

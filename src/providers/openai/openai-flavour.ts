@@ -7,7 +7,7 @@ import type { EnvPreset, ProviderName } from '../types.js';
 import type { StopSequenceRules } from '../shared/check-stop-sequences.js';
 
 /** The operations this adapter implements; a flavour declares those its upstream serves. */
-export type OpenAIOperation = 'chat' | 'embed' | 'image.generate' | 'image.edit';
+type OpenAIOperation = 'chat' | 'embed' | 'image.generate' | 'image.edit';
 
 export interface OpenAIFlavour {
   /** What channels give as `provider:`; the environment channel is `<name>-env`. */

@@ -5,7 +5,7 @@ import { mapOpenAIError } from './map-openai-error.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
 import { refuseUnsupportedDocuments } from './refuse-unsupported-documents.js';
 
-export function chatCompletionsUrl(channel: ChannelConfig): string {
+function chatCompletionsUrl(channel: ChannelConfig): string {
   const { baseUrl } = channel;
   let url = COMPLETIONS_URLS.get(baseUrl);
   if (url === undefined) {

@@ -7,7 +7,7 @@ import type { TaskObservation, TaskOutput } from '../../core/task.js';
 import { predictionError } from './map-replicate-error.js';
 import { seedFromLogs } from './replicate-output.js';
 
-export interface ObservedPrediction {
+interface ObservedPrediction {
   status: string;
   output?: unknown;
   error?: unknown;
@@ -24,10 +24,10 @@ const STATUS: Record<string, TaskObservation['status']> = {
   aborted: 'canceled',
 };
 
-export const MAX_OUTPUTS = 16;
+const MAX_OUTPUTS = 16;
 const MAX_URL_CHARS = 2_048;
 const MAX_VENDOR_STATUS_CHARS = 64;
-export const MAX_FAILURE_CHARS = 500;
+const MAX_FAILURE_CHARS = 500;
 /** Progress bars print many lines; the last one is near the end. */
 const LOG_TAIL_CHARS = 4_096;
 

@@ -4,7 +4,7 @@ import type { UpstreamResponse } from '../shared/upstream-http.js';
 import type { Prediction } from './run-prediction.js';
 
 /** Predictions carry their input and logs; image models' stay far below this. */
-export const MAX_PREDICTION_BYTES = 4 * 1024 * 1024;
+const MAX_PREDICTION_BYTES = 4 * 1024 * 1024;
 /** Replicate ids are short base32 strings; anything else is not trusted into a URL path. */
 const PREDICTION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 

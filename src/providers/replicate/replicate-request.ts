@@ -15,9 +15,9 @@ const TUNING_INPUTS = [
   ['numInferenceSteps', 'num_inference_steps'],
 ] as const;
 
-export type ReplicateOutputFormat = 'png' | 'jpg' | 'webp';
+type ReplicateOutputFormat = 'png' | 'jpg' | 'webp';
 
-export interface PredictionTarget {
+interface PredictionTarget {
   url: string;
   /** `{version}` for the `owner/name:version` form; nothing more for official models. */
   extraBody: Record<string, unknown>;

@@ -19,7 +19,7 @@ import { verifyReplicateWebhook, type WebhookHeaders } from './verify-replicate-
 
 const OPERATIONS: ReadonlySet<TaskOperation> = new Set<TaskOperation>(['image.generate']);
 
-export interface ReplicateTaskOptions {
+interface ReplicateTaskOptions {
   /** The clock webhook timestamps are checked against (tests move it). */
   now?: () => number;
 }

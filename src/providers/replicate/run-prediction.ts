@@ -88,7 +88,7 @@ async function fetchPrediction(prediction: Prediction, attempt: Attempt, signal:
 }
 
 /** Best effort: the attempt is failing anyway, a failed cancel changes nothing for the client. */
-export async function cancelPrediction(prediction: Prediction, channel: ChannelConfig): Promise<void> {
+async function cancelPrediction(prediction: Prediction, channel: ChannelConfig): Promise<void> {
   if (TERMINAL.has(prediction.status)) return;
   try {
     const response = await sendUpstream({

@@ -6,7 +6,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
+const WEBHOOK_TOLERANCE_MS = 5 * 60_000;
 const MAX_ID_CHARS = 256;
 const MAX_SIGNATURE_HEADER_CHARS = 4_096;
 const MAX_SIGNATURES = 16;

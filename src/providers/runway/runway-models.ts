@@ -19,7 +19,7 @@ export interface RunwayModel {
 
 const GEN4_IMAGE_RATIOS = { '16:9': '1280:720', '9:16': '720:1280', '4:3': '1104:832', '3:4': '832:1104', '1:1': '960:960', '21:9': '1584:672' };
 
-export const RUNWAY_MODELS: Readonly<Record<string, RunwayModel>> = {
+const RUNWAY_MODELS: Readonly<Record<string, RunwayModel>> = {
   gen4_turbo: {
     textToVideo: false,
     imageRatios: GEN4_IMAGE_RATIOS,

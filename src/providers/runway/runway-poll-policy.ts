@@ -7,7 +7,7 @@
 import { pollPolicyWithOptions } from '../shared/task-poll-options.js';
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 
-export const RUNWAY_POLL_DEFAULTS: TaskPollPolicy = { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 };
+const RUNWAY_POLL_DEFAULTS: TaskPollPolicy = { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 };
 
 export function runwayPollPolicy(channel: ChannelConfig): TaskPollPolicy {
   return pollPolicyWithOptions(RUNWAY_POLL_DEFAULTS, channel);

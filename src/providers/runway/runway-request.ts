@@ -3,7 +3,7 @@ import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
 
 /** The API version every request names (`X-Runway-Version`); channel option `runwayVersion` replaces it. */
-export const RUNWAY_API_VERSION = '2024-11-06';
+const RUNWAY_API_VERSION = '2024-11-06';
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `path` (e.g. `/v1/tasks/…`) under the channel's base URL (Runway's API host). */

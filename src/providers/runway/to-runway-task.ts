@@ -12,14 +12,14 @@ import { type RunwayModel, runwayModel, UNLISTED_RATIOS } from './runway-models.
 const DEFAULT_SECONDS = 5;
 const DEFAULT_ASPECT_RATIO = '16:9';
 /** Runway counts UTF-16 code units, as JavaScript's `length` does. */
-export const MAX_RUNWAY_PROMPT_CHARS = 1_000;
+const MAX_RUNWAY_PROMPT_CHARS = 1_000;
 /** Runway refuses data URIs of 5 MiB or more. */
-export const MAX_RUNWAY_DATA_URI_CHARS = 5 * 1024 * 1024 - 1;
+const MAX_RUNWAY_DATA_URI_CHARS = 5 * 1024 * 1024 - 1;
 const DATA_URI_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const MAX_URL_CHARS = 2_048;
 const MAX_SEED = 4_294_967_295;
 
-export interface RunwayTaskCreate {
+interface RunwayTaskCreate {
   path: '/v1/image_to_video' | '/v1/text_to_video';
   body: Record<string, unknown>;
 }

@@ -10,7 +10,7 @@ import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { embeddedIPv4, isPrivateAddress } from '../../media/private-addresses.js';
 
-export type HostClass = 'public' | 'loopback' | 'private' | 'metadata';
+type HostClass = 'public' | 'loopback' | 'private' | 'metadata';
 
 const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
 

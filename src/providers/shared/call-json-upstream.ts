@@ -29,7 +29,7 @@ export interface JsonCall {
   readStatuses?: readonly number[];
 }
 
-export interface JsonAnswer {
+interface JsonAnswer {
   status: number;
   headers: UpstreamResponse['headers'];
   /** `undefined` for an empty body. */

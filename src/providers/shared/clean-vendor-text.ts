@@ -6,7 +6,7 @@
 const URL_PATTERN = /\b(?:https?|wss?):\/\/\S+/gi;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
 const CONTROL = /[\u0000-\u001f\u007f]+/g;
-export const MAX_VENDOR_TEXT_CHARS = 500;
+const MAX_VENDOR_TEXT_CHARS = 500;
 
 export function cleanVendorText(value: unknown, secrets: readonly string[] = [], max = MAX_VENDOR_TEXT_CHARS): string {
   if (typeof value !== 'string') return '';

@@ -9,12 +9,12 @@
 import { GatewayError } from '../../core/errors.js';
 import { guardedFetch, PRIVATE_URL_CODE, TOO_LARGE_CODE } from '../../media/guarded-fetch.js';
 
-export interface FetchedMedia {
+interface FetchedMedia {
   data: Uint8Array;
   contentType?: string;
 }
 
-export interface UpstreamMediaOptions {
+interface UpstreamMediaOptions {
   signal: AbortSignal;
   maxBytes: number;
   timeoutMs: number;

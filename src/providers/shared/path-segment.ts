@@ -14,7 +14,7 @@ const NOT_IN_A_MODEL_SEGMENT = /[\\?#%]/;
 /** Enough for every vendor's path; a longer id is refused as the wrong count all the same. */
 const MAX_SEGMENTS = 8;
 
-export interface ModelPathOptions {
+interface ModelPathOptions {
   /** How many `/`-separated segments the vendor's path takes (Replicate's `owner/name`: 2); default 1. */
   segments?: number;
   /** Further characters the vendor's path gives a meaning (Gemini's `:` before the method). */

@@ -24,7 +24,7 @@ const agent = new Agent({
   connect: connectUpstream,
 });
 
-export interface UpstreamRequest {
+interface UpstreamRequest {
   url: string;
   method?: 'GET' | 'POST' | 'DELETE';
   headers: Record<string, string>;
@@ -46,7 +46,7 @@ export interface UpstreamResponse {
  * past the high-water mark pauses the socket until the body is read again). Destroying it
  * before its end aborts the request, which closes the connection.
  */
-export class UpstreamBody extends Readable {
+class UpstreamBody extends Readable {
   private resumeSocket?: () => void;
   private abortRequest?: (reason: Error) => void;
   private ended = false;

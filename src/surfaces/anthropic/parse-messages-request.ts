@@ -70,7 +70,7 @@ function parseThinking(value: unknown): number | undefined {
   return requireInteger(thinking.budget_tokens, 'thinking.budget_tokens', 1024);
 }
 
-export interface ParseOptions {
+interface ParseOptions {
   /** `count_tokens` bodies carry no `max_tokens`. */
   countOnly?: boolean;
 }

@@ -29,7 +29,7 @@ export function parseTools(value: unknown): ToolDefinition[] | undefined {
   });
 }
 
-export interface ParsedToolChoice {
+interface ParsedToolChoice {
   toolChoice?: ToolChoice;
   parallelToolCalls?: boolean;
 }

@@ -32,7 +32,7 @@ export function anthropicErrorType(error: GatewayError): { status: number; type:
   }
 }
 
-export function anthropicErrorBody(error: GatewayError, requestId: string): AnthropicErrorBody {
+function anthropicErrorBody(error: GatewayError, requestId: string): AnthropicErrorBody {
   return { type: 'error', error: { type: anthropicErrorType(error).type, message: error.message }, request_id: requestId };
 }
 

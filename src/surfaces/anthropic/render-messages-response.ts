@@ -9,7 +9,7 @@ import { anthropicToolUseId } from './anthropic-tool-use-id.js';
 import { parseToolInput } from './parse-tool-input.js';
 import { toAnthropicStopReason } from './to-anthropic-stop-reason.js';
 
-export interface RenderedAnthropicMessage {
+interface RenderedAnthropicMessage {
   id: string;
   type: 'message';
   role: 'assistant';

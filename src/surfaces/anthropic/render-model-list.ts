@@ -3,7 +3,7 @@
  */
 import type { ModelInfo } from '../../core/model-info.js';
 
-export interface AnthropicModelList {
+interface AnthropicModelList {
   data: Array<{ type: 'model'; id: string; display_name: string; created_at: string }>;
   has_more: false;
   first_id: string | null;

@@ -14,7 +14,7 @@ import { anthropicToolUseId } from './anthropic-tool-use-id.js';
 import { JsonEndScanner } from './json-end-scanner.js';
 
 /** Enough for the largest tool arguments a model writes in one answer, many times over. */
-export const MAX_HELD_BACK_CHARS = 4 * 1024 * 1024;
+const MAX_HELD_BACK_CHARS = 4 * 1024 * 1024;
 
 type Emit = (type: string, payload: Record<string, unknown>) => void;
 

@@ -7,7 +7,7 @@
 import type { EmbedRequest } from '../../core/embed.js';
 import type { GeminiEmbedItem } from './parse-embed-request.js';
 
-export interface EmbedGroup {
+interface EmbedGroup {
   request: EmbedRequest;
   /** For each input of `request`, its index in the client's batch. */
   positions: number[];

@@ -19,7 +19,7 @@ export interface GeminiEmbedItem {
 }
 
 /** The gateway splits batches for its upstreams; this only bounds one client request. */
-export const GEMINI_SURFACE_MAX_BATCH = 2048;
+const GEMINI_SURFACE_MAX_BATCH = 2048;
 
 function fail(param: string, message: string): never {
   throw new GatewayError('invalid_request', `${param}: ${message}`, { param });

@@ -6,7 +6,7 @@ import { geminiSchemaToJsonSchema } from './gemini-schema-to-json-schema.js';
 import { protoField, protoKey } from './proto-field.js';
 import { describeValue } from '../../core/describe-value.js';
 
-export type GenerationOptions = Pick<
+type GenerationOptions = Pick<
   ChatRequest,
   'temperature' | 'topP' | 'topK' | 'maxTokens' | 'stop' | 'seed' | 'presencePenalty' | 'frequencyPenalty' | 'responseFormat' | 'thinkingBudget'
 >;

@@ -7,7 +7,7 @@ import type { Json } from '../../core/validate.js';
 
 const snakeNames = new Map<string, string>();
 
-export function snakeCase(camel: string): string {
+function snakeCase(camel: string): string {
   let snake = snakeNames.get(camel);
   if (snake === undefined) {
     snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

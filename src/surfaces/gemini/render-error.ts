@@ -24,7 +24,7 @@ const STATUS_NAMES: Record<number, string> = {
   504: 'DEADLINE_EXCEEDED',
 };
 
-export function geminiStatusName(httpStatus: number): string {
+function geminiStatusName(httpStatus: number): string {
   return STATUS_NAMES[httpStatus] ?? (httpStatus < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL');
 }
 

@@ -17,10 +17,10 @@ import { geminiErrorBody } from './render-error.js';
 import { toGeminiFinishReason } from './to-gemini-finish-reason.js';
 import { toolCallArgs } from './tool-call-args.js';
 
-export type GeminiStreamChunk = GeminiGenerateContentResponse | GeminiErrorBody;
+type GeminiStreamChunk = GeminiGenerateContentResponse | GeminiErrorBody;
 
 /** Arguments held until a call is complete; past this the stream fails rather than grows. */
-export const MAX_PENDING_ARGUMENT_CHARS = 4 * 1024 * 1024;
+const MAX_PENDING_ARGUMENT_CHARS = 4 * 1024 * 1024;
 
 interface PendingCall {
   id: string;
@@ -28,7 +28,7 @@ interface PendingCall {
   args: string;
 }
 
-export async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): AsyncGenerator<GeminiStreamChunk> {
+async function* geminiStreamChunks(events: AsyncIterable<ChatEvent>): AsyncGenerator<GeminiStreamChunk> {
   let responseId: string | undefined;
   let model: string | undefined;
   // Keyed by the canonical index; Map keeps the order the calls started in.

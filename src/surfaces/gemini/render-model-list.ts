@@ -1,7 +1,7 @@
 /** The gateway's models in Gemini's `models.list` / `models.get` shape. */
 import type { ModelInfo } from '../../core/model-info.js';
 
-export interface GeminiModel {
+interface GeminiModel {
   name: string;
   version: string;
   displayName: string;

@@ -1,5 +1,5 @@
 /** `gemini-2.5-flash:generateContent` → model and action, split on the last colon. */
-export interface ModelAction {
+interface ModelAction {
   model: string;
   action: string;
 }

@@ -12,10 +12,10 @@ import { parseModel } from './parse-model.js';
 import { parseWebhook } from './parse-webhook.js';
 import { unprocessable } from './unprocessable.js';
 
-export const MAX_PROMPT_CHARS = 10_000;
-export const MIN_SIDE = 64;
-export const MAX_SIDE = 2048;
-export const MAX_OUTPUTS = 4;
+const MAX_PROMPT_CHARS = 10_000;
+const MIN_SIDE = 64;
+const MAX_SIDE = 2048;
+const MAX_OUTPUTS = 4;
 const MAX_SEED = 4_294_967_295;
 
 /** Inputs the canonical request carries; never relayed as extras. */
@@ -23,7 +23,7 @@ const CANONICAL_INPUTS = ['prompt', 'width', 'height', 'num_outputs', 'seed'];
 /** Top-level fields about the prediction rather than the model. */
 const CONTROL_FIELDS = ['model', 'version', 'input', 'webhook', 'webhook_events_filter', 'stream'];
 
-export interface Imagegen1Create {
+interface Imagegen1Create {
   request: TaskRequest;
   callback?: { url: string };
 }

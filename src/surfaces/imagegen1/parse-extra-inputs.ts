@@ -9,8 +9,8 @@ import { truncateText } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { Json } from '../../core/validate.js';
 
-export const MAX_EXTRA_INPUTS = 32;
-export const MAX_INPUT_STRING_CHARS = 4_096;
+const MAX_EXTRA_INPUTS = 32;
+const MAX_INPUT_STRING_CHARS = 4_096;
 /** What Cog models name their inputs; also keeps `__proto__` and the like out. */
 const INPUT_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 

@@ -7,7 +7,7 @@
 import type { GatewayError } from '../../core/errors.js';
 import type { ErrorRenderer } from '../../http/error-renderer.js';
 
-export interface Imagegen1ErrorBody {
+interface Imagegen1ErrorBody {
   title: string;
   detail: string;
   status: number;

@@ -6,7 +6,7 @@
 import type { Task } from '../../core/task.js';
 import { type Imagegen1Status, imagegen1Status } from './imagegen1-status.js';
 
-export interface Imagegen1Record {
+interface Imagegen1Record {
   id: string;
   model: string;
   status: Imagegen1Status;

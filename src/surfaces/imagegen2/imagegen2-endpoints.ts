@@ -9,7 +9,7 @@ import { parseRemixImageRequest } from './parse-remix-image-request.js';
 import { parseRemixRequest } from './parse-remix-request.js';
 
 /** An operation with its request, one member of ImageCall's union each. */
-export type ParsedImageCall = ImageCall extends infer C ? (C extends ImageCall ? Pick<C, 'operation' | 'request'> : never) : never;
+type ParsedImageCall = ImageCall extends infer C ? (C extends ImageCall ? Pick<C, 'operation' | 'request'> : never) : never;
 
 export type Imagegen2Endpoint = (body: unknown, loadImage: ImageLoader) => Promise<ParsedImageCall>;
 

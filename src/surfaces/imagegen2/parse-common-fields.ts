@@ -16,9 +16,9 @@ import {
 import { oneOf, optionalInteger, optionalString, type Json } from '../../core/validate.js';
 import { describeValue } from '../../core/describe-value.js';
 
-export const DEFAULT_IMAGEGEN2_MODEL = 'imagegen2-v3';
+const DEFAULT_IMAGEGEN2_MODEL = 'imagegen2-v3';
 
-export type CommonFields = Pick<ImageGenerateRequest, 'model' | 'n' | 'seed' | 'size' | 'aspectRatio' | 'responseFormat' | 'options'>;
+type CommonFields = Pick<ImageGenerateRequest, 'model' | 'n' | 'seed' | 'size' | 'aspectRatio' | 'responseFormat' | 'options'>;
 
 const ENUM_OPTIONS = [
   ['rendering_speed', IDEOGRAM_RENDERING_SPEEDS],

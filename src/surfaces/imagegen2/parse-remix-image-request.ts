@@ -6,8 +6,8 @@ import type { ImageLoader } from './load-image-value.js';
 import { parseCommonFields } from './parse-common-fields.js';
 import { optionalPrompt } from './parse-prompt.js';
 
-export const MIN_BLEND_IMAGES = 2;
-export const MAX_BLEND_IMAGES = 5;
+const MIN_BLEND_IMAGES = 2;
+const MAX_BLEND_IMAGES = 5;
 
 export async function parseRemixImageRequest(raw: unknown, loadImage: ImageLoader): Promise<ImageBlendRequest> {
   const body = requireObject(raw, 'body');

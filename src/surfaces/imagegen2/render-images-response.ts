@@ -7,7 +7,7 @@ import type { DeliveredImage, DeliveredImages } from '../../core/image.js';
 import type { IdeogramImageObject, IdeogramImageResponse } from '../../core/wire/ideogram-types.js';
 
 /** What the client asked that the answer echoes when the upstream did not say. */
-export interface RequestEcho {
+interface RequestEcho {
   prompt?: string;
   seed?: number;
   options?: Record<string, unknown>;

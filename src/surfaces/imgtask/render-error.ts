@@ -7,7 +7,7 @@
 import type { GatewayError } from '../../core/errors.js';
 import type { ErrorRenderer } from '../../http/error-renderer.js';
 
-export function imgtaskCodeOf(error: GatewayError): number {
+function imgtaskCodeOf(error: GatewayError): number {
   if (error.code === 'content_policy' || error.code === 'content_policy_violation') return 24;
   switch (error.kind) {
     case 'not_found':

@@ -7,7 +7,7 @@ import type { Task, TaskButton, TaskStatus } from '../../core/task.js';
 import { statusWords } from '../shared/status-words.js';
 import { actionWordOf } from './action-model.js';
 
-export interface ImgtaskRecord {
+interface ImgtaskRecord {
   id: string;
   action: string;
   prompt: string;
@@ -42,7 +42,7 @@ const DESCRIPTION: Record<TaskStatus, string> = {
   canceled: 'Canceled',
 };
 
-export function actionOf(task: Task): string {
+function actionOf(task: Task): string {
   switch (task.operation) {
     case 'image.imagine':
       return 'IMAGINE';

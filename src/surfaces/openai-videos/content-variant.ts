@@ -8,7 +8,7 @@ import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { Task } from '../../core/task.js';
 import type { TaskFile } from '../../http/video-files/serve-task-file.js';
 
-export type ContentVariant = 'video' | 'thumbnail' | 'spritesheet';
+type ContentVariant = 'video' | 'thumbnail' | 'spritesheet';
 
 const VARIANTS: readonly ContentVariant[] = ['video', 'thumbnail', 'spritesheet'];
 const THUMBNAIL_EXTENSIONS: Readonly<Record<string, string>> = { 'image/png': 'png', 'image/jpeg': 'jpg' };

@@ -3,10 +3,10 @@ import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import { TASK_ID } from '../../core/own-task.js';
 
-export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 100;
+const DEFAULT_LIST_LIMIT = 20;
+const MAX_LIST_LIMIT = 100;
 
-export interface VideoListQuery {
+interface VideoListQuery {
   limit: number;
   after?: string;
   order: 'asc' | 'desc';

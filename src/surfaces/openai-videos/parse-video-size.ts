@@ -8,7 +8,7 @@ import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import { requireString } from '../../core/validate.js';
 
-export interface VideoSize {
+interface VideoSize {
   width: number;
   height: number;
   aspectRatio: string;

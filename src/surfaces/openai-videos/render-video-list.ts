@@ -1,7 +1,7 @@
 /** A page of videos as OpenAI lists them: `{object: "list", data, first_id, last_id, has_more}`. */
 import type { OpenAIVideo } from './render-video.js';
 
-export interface OpenAIVideoList {
+interface OpenAIVideoList {
   object: 'list';
   data: OpenAIVideo[];
   first_id: string | null;

@@ -11,7 +11,7 @@ import { parseThinkingBlocks } from './parse-thinking-blocks.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 
-export interface ParsedMessages {
+interface ParsedMessages {
   system: TextPart[];
   messages: ChatMessage[];
 }

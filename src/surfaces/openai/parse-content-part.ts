@@ -5,7 +5,7 @@ import { oneOf, optionalString, requireObject, requireString } from '../../core/
 import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
 import { describeValue } from '../../core/describe-value.js';
 
-export type UserContentPart = TextPart | ImagePart | DocumentPart;
+type UserContentPart = TextPart | ImagePart | DocumentPart;
 
 const IMAGE_DETAILS = ['auto', 'low', 'high'] as const;
 

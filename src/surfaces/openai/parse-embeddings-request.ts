@@ -12,7 +12,7 @@ import { describeValue } from '../../core/describe-value.js';
 /** One input: a text, or the token ids of one. */
 export type EmbeddingInput = string | number[];
 
-export interface ParsedEmbeddingsRequest {
+interface ParsedEmbeddingsRequest {
   fields: Omit<EmbedRequest, 'inputs'>;
   inputs: EmbeddingInput[];
   encodingFormat: OpenAIEmbeddingEncoding;

@@ -16,7 +16,7 @@ import { toOpenAIFinishReason } from '../../core/wire/openai-finish-reason.js';
 import { toOpenAIUsage } from '../../core/wire/openai-usage.js';
 import { toOpenAIErrorObject } from './render-error.js';
 
-export interface OpenAIStreamOptions {
+interface OpenAIStreamOptions {
   /** The public model id the client asked for; used when the stream fails before `start`. */
   model: string;
   /** `stream_options.include_usage`: add `usage:null` to each chunk and a final usage chunk. */

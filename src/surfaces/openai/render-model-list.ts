@@ -1,7 +1,7 @@
 /** The model list in OpenAI's shape (`GET /v1/models`, `GET /v1/models/{id}`). */
 import type { ModelInfo } from '../../core/model-info.js';
 
-export interface OpenAIModel {
+interface OpenAIModel {
   id: string;
   object: 'model';
   created: number;

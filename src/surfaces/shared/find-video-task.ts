@@ -22,6 +22,6 @@ export async function cancelVideoTask(tasks: TaskServices, key: AuthenticatedKey
   return task;
 }
 
-export function videoTaskNotFound(id: string): GatewayError {
+function videoTaskNotFound(id: string): GatewayError {
   return new GatewayError('not_found', `no video task with id ${quoteValue(id, 64)}`, { code: 'task_not_found' });
 }

@@ -6,7 +6,7 @@ import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import { type Json, oneOf, optionalInteger, optionalString, requireString } from '../../core/validate.js';
 
-export const MAX_VIDEO_PROMPT_CHARS = 10_000;
+const MAX_VIDEO_PROMPT_CHARS = 10_000;
 /** Bounds on a video's length the gateway accepts at all; each provider may refuse less. */
 export const MIN_VIDEO_SECONDS = 1;
 export const MAX_VIDEO_SECONDS = 20;

@@ -6,7 +6,7 @@
  */
 import type { TaskStatus } from '../../core/task.js';
 
-export interface StatusWordTable<W extends string> {
+interface StatusWordTable<W extends string> {
   queued: W;
   submitted?: W;
   running: W;

@@ -9,7 +9,7 @@ import { requestKey } from '../../http/authenticate-first.js';
 import { publicBaseUrl } from '../../http/public-base-url.js';
 import { type ParamNames, renameCanonicalParam } from './rename-canonical-param.js';
 
-export interface VideoCreate {
+interface VideoCreate {
   surface: TaskSurface;
   parsed: Pick<TaskCall, 'request' | 'callback'>;
   paramNames: ParamNames;

@@ -9,7 +9,7 @@ import type { ErrorRenderer } from '../../http/error-renderer.js';
 import type { ParamNames } from './rename-canonical-param.js';
 
 /** What a family's parser needs of the gateway: the image guards (reference images) and the callback URL check. */
-export type VideoParseServices = Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>;
+type VideoParseServices = Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>;
 
 /** A create request in canonical form. */
 export interface ParsedVideoCreate {

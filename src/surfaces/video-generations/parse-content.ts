@@ -16,7 +16,7 @@ const ROLES: readonly VideoImageRole[] = ['first_frame', 'last_frame', 'referenc
 /** One text and four images, with room for nothing else. */
 const MAX_CONTENT = 1 + MAX_VIDEO_IMAGES;
 
-export interface ContentImage {
+interface ContentImage {
   url: string;
   role: VideoImageRole;
   /** Where it sits in `content`, for error messages. */

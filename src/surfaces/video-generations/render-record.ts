@@ -10,12 +10,12 @@ import type { Task } from '../../core/task.js';
 import { finishedVideoUrl, videoSeconds } from '../shared/video-download-url.js';
 import { type VideoGenerationsStatus, videoGenerationsStatus } from './video-generations-status.js';
 
-export interface VideoGenerationsAccepted {
+interface VideoGenerationsAccepted {
   id: string;
   status: 'submitted';
 }
 
-export interface VideoGenerationsTask {
+interface VideoGenerationsTask {
   id: string;
   model: string;
   status: VideoGenerationsStatus;

@@ -8,8 +8,8 @@ import type { TaskRequest } from '../../core/task.js';
 import { optionalChoice, parseCallbackUrl, parseVideoModel, parseVideoPrompt, parseVideoSeconds, requireBody } from '../shared/parse-video-fields.js';
 import type { ParsedVideoCreate } from '../shared/video-family.js';
 
-export const VIDEOGEN1_DEFAULT_MODEL = 'videogen1-video-01';
-export const VIDEOGEN1_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
+const VIDEOGEN1_DEFAULT_MODEL = 'videogen1-video-01';
+const VIDEOGEN1_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 
 export function parseVideogen1Create(body: unknown, checkCallbackUrl: (url: string, param: string) => void): ParsedVideoCreate {
   const fields = requireBody(body);

@@ -20,7 +20,7 @@
 import type { ErrorKind, GatewayError } from '../../core/errors.js';
 import type { ErrorRenderer } from '../../http/error-renderer.js';
 
-export const VIDEOGEN1_ERROR_CODES: Record<ErrorKind, number> = {
+const VIDEOGEN1_ERROR_CODES: Record<ErrorKind, number> = {
   internal: 1000,
   invalid_request: 1001,
   authentication: 1002,
@@ -34,7 +34,7 @@ export const VIDEOGEN1_ERROR_CODES: Record<ErrorKind, number> = {
   overloaded: 1010,
 };
 
-export interface Videogen1ErrorBody {
+interface Videogen1ErrorBody {
   code: number;
   message: string;
   data: null;

@@ -7,19 +7,19 @@ import type { Task } from '../../core/task.js';
 import { finishedVideoUrl, videoSeconds } from '../shared/video-download-url.js';
 import { type Videogen1Status, videogen1Status } from './videogen1-status.js';
 
-export interface Videogen1Envelope<T> {
+interface Videogen1Envelope<T> {
   code: 0;
   message: 'success';
   data: T;
 }
 
-export interface Videogen1Accepted {
+interface Videogen1Accepted {
   task_id: string;
   status: 'pending';
   created_at: string;
 }
 
-export interface Videogen1Task {
+interface Videogen1Task {
   task_id: string;
   model: string;
   status: Videogen1Status;
@@ -32,7 +32,7 @@ export interface Videogen1Task {
   updated_at: string;
 }
 
-export function success<T>(data: T): Videogen1Envelope<T> {
+function success<T>(data: T): Videogen1Envelope<T> {
   return { code: 0, message: 'success', data };
 }
 

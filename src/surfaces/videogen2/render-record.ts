@@ -8,13 +8,13 @@ import type { Task } from '../../core/task.js';
 import { finishedVideoUrl, videoSeconds } from '../shared/video-download-url.js';
 import { type Videogen2Status, videogen2Status } from './videogen2-status.js';
 
-export interface Videogen2Accepted {
+interface Videogen2Accepted {
   id: string;
   status: 'submitted';
   created_at: string;
 }
 
-export interface Videogen2Task {
+interface Videogen2Task {
   id: string;
   model: string;
   status: Videogen2Status;

@@ -21,9 +21,9 @@ import {
 } from '../shared/parse-video-fields.js';
 import type { VideoParser } from '../shared/video-family.js';
 
-export const VIDEOGEN3_DEFAULT_MODEL = 'videogen3-ray-2';
-export const VIDEOGEN3_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] as const;
-export const VIDEOGEN3_RESOLUTIONS = ['540p', '720p', '1080p', '4k'] as const;
+const VIDEOGEN3_DEFAULT_MODEL = 'videogen3-ray-2';
+const VIDEOGEN3_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] as const;
+const VIDEOGEN3_RESOLUTIONS = ['540p', '720p', '1080p', '4k'] as const;
 const DURATION = /^(\d{1,2})s$/;
 const FRAMES: ReadonlyArray<[string, VideoImageRole]> = [
   ['frame0', 'first_frame'],

@@ -5,7 +5,7 @@
 import type { GatewayError } from '../../core/errors.js';
 import type { ErrorRenderer } from '../../http/error-renderer.js';
 
-export interface Videogen3ErrorBody {
+interface Videogen3ErrorBody {
   detail: string;
 }
 

@@ -9,7 +9,7 @@ import type { Task } from '../../core/task.js';
 import { finishedVideoUrl } from '../shared/video-download-url.js';
 import { type Videogen3State, videogen3State } from './videogen3-state.js';
 
-export interface Videogen3Generation {
+interface Videogen3Generation {
   id: string;
   generation_type: 'video';
   state: Videogen3State;

@@ -6,10 +6,10 @@ import type { LastTurn } from './inspect-last-turn.js';
 import type { DocumentReadings } from './read-documents.js';
 
 /** Every simulated text answer starts with this, so nobody mistakes it for a model's words. */
-export const SIMULATED_MARKER = '[gengate sandbox — simulated response, no model was called]';
+const SIMULATED_MARKER = '[gengate sandbox — simulated response, no model was called]';
 
-export const MIN_PROSE_WORDS = 20;
-export const MAX_PROSE_WORDS = 80;
+const MIN_PROSE_WORDS = 20;
+const MAX_PROSE_WORDS = 80;
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -15,9 +15,9 @@ export const MAX_STRING_LENGTH = 10_000;
 /** Longer patterns are not parsed (only checked against a few common strings). */
 export const MAX_PATTERN_LENGTH = 1_000;
 /** Schema nodes visited (resolved, merged or generated) for one answer. */
-export const MAX_STEPS = 20_000;
+const MAX_STEPS = 20_000;
 /** Characters of generated strings in one answer. */
-export const MAX_OUTPUT_CHARS = 200_000;
+const MAX_OUTPUT_CHARS = 200_000;
 
 /** Thrown when a schema cannot be satisfied within the bounds above; `path` is where in the generated value. */
 export class GenerationLimitError extends Error {

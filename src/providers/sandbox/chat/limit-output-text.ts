@@ -1,7 +1,7 @@
 import type { FinishReason } from '../../../core/chat.js';
 import { encodeText, tokenPieces } from '../shared/tokenizer.js';
 
-export interface LimitedText {
+interface LimitedText {
   text: string;
   /** The tokens of `text`; their count is the output usage. */
   tokens: number[];

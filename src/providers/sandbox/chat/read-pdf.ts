@@ -6,17 +6,17 @@
 import type { TextContent } from 'pdfjs-dist/types/src/display/api.js';
 
 /** `unreadPages` (only when some were left): pages past the bounds whose text was not read. */
-export type PdfReading = { ok: true; pages: number; text: string; unreadPages?: number } | { ok: false; reason: string };
+type PdfReading = { ok: true; pages: number; text: string; unreadPages?: number } | { ok: false; reason: string };
 
 /** Bounds of one reading: pdf.js works on the event loop, so a long PDF is read only in part. */
-export interface PdfReadLimits {
+interface PdfReadLimits {
   maxPages: number;
   maxTextChars: number;
   /** Pages are not started after this long. */
   maxMs: number;
 }
 
-export const PDF_READ_LIMITS: PdfReadLimits = { maxPages: 100, maxTextChars: 1_000_000, maxMs: 5_000 };
+const PDF_READ_LIMITS: PdfReadLimits = { maxPages: 100, maxTextChars: 1_000_000, maxMs: 5_000 };
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 

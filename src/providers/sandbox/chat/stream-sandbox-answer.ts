@@ -5,7 +5,7 @@ import { abortedError, sleep } from '../shared/sleep.js';
 import { tokenPieces } from '../shared/tokenizer.js';
 import type { SandboxAnswer } from './build-sandbox-answer.js';
 
-export interface StreamPacing {
+interface StreamPacing {
   /** 0 streams as fast as the consumer reads. */
   tokensPerSecond: number;
   firstTokenDelayMs: number;

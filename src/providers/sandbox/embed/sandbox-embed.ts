@@ -15,11 +15,11 @@ import { countTextsTokens, loadTokenizer } from '../shared/tokenizer.js';
 import { hashVectorise } from './hash-vectorise.js';
 
 /** For models the sandbox does not know the dimension of. */
-export const SANDBOX_EMBED_DIMENSIONS = 768;
-export const SANDBOX_MAX_EMBED_DIMENSIONS = 8192;
+const SANDBOX_EMBED_DIMENSIONS = 768;
+const SANDBOX_MAX_EMBED_DIMENSIONS = 8192;
 
 /** The real models' output dimensions, which are also the most a client may ask for. */
-export const MODEL_EMBED_DIMENSIONS: ReadonlyMap<string, number> = new Map([
+const MODEL_EMBED_DIMENSIONS: ReadonlyMap<string, number> = new Map([
   ['text-embedding-3-small', 1536],
   ['text-embedding-3-large', 3072],
   ['text-embedding-004', 768],

@@ -6,7 +6,7 @@
 import { invalidRequest } from '../../../core/errors.js';
 import type { ImageSize } from '../../../core/image.js';
 
-export const DEFAULT_IMAGE_SIZE: ImageSize = { width: 1024, height: 1024 };
+const DEFAULT_IMAGE_SIZE: ImageSize = { width: 1024, height: 1024 };
 
 const TARGET_PIXELS = 1024 * 1024;
 const MIN_SIDE = 64;

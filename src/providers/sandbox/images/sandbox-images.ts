@@ -27,7 +27,7 @@ interface SandboxImageRequest {
 type Draw<R> = (request: R, seed: number, maxSide: number) => Promise<Picture>;
 
 /** Pictures drawn for one request at most. */
-export const MAX_SANDBOX_IMAGES = 10;
+const MAX_SANDBOX_IMAGES = 10;
 
 /** `maxImageSide`: the longest side drawn (`sandbox.maxImageSide`). */
 export function createSandboxImages(settingsFor: (attempt: Attempt) => SandboxRuntimeSettings, maxImageSide = MAX_SIDE): ImageProvider {

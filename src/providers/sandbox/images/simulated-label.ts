@@ -1,6 +1,6 @@
 /** The "simulated" label drawn on every sandbox picture, so that a person sees it is not a real generation. */
 
-export const SIMULATED_LABEL = 'gengate sandbox — simulated';
+const SIMULATED_LABEL = 'gengate sandbox — simulated';
 
 /** An SVG the size of the picture: a translucent band along the bottom with the label on it. */
 export function simulatedLabelSvg(width: number, height: number): Buffer {

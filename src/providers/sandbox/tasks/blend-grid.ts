@@ -13,7 +13,7 @@ import { bands, weightedMean } from './blend-layouts.js';
 import { composeGrid, quadrantSeed } from './image-grid.js';
 
 /** Quadrant sizes: PORTRAIT 2:3, SQUARE 1:1, LANDSCAPE 3:2 (the grid doubles them). */
-export const BLEND_QUADRANTS: Record<BlendDimensions, ImageSize> = {
+const BLEND_QUADRANTS: Record<BlendDimensions, ImageSize> = {
   PORTRAIT: { width: 512, height: 768 },
   SQUARE: { width: 512, height: 512 },
   LANDSCAPE: { width: 768, height: 512 },

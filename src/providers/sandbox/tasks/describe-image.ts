@@ -9,7 +9,7 @@ import { openImage } from '../../../media/image-decoding.js';
 import { createPrng } from '../shared/prng.js';
 import { colourName } from './colour-names.js';
 
-export const DESCRIBE_NOTE = 'Simulated description (gengate sandbox): no model looked at this image; these lines come from its size and colours.';
+const DESCRIBE_NOTE = 'Simulated description (gengate sandbox): no model looked at this image; these lines come from its size and colours.';
 
 /** Side of the thumbnail the colours are counted on. */
 const SAMPLE_SIDE = 32;

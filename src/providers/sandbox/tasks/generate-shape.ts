@@ -5,14 +5,14 @@
  */
 import type { ImageSize } from '../../../core/image.js';
 
-export const MAX_GENERATE_COUNT = 4;
-export const MIN_GENERATE_SIDE = 64;
-export const MAX_GENERATE_SIDE = 2048;
+const MAX_GENERATE_COUNT = 4;
+const MIN_GENERATE_SIDE = 64;
+const MAX_GENERATE_SIDE = 2048;
 /** Pixels drawn for one task at most: four 1024×1024 pictures, or one 2048×2048. */
 export const GENERATE_PIXEL_BUDGET = 4 * 1024 * 1024;
 const DEFAULT_SIDE = 1024;
 
-export interface GenerateShape {
+interface GenerateShape {
   count: number;
   size: ImageSize;
 }

@@ -8,7 +8,7 @@ import type { TaskObservation, TaskOperation } from '../../../core/task.js';
 import type { SandboxTaskRecord } from './sandbox-task-record.js';
 
 /** Share of the task's time spent waiting to start. */
-export const SUBMITTED_SHARE = 0.1;
+const SUBMITTED_SHARE = 0.1;
 
 type Phase = 'submitted' | 'running' | 'succeeded' | 'failed';
 
@@ -25,7 +25,7 @@ export function vendorWord(operation: TaskOperation, phase: Phase): string {
 }
 
 /** How far along the task is (0 at submit, 1 at its end); a task of no duration is done at once. */
-export function elapsedShare(record: SandboxTaskRecord, now: number): number {
+function elapsedShare(record: SandboxTaskRecord, now: number): number {
   if (record.totalMs <= 0) return Number.POSITIVE_INFINITY;
   return Math.max(0, now - record.startedAt) / record.totalMs;
 }

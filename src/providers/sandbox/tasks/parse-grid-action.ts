@@ -1,7 +1,7 @@
 /** Reads a grid button's `customId` into the action it asks for; anything else is the client's error. */
 import { invalidRequest } from '../../../core/errors.js';
 
-export type GridAction = { kind: 'upsample'; index: number } | { kind: 'variation'; index: number } | { kind: 'reroll' };
+type GridAction = { kind: 'upsample'; index: number } | { kind: 'variation'; index: number } | { kind: 'reroll' };
 
 const MAX_CUSTOM_ID_CHARS = 256;
 const SHAPE = /^MJ::JOB::(upsample|variation|reroll)::(\d)::[A-Za-z0-9-]{1,64}(?:::[A-Za-z0-9_]{1,32})?$/;

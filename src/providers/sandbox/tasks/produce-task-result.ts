@@ -39,7 +39,7 @@ export interface ProducedTask {
   grid: boolean;
 }
 
-export function pngFile(png: Buffer): ProducedFile {
+function pngFile(png: Buffer): ProducedFile {
   return { data: png, mime: 'image/png', kind: 'image' };
 }
 

@@ -6,7 +6,7 @@
 import type { MediaRef, TaskButton } from '../../../core/task.js';
 
 /** Results a sandbox task holds at most (a grid, imagegen1's four pictures, or a video and its thumbnail). */
-export const MAX_RECORD_OUTPUTS = 4;
+const MAX_RECORD_OUTPUTS = 4;
 const MAX_TEXT_CHARS = 8_000;
 const MAX_BUTTONS = 12;
 

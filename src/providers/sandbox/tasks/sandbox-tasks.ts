@@ -19,7 +19,7 @@ import { produceVideoResult } from './produce-video-result.js';
 import { readSandboxTaskRecord, type SandboxTaskRecord, toUpstreamData } from './sandbox-task-record.js';
 import { sandboxTaskPollPolicy } from './task-poll-policy.js';
 
-export const SANDBOX_TASK_OPERATIONS: ReadonlySet<TaskOperation> = new Set<TaskOperation>([
+const SANDBOX_TASK_OPERATIONS: ReadonlySet<TaskOperation> = new Set<TaskOperation>([
   'image.imagine',
   'image.blend',
   'image.describe',

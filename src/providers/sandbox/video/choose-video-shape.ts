@@ -5,17 +5,17 @@
  */
 import { invalidRequest } from '../../../core/errors.js';
 
-export const VIDEO_FPS = 8;
+const VIDEO_FPS = 8;
 export const MIN_VIDEO_SECONDS = 1;
 export const MAX_VIDEO_SECONDS = 20;
-export const DEFAULT_VIDEO_SECONDS = 5;
+const DEFAULT_VIDEO_SECONDS = 5;
 export const MIN_SHORT_SIDE = 144;
 export const MAX_SHORT_SIDE = 1080;
-export const MAX_LONG_SIDE = 2560;
+const MAX_LONG_SIDE = 2560;
 const DEFAULT_RESOLUTION = '720p';
 const DEFAULT_ASPECT_RATIO = '16:9';
 
-export interface VideoShape {
+interface VideoShape {
   width: number;
   height: number;
   fps: number;

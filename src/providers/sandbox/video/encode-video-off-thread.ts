@@ -11,8 +11,8 @@ import { DecodeSlots } from '../../../media/decode-slots.js';
 import { abortedError } from '../shared/sleep.js';
 import type { EncodedVideo, VideoEncodeInput } from './encode-video.js';
 
-export const CONCURRENT_VIDEO_ENCODES = 2;
-export const VIDEO_ENCODE_TIMEOUT_MS = 120_000;
+const CONCURRENT_VIDEO_ENCODES = 2;
+const VIDEO_ENCODE_TIMEOUT_MS = 120_000;
 const WORKER_HEAP_MB = 512;
 
 const slots = new DecodeSlots(CONCURRENT_VIDEO_ENCODES);

@@ -6,7 +6,7 @@
  */
 import { BitWriter } from './bit-writer.js';
 
-export const PROFILE_BASELINE = 66;
+const PROFILE_BASELINE = 66;
 /** `log2_max_frame_num`: frame numbers count to 65 535 before wrapping. */
 export const LOG2_MAX_FRAME_NUM = 16;
 
@@ -21,14 +21,14 @@ const LEVELS: ReadonlyArray<{ idc: number; maxFrameMbs: number }> = [
 ];
 
 /** The lowest level whose frame size limit takes the picture (the frame rate is far below every limit). */
-export function levelFor(mbWidth: number, mbHeight: number): number {
+function levelFor(mbWidth: number, mbHeight: number): number {
   const mbs = mbWidth * mbHeight;
   const level = LEVELS.find((l) => mbs <= l.maxFrameMbs && mbWidth ** 2 <= 8 * l.maxFrameMbs && mbHeight ** 2 <= 8 * l.maxFrameMbs);
   if (!level) throw new RangeError(`${mbWidth}x${mbHeight} macroblocks exceed every H.264 level`);
   return level.idc;
 }
 
-export interface StreamGeometry {
+interface StreamGeometry {
   width: number;
   height: number;
   mbWidth: number;

@@ -39,7 +39,7 @@ function writeSliceHeader(w: BitWriter, idr: boolean, frameNum: number): void {
 }
 
 /** Copies one macroblock's samples in PCM order: 256 luma, then 64 Cb, then 64 Cr, each row by row. */
-export function macroblockSamples(frame: YuvFrame, mbX: number, mbY: number, out: Uint8Array = new Uint8Array(PCM_BYTES)): Uint8Array {
+function macroblockSamples(frame: YuvFrame, mbX: number, mbY: number, out: Uint8Array = new Uint8Array(PCM_BYTES)): Uint8Array {
   const ys = lumaStride(frame);
   const cs = chromaStride(frame);
   for (let row = 0; row < 16; row++) {

@@ -5,7 +5,7 @@
  */
 import { box, ByteWriter, fullBox, UNITY_MATRIX } from './mp4-box.js';
 
-export interface Mp4Track {
+interface Mp4Track {
   width: number;
   height: number;
   /** Frames per second (whole). */

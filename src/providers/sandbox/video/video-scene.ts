@@ -8,13 +8,13 @@ import { GLYPH_HEIGHT, textDots } from './block-font.js';
 import { drawText, fillRect, type Rect } from './draw-yuv.js';
 import { rgbToYuv, type YuvColour, type YuvFrame } from './yuv-frame.js';
 
-export const SIMULATED_WORD = 'SIMULATED';
+const SIMULATED_WORD = 'SIMULATED';
 
 const WHITE = rgbToYuv(255, 255, 255);
 const PANEL = rgbToYuv(16, 16, 16);
 const TRACK = rgbToYuv(70, 70, 70);
 
-export interface SceneLayout {
+interface SceneLayout {
   margin: number;
   /** Pixels per font dot. */
   scale: number;
@@ -94,7 +94,7 @@ export function drawStaticScene(frame: YuvFrame, layout: SceneLayout): void {
 }
 
 /** Where the block's left edge is at frame `index` of `frames`: there and back once. */
-export function blockX(layout: SceneLayout, index: number, frames: number): number {
+function blockX(layout: SceneLayout, index: number, frames: number): number {
   const { minX, maxX } = layout.block;
   const t = frames <= 1 ? 0 : index / (frames - 1);
   const along = t <= 0.5 ? t * 2 : (1 - t) * 2;

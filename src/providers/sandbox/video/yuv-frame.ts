@@ -89,7 +89,7 @@ export function yuvFromRgb(rgb: Uint8Array, width: number, height: number): YuvF
 }
 
 /** Repeats the last visible column and row into the macroblock padding. */
-export function padEdges(frame: YuvFrame): void {
+function padEdges(frame: YuvFrame): void {
   padPlane(frame.y, lumaStride(frame), frame.width, frame.height, frame.mbHeight * 16);
   padPlane(frame.u, chromaStride(frame), frame.width / 2, frame.height / 2, frame.mbHeight * 8);
   padPlane(frame.v, chromaStride(frame), frame.width / 2, frame.height / 2, frame.mbHeight * 8);

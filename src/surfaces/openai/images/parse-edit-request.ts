@@ -12,7 +12,7 @@ import { checkEditMask } from './check-edit-mask.js';
 import { MAX_EDIT_IMAGES, type EditImageSource, type EditParts } from './edit-parts.js';
 import { parseImageFields } from './parse-image-fields.js';
 
-export type FetchImage = (url: string, param: string) => Promise<ImageInput>;
+type FetchImage = (url: string, param: string) => Promise<ImageInput>;
 
 export async function parseOpenAIEditRequest(parts: EditParts, fetchImage: FetchImage, limits: ImageLimits = DEFAULT_IMAGE_LIMITS): Promise<ImageEditRequest> {
   const fields = parseImageFields(parts.fields, 'edit');

@@ -9,9 +9,9 @@ import { OPENAI_IMAGE_OPTION_FIELDS, type OpenAIImageOption } from '../../../cor
 import { oneOf, optionalBoolean, optionalInteger, optionalString, requireString, type Json } from '../../../core/validate.js';
 import { parseImageSize } from './parse-image-size.js';
 
-export const MAX_IMAGES_PER_REQUEST = 10;
+const MAX_IMAGES_PER_REQUEST = 10;
 
-export interface ImageFields {
+interface ImageFields {
   model: string;
   prompt: string;
   n: number;

@@ -4,8 +4,8 @@ import type { ImageSize } from '../../../core/image.js';
 import { describe } from '../../../core/validate.js';
 import { describeValue } from '../../../core/describe-value.js';
 
-export const MIN_IMAGE_SIDE = 64;
-export const MAX_IMAGE_SIDE = 4096;
+const MIN_IMAGE_SIDE = 64;
+const MAX_IMAGE_SIDE = 4096;
 
 export function parseImageSize(value: unknown, param: string): ImageSize | undefined {
   if (value === undefined || value === null || value === 'auto') return undefined;
