@@ -6,8 +6,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { countTextTokens, loadTokenizer } from '../src/core/tokenizer.js';
-import { generateFromSchema } from '../src/providers/sandbox/chat/generate-from-schema.js';
-import { createPrng } from '../src/providers/sandbox/shared/prng.js';
+import { generateFromSchema } from '../src/sandbox/chat/generate-from-schema.js';
+import { createPrng } from '../src/sandbox/shared/prng.js';
 
 const RUNS = 5;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxTaskPollPolicy } from '../src/providers/sandbox/tasks/task-poll-policy.js';
+import { sandboxTaskPollPolicy } from '../src/sandbox/tasks/task-poll-policy.js';
 import { type EndedTask, lateness, meanPollIntervalMs, observations, onTimePolls, peakInFlight, plannedEnd, rowWrites } from './tasks-load-figures.js';
 
 const record = (startedAt: number, totalMs: number) => JSON.stringify({ startedAt, totalMs, outputs: [], grid: true });

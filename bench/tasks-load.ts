@@ -12,7 +12,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { Pool } from 'undici';
-import { sandboxTaskPollPolicy } from '../src/providers/sandbox/tasks/task-poll-policy.js';
+import { sandboxTaskPollPolicy } from '../src/sandbox/tasks/task-poll-policy.js';
 import { createTempDatabase, type TempDatabase } from '../test/helpers/postgres.js';
 import { baseEnv, type ChildServer, freePort, installSignalCleanup, REPO_ROOT, spawnServer, TSX_LOADER, waitForHttp } from './child-processes.js';
 import { percentile } from './percentiles.js';

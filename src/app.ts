@@ -39,6 +39,7 @@ import { ApiKeysRepository } from './store/api-keys-repository.js';
 import { MediaFilesRepository } from './store/media-files-repository.js';
 import { openStore, type OpenedStore } from './store/open-store.js';
 import { UsageRepository } from './store/usage-repository.js';
+import { createSandboxProvider } from './sandbox/index.js';
 import { FALLBACK_ERROR_FAMILY, SURFACE_ERROR_FAMILIES, SURFACES, TASK_FAMILIES } from './surfaces/registry.js';
 import { ChannelsRepository } from './store/channels-repository.js';
 import { loadCredentialCipher, loadSecretKey } from './store/credential-cipher.js';
@@ -116,7 +117,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   recorder.start();
 
   const catalog = Catalog.withOverrides(config.models);
-  const providers = new ProviderRegistry(config.sandbox);
+  const providers = new ProviderRegistry([createSandboxProvider(config.sandbox)]);
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
   const liveChannels = new LiveChannels(

@@ -42,6 +42,10 @@ const LENT_BY_SURFACES = [
 const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/core/', 'src/observability/'],
   ['src/media/'],
+  /** The provider contract and what adapters share: what the sandbox builds on. */
+  [['src/providers/types.ts', 'src/providers/create-provider.ts', 'src/providers/shared/']],
+  ['src/sandbox/'],
+  /** The upstream adapters and the registry listing every provider, the sandbox included. */
   ['src/providers/'],
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
@@ -52,7 +56,8 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   [['src/app.ts', 'src/cli.ts', 'src/cli/', 'src/start-banner.ts']],
 ];
 /** What loads provider adapters: the registry and each provider's descriptor. */
-const loadsProviders = (file: string) => file === 'src/providers/registry.ts' || /^src\/providers\/[^/]+\/index\.ts$/.test(file);
+const loadsProviders = (file: string) =>
+  file === 'src/providers/registry.ts' || file === 'src/sandbox/index.ts' || /^src\/providers\/[^/]+\/index\.ts$/.test(file);
 const SQL_PACKAGES = ['kysely', 'pg', 'better-sqlite3'];
 const IO_MODULES = [
   ...['fs', 'fs/promises', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'worker_threads'].flatMap((m) => [m, `node:${m}`]),
@@ -192,7 +197,8 @@ describe('import graph', () => {
 
   it('admin/ never imports surfaces/, reaches providers only through their registry, and only the composition roots and the CLI import admin/ (tests of src/ included)', () => {
     expect(importsBetween(shipped('src/admin/'), under('src/surfaces/'))).toEqual([]);
-    const providerInternals = (to: string) => to.startsWith('src/providers/') && to !== 'src/providers/registry.ts' && to !== 'src/providers/types.ts';
+    const providerInternals = (to: string) =>
+      to.startsWith('src/sandbox/') || (to.startsWith('src/providers/') && to !== 'src/providers/registry.ts' && to !== 'src/providers/types.ts');
     expect(importsBetween(shipped('src/admin/'), providerInternals)).toEqual([]);
     const outsideAdmin = (from: string) =>
       from.startsWith('src/') && !from.startsWith('src/admin/') && !from.startsWith('src/cli/') && !COMPOSITION_ROOTS.includes(from);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatRequest, ChatResponse } from '../src/core/chat.js';
 import type { Attempt } from '../src/providers/types.js';
-import { createSandboxProvider } from '../src/providers/sandbox/index.js';
+import { createSandboxProvider } from '../src/sandbox/index.js';
 import { createSchemaValidator } from './helpers/json-schema-validator.js';
 
 const PROMPTS = 25;

@@ -6,10 +6,11 @@ import { DEFAULT_CONFIG } from '../config/defaults.js';
 import type { ChannelDefinition } from '../config/types.js';
 import { ProviderRegistry } from '../providers/registry.js';
 import { Catalog } from '../routing/catalog.js';
+import { createSandboxProvider } from '../sandbox/index.js';
 import { credentialHint, withoutCredentials } from './channel-view.js';
 import { testChannel } from './test-channel.js';
 
-const providers = new ProviderRegistry(DEFAULT_CONFIG.sandbox);
+const providers = new ProviderRegistry([createSandboxProvider(DEFAULT_CONFIG.sandbox)]);
 const catalog = Catalog.withOverrides([]);
 
 describe('testChannel', () => {

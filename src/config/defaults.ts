@@ -1,4 +1,4 @@
-import { SANDBOX_DEFAULTS, SANDBOX_MEDIA_DEFAULTS } from '../providers/sandbox/sandbox-defaults.js';
+import { SANDBOX_DEFAULTS, SANDBOX_MEDIA_DEFAULTS } from '../sandbox/sandbox-defaults.js';
 import { DEFAULT_IMAGE_LIMITS } from '../core/image-bytes.js';
 import type { ChannelDefinition, GatewayConfig } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { Operation } from '../core/operation.js';
-import type { SandboxSettings } from '../providers/sandbox/sandbox-settings.js';
+import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
 
 /** One upstream channel as configured (YAML or environment). */
 export interface ChannelDefinition {

@@ -2,10 +2,10 @@
  * The one place a provider is assembled: name, operations, dialect and the simulation flag come
  * from its descriptor, so neither a descriptor nor its factory restates them.
  */
-import type { Provider, ProviderDescriptor, ProviderParts, ProviderSettings } from './types.js';
+import type { Provider, ProviderDescriptor, ProviderParts } from './types.js';
 
-export function createProvider(descriptor: ProviderDescriptor, settings?: ProviderSettings): Provider {
-  return providerOf(descriptor, descriptor.factory(settings));
+export function createProvider(descriptor: ProviderDescriptor): Provider {
+  return providerOf(descriptor, descriptor.factory());
 }
 
 /** The provider of `descriptor` with parts made elsewhere (the sandbox with partial settings). */

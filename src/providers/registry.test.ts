@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../config/defaults.js';
 import { createProvider } from './create-provider.js';
 import { findProviderDescriptor, PROVIDER_DESCRIPTORS, ProviderRegistry } from './registry.js';
 import type { ProviderDescriptor } from './types.js';
@@ -28,7 +27,7 @@ describe('provider descriptors', () => {
 
   it('each descriptor makes a provider of its name with the operations and dialect it declares', () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      const provider = createProvider(descriptor, { sandbox: DEFAULT_CONFIG.sandbox });
+      const provider = createProvider(descriptor);
       expect(provider.name).toBe(descriptor.name);
       expect([...provider.operations].sort()).toEqual([...descriptor.operations].sort());
       expect(provider.dialect).toBe(descriptor.dialect);
@@ -65,10 +64,15 @@ describe('provider descriptors', () => {
         return {};
       },
     };
-    const registry = new ProviderRegistry(DEFAULT_CONFIG.sandbox, [fake]);
+    const registry = new ProviderRegistry([], [fake]);
     expect(registry.get('fake')).toBe(registry.get('fake'));
     expect(made).toBe(1);
     expect(registry.get('fake')).toMatchObject({ name: 'fake', operations: new Set(['embed']) });
     expect(() => registry.get('openai')).toThrow(/unknown provider "openai"/);
+  });
+
+  it('serves a provider built at the composition root as it was handed in', () => {
+    const sandbox = createProvider(findProviderDescriptor('sandbox')!);
+    expect(new ProviderRegistry([sandbox]).get('sandbox')).toBe(sandbox);
   });
 });

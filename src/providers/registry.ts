@@ -16,9 +16,9 @@ import { minimaxDescriptor } from './minimax/index.js';
 import { namedPresetDescriptors, openaiCompatibleDescriptor, openaiDescriptor } from './openai/index.js';
 import { replicateDescriptor } from './replicate/index.js';
 import { runwayDescriptor } from './runway/index.js';
-import { sandboxDescriptor } from './sandbox/index.js';
+import { sandboxDescriptor } from '../sandbox/index.js';
 import { createProvider } from './create-provider.js';
-import type { Provider, ProviderDescriptor, ProviderName, ProviderSettings } from './types.js';
+import type { Provider, ProviderDescriptor, ProviderName } from './types.js';
 
 export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   openaiDescriptor,
@@ -41,16 +41,19 @@ export function findProviderDescriptor(name: unknown, descriptors: readonly Prov
   return typeof name === 'string' ? descriptors.find((descriptor) => descriptor.name === name) : undefined;
 }
 
-/** One instance per provider kind, created on first use; channels share them (providers hold no per-channel state). */
+/**
+ * One instance per provider kind; channels share them (providers hold no per-channel state). Those
+ * built with gateway settings (the sandbox, by the composition root) are handed in; the others are
+ * created from their descriptors on first use.
+ */
 export class ProviderRegistry {
-  private readonly providers = new Map<ProviderName, Provider>();
-  private readonly settings: ProviderSettings;
+  private readonly providers: Map<ProviderName, Provider>;
 
   constructor(
-    sandbox: ProviderSettings['sandbox'],
+    built: readonly Provider[],
     private readonly descriptors: readonly ProviderDescriptor[] = PROVIDER_DESCRIPTORS,
   ) {
-    this.settings = { sandbox };
+    this.providers = new Map(built.map((provider) => [provider.name, provider]));
   }
 
   get(name: ProviderName): Provider {
@@ -58,7 +61,7 @@ export class ProviderRegistry {
     if (!provider) {
       const descriptor = findProviderDescriptor(name, this.descriptors);
       if (!descriptor) throw new Error(`unknown provider "${name}"`);
-      provider = createProvider(descriptor, this.settings);
+      provider = createProvider(descriptor);
       this.providers.set(name, provider);
     }
     return provider;

@@ -7,7 +7,6 @@ import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
 import type { ImageBlendRequest, ImageEditRequest, ImageGenerateRequest, ImageRemixRequest, ImageResult } from '../core/image.js';
 import type { Dialect, Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
-import type { SandboxSettings } from './sandbox/sandbox-settings.js';
 import type { MediaRef, StoredTaskRequest, TaskObservation, TaskOperation, TaskRequest, TaskResult } from '../core/task.js';
 
 /** The name of a registered provider (`src/providers/registry.ts` lists them). */
@@ -173,12 +172,6 @@ export interface ProviderParts {
   readonly tasks?: TaskProvider;
 }
 
-/** What a provider factory may need from the gateway configuration. */
-export interface ProviderSettings {
-  /** Gateway-wide sandbox pacing and failure drills (the sandbox's channel options override them). */
-  sandbox: SandboxSettings;
-}
-
 /**
  * A channel created from environment variables alone: `<keyVar>` set adds a channel named
  * `<provider>-env` serving the family's public ids and the upstream's own model names.
@@ -206,10 +199,11 @@ export interface EnvPreset {
 export interface ProviderDescriptor {
   readonly name: ProviderName;
   /**
-   * Creates the provider's parts; one instance serves every channel of this kind. Settings are
-   * absent when a test creates the provider alone (`createProvider(descriptor)`).
+   * Creates the provider's parts; one instance serves every channel of this kind. A provider that
+   * needs gateway settings (the sandbox) is built at the composition root instead, and this makes
+   * it with its defaults.
    */
-  readonly factory: (settings?: ProviderSettings) => ProviderParts;
+  readonly factory: () => ProviderParts;
   /** The operations the provider implements (its `Provider.operations`). */
   readonly operations: readonly Operation[];
   /** The client dialect the provider speaks natively, enabling pass-through. */

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import type { GatewayConfig, LimitSettings, MediaSettings } from '../../src/config/types.js';
 import { validateChannel } from '../../src/config/validate-config.js';
 import { PROVIDER_DESCRIPTORS } from '../../src/providers/registry.js';
-import type { SandboxSettings } from '../../src/providers/sandbox/sandbox-settings.js';
+import type { SandboxSettings } from '../../src/sandbox/sandbox-settings.js';
 
 export interface ChannelSpec {
   name: string;

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatRequest, FinishReason, ToolCallPart, ToolDefinition } from '../../core/chat.js';
+import { invalidRequest } from '../../core/errors.js';
+import type { Usage } from '../../core/usage.js';
+import type { HashSeed } from '../shared/hash-seed.js';
+import { createPrng } from '../shared/prng.js';
+import { countTextTokens } from '../shared/tokenizer.js';
+import { chooseToolsToCall } from './choose-tools-to-call.js';
+import { composeAnswerText } from './compose-answer-text.js';
+import { composeStructuredAnswer } from './compose-structured-answer.js';
+import { countPromptTokens } from '../../core/count-prompt-tokens.js';
+import { generateFromSchema } from './generate-from-schema.js';
+import { createGenerationBudget, GenerationLimitError, type GenerationBudget } from './generation-limits.js';
+import { inspectLastTurn } from './inspect-last-turn.js';
+import { limitOutputText } from './limit-output-text.js';
+import type { DocumentReadings } from './read-documents.js';
+
+/** Everything the simulated model "produced", shared by the plain and the streamed answer. */
+export interface SandboxAnswer {
+  id: string;
+  /** The answer text (empty when it calls tools or was cut to nothing). */
+  text: string;
+  /** The tokens of `text`, streamed one by one. */
+  textTokens: number[];
+  toolCalls: ToolCallPart[];
+  finishReason: FinishReason;
+  stopSequence: string | null;
+  usage: Usage;
+}
+
+function toolArguments(tool: ToolDefinition, rng: ReturnType<typeof createPrng>, budget: GenerationBudget): string {
+  let value: unknown;
+  try {
+    value = generateFromSchema(tool.parameters ?? { type: 'object' }, rng, budget);
+  } catch (error) {
+    if (!(error instanceof GenerationLimitError)) throw error;
+    const where = error.path === '$' ? '' : ` at ${error.path.replace(/^\$\.?/, '')}`;
+    throw invalidRequest(`tools: the sandbox cannot generate arguments for the tool "${tool.name}"${where}: ${error.message}`, 'tools');
+  }
+  // Arguments are always an object, even for an odd schema whose root is not one.
+  return JSON.stringify(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
+}
+
+/** Ids are unique per answer, like a real model's, even when the content is deterministic. */
+function uniqueHex(length: number): string {
+  return randomBytes(Math.ceil(length / 2))
+    .toString('hex')
+    .slice(0, length);
+}
+
+/**
+ * The deterministic answer to a request, given what was read of its documents: tool calls
+ * whose arguments satisfy the tools' schemas, or the text — JSON valid against the response
+ * schema when the client asked for structured output, else the marked simulated prose —
+ * bounded by `maxTokens` and `stop` as a model's would be. Tool-call arguments are never cut
+ * (cut JSON would break clients); their tokens are counted as output.
+ */
+export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, readings: DocumentReadings = new Map()): SandboxAnswer {
+  const rng = createPrng(seed.seed);
+  const turn = inspectLastTurn(request);
+  const inputTokens = countPromptTokens(request, readings);
+  const id = `sandbox-${uniqueHex(24)}`;
+  const tools = chooseToolsToCall(request, turn, rng);
+  if (tools.length > 0) {
+    const budget = createGenerationBudget();
+    const toolCalls: ToolCallPart[] = tools.map((tool) => ({
+      type: 'tool_call',
+      id: `call_${uniqueHex(24)}`,
+      name: tool.name,
+      arguments: toolArguments(tool, rng, budget),
+    }));
+    const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
+    return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
+  }
+  const text = composeStructuredAnswer(request.responseFormat, rng, createGenerationBudget()) ?? composeAnswerText(request.model, turn, rng, readings);
+  const limited = limitOutputText(text, request.maxTokens, request.stop);
+  return {
+    id,
+    text: limited.text,
+    textTokens: limited.tokens,
+    toolCalls: [],
+    finishReason: limited.finishReason,
+    stopSequence: limited.stopSequence,
+    usage: { inputTokens, outputTokens: limited.tokens.length },
+  };
+}
