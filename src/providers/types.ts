@@ -135,6 +135,17 @@ export interface TaskPollPolicy {
 }
 
 /**
+ * A task vendor's poll policy as descriptor data: `createProvider` makes the task part's
+ * `pollPolicy` from it, honouring the channel options `pollIntervalMs` and `deadlineMs`
+ * (`shared/task-poll-options.ts`).
+ */
+export interface TaskPolling {
+  readonly defaults: TaskPollPolicy;
+  /** The longest `deadlineMs` a channel may set (a week unless the upstream keeps tasks for less). */
+  readonly maxDeadlineMs?: number;
+}
+
+/**
  * Asynchronous operations: the engine inserts the task, calls `submit` once (never again for
  * the same task), then polls on its own schedule. Errors are GatewayErrors; a `rate_limit`
  * error's `retryAfter` holds the whole channel's polls back.
@@ -155,7 +166,8 @@ export interface TaskProvider {
  * A provider as channels use it. The registry assembles it (`create-provider.ts`): name,
  * operations, dialect and `simulated` from the descriptor, the operation parts from its factory.
  */
-export interface Provider extends ProviderParts {
+export interface Provider extends Omit<ProviderParts, 'tasks'> {
+  readonly tasks?: TaskProvider;
   readonly name: ProviderName;
   /** The dialect this provider speaks natively, if it is one of the client dialects. */
   readonly dialect?: Dialect;
@@ -169,8 +181,12 @@ export interface ProviderParts {
   readonly chat?: ChatProvider;
   readonly embed?: EmbedProvider;
   readonly images?: ImageProvider;
-  readonly tasks?: TaskProvider;
+  /** Without `pollPolicy` when the descriptor gives `taskPolling`. */
+  readonly tasks?: TaskParts;
 }
+
+/** A factory's task part: a `TaskProvider` whose `pollPolicy` may come from the descriptor. */
+export type TaskParts = Omit<TaskProvider, 'pollPolicy'> & Partial<Pick<TaskProvider, 'pollPolicy'>>;
 
 /**
  * A channel created from environment variables alone: `<keyVar>` set adds a channel named
@@ -214,4 +230,6 @@ export interface ProviderDescriptor {
   readonly simulated?: boolean;
   /** How a channel is made from environment variables, for providers that offer it. */
   readonly envPreset?: EnvPreset;
+  /** How the provider's tasks are polled, for a task part that brings no `pollPolicy` of its own. */
+  readonly taskPolling?: TaskPolling;
 }

@@ -11,8 +11,7 @@ import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/tas
 import { isEmptyOrDotSegment } from '../shared/path-segment.js';
 import { sendUpstream } from '../shared/upstream-http.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
-import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
-import { ARK_POLL_DEFAULTS, arkPollPolicy } from './ark-poll-policy.js';
+import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { arkHeaders, arkTaskListUrl, arkTasksUrl, arkTaskUrl } from './ark-request.js';
 import { type ArkTask, fromArkTask } from './from-ark-task.js';
 import { mapArkHttpError } from './map-ark-error.js';
@@ -21,6 +20,8 @@ import { toArkTaskBody } from './to-ark-task-body.js';
 
 export const ARK_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const MAX_TASK_ID_CHARS = 128;
+/** Tasks per read of the task list (`filter.task_ids`). */
+export const ARK_MAX_BATCH = 50;
 
 /** What a poll says of a task Ark no longer knows (deleted, or older than its 7-day window). */
 const LOST: TaskObservation = {
@@ -29,8 +30,8 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'The upstream no longer knows the task.' },
 };
 
-export function createArkTaskProvider(): TaskProvider {
-  return { operations: new Set(ARK_TASK_OPERATIONS), pollPolicy: arkPollPolicy, submit, poll, pollMany, cancel };
+export function createArkTaskProvider(): TaskParts {
+  return { operations: new Set(ARK_TASK_OPERATIONS), submit, poll, pollMany, cancel };
 }
 
 async function submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
@@ -84,8 +85,8 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
 async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += ARK_POLL_DEFAULTS.maxBatch) {
-    const batch = ids.slice(at, at + ARK_POLL_DEFAULTS.maxBatch);
+  for (let at = 0; at < ids.length; at += ARK_MAX_BATCH) {
+    const batch = ids.slice(at, at + ARK_MAX_BATCH);
     for (const [id, observation] of await listTasks(batch, context)) seen.set(id, observation);
   }
   return seen;

@@ -1,5 +1,5 @@
 import type { ProviderDescriptor } from '../types.js';
-import { ARK_TASK_OPERATIONS, createArkTaskProvider } from './ark-task-provider.js';
+import { ARK_MAX_BATCH, ARK_TASK_OPERATIONS, createArkTaskProvider } from './ark-task-provider.js';
 
 /**
  * Volcengine Ark content generation tasks (Seedance video): Bearer key, routes under
@@ -26,6 +26,10 @@ export const arkDescriptor: ProviderDescriptor = {
       'videogen2-video-1': 'doubao-seedance-1-0-pro-250528',
     },
     extraModels: ['doubao-seedance-*'],
+  },
+  taskPolling: {
+    defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: ARK_MAX_BATCH },
+    maxDeadlineMs: 48 * 60 * 60_000,
   },
   factory: () => ({ tasks: createArkTaskProvider() }),
 };

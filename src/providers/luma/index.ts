@@ -21,5 +21,6 @@ export const lumaDescriptor: ProviderDescriptor = {
     modelMap: { 'videogen3-ray-2': 'ray-2' },
     extraModels: ['ray-2', 'ray-flash-2', 'ray-1-6'],
   },
+  taskPolling: { defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
   factory: () => ({ tasks: createLumaTaskProvider() }),
 };

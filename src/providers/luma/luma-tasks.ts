@@ -7,8 +7,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
 import { callJsonUpstream, type JsonCall } from '../shared/call-json-upstream.js';
-import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
-import { lumaPollPolicy } from './luma-poll-policy.js';
+import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { lumaGenerationUrl, lumaHeaders, lumaUrl } from './luma-request.js';
 import { mapLumaError } from './map-luma-error.js';
 import { type LumaGeneration, observeLumaGeneration } from './observe-luma-generation.js';
@@ -27,10 +26,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'Luma no longer knows the generation.' },
 };
 
-export function createLumaTaskProvider(): TaskProvider {
+export function createLumaTaskProvider(): TaskParts {
   return {
     operations: new Set(LUMA_TASK_OPERATIONS),
-    pollPolicy: lumaPollPolicy,
 
     async submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
       if (operation !== 'video.generate') throw new GatewayError('invalid_request', `Luma channels do not run ${operation} tasks`);

@@ -1,5 +1,5 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createMjTaskProvider, MJ_TASK_OPERATIONS } from './mj-task-provider.js';
+import { createMjTaskProvider, MJ_MAX_BATCH, MJ_TASK_OPERATIONS } from './mj-task-provider.js';
 
 /**
  * An MJ-proxy server (midjourney-proxy and its forks): header `mj-api-secret`, routes under
@@ -21,5 +21,6 @@ export const midjourneyProxyDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['imgtask-*'],
   },
+  taskPolling: { defaults: { firstDelayMs: 2_000, factor: 1.5, maxDelayMs: 15_000, deadlineMs: 2 * 60 * 60_000, maxBatch: MJ_MAX_BATCH } },
   factory: () => ({ tasks: createMjTaskProvider() }),
 };

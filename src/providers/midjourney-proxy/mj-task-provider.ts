@@ -6,18 +6,19 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { upstreamIdPathSegment } from '../shared/path-segment.js';
-import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
+import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { callMjProxy } from './call-mj-proxy.js';
 import { fetchMjSeed } from './fetch-mj-seed.js';
 import { fromMjTaskRecord, type MjTaskRecord } from './from-mj-task-record.js';
 import { acceptedUpstreamId } from './map-mj-submit-answer.js';
-import { MJ_POLL_DEFAULTS, mjPollPolicy } from './mj-poll-policy.js';
 import { MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
 import { toMjSubmit } from './to-mj-submit.js';
 
 export const MJ_TASK_OPERATIONS: readonly TaskOperation[] = ['image.imagine', 'image.blend', 'image.describe', 'image.action'];
 /** Seeds fetched at once when a batch brings several finished tasks. */
 const SEED_CONCURRENCY = 4;
+/** Ids per `list-by-condition`. */
+export const MJ_MAX_BATCH = 50;
 
 /** What a poll says of a task the proxy no longer knows (an empty answer or a 404: restarted without its store, or expired). */
 const LOST: TaskObservation = {
@@ -26,10 +27,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'the upstream no longer knows the task' },
 };
 
-export function createMjTaskProvider(): TaskProvider {
+export function createMjTaskProvider(): TaskParts {
   return {
     operations: new Set(MJ_TASK_OPERATIONS),
-    pollPolicy: mjPollPolicy,
     submit,
     poll,
     pollMany,
@@ -75,8 +75,8 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
 async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += MJ_POLL_DEFAULTS.maxBatch) {
-    const batch = ids.slice(at, at + MJ_POLL_DEFAULTS.maxBatch);
+  for (let at = 0; at < ids.length; at += MJ_MAX_BATCH) {
+    const batch = ids.slice(at, at + MJ_MAX_BATCH);
     for (const [id, observation] of await listByCondition(batch, context.channel, context.signal)) seen.set(id, observation);
   }
   await addSeeds(context, [...seen]);

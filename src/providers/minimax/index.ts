@@ -22,5 +22,6 @@ export const minimaxDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: [...MINIMAX_VIDEO_MODELS, 'MiniMax-Hailuo-*'],
   },
+  taskPolling: { defaults: { firstDelayMs: 5_000, factor: 1.5, maxDelayMs: 30_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
   factory: () => ({ tasks: createMinimaxTaskProvider() }),
 };

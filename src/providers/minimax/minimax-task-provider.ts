@@ -8,21 +8,19 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
-import type { TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
+import type { TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { callMinimax } from './call-minimax.js';
 import { minimaxDownloadUrl } from './from-minimax-file.js';
 import { fromMinimaxTask, type MinimaxTaskAnswer } from './from-minimax-task.js';
 import { baseRespError, type MinimaxBaseResp } from './map-minimax-error.js';
-import { minimaxPollPolicy } from './minimax-poll-policy.js';
 import { toMinimaxVideoRequest } from './to-minimax-video-request.js';
 
 export const MINIMAX_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-export function createMinimaxTaskProvider(): TaskProvider {
+export function createMinimaxTaskProvider(): TaskParts {
   return {
     operations: new Set(MINIMAX_TASK_OPERATIONS),
-    pollPolicy: minimaxPollPolicy,
     submit,
     poll,
   };

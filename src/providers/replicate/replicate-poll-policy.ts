@@ -3,7 +3,9 @@
  * seconds), then backing off to every 10 s; one prediction per call (Replicate has no batch
  * read). Channel options: `pollIntervalMs` replaces the first delay (the backoff still grows
  * from it, so a short interval the synchronous provider uses does not hammer the upstream for
- * half an hour), `deadlineMs` the 30 minutes after which an unfinished task is failed.
+ * half an hour), `deadlineMs` the 30 minutes after which an unfinished task is failed. Values out
+ * of range are clamped. Not descriptor `taskPolling`: the shared options poll at a fixed interval
+ * and ignore values out of range, which would change how existing Replicate channels poll.
  */
 import type { ChannelConfig, TaskPollPolicy } from '../types.js';
 

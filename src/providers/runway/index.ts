@@ -22,5 +22,6 @@ export const runwayDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['gen4_turbo', 'gen4.5'],
   },
+  taskPolling: { defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
   factory: () => ({ tasks: createRunwayTaskProvider() }),
 };

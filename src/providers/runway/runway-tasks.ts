@@ -7,10 +7,9 @@ import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
 import { callJsonUpstream, type JsonCall } from '../shared/call-json-upstream.js';
-import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
+import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { mapRunwayError } from './map-runway-error.js';
 import { observeRunwayTask, type RunwayTask } from './observe-runway-task.js';
-import { runwayPollPolicy } from './runway-poll-policy.js';
 import { runwayHeaders, runwayTaskUrl, runwayUrl } from './runway-request.js';
 import { toRunwayTask } from './to-runway-task.js';
 
@@ -26,10 +25,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'Runway no longer knows the task.' },
 };
 
-export function createRunwayTaskProvider(): TaskProvider {
+export function createRunwayTaskProvider(): TaskParts {
   return {
     operations: new Set(RUNWAY_TASK_OPERATIONS),
-    pollPolicy: runwayPollPolicy,
 
     async submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
       if (operation !== 'video.generate') throw new GatewayError('invalid_request', `Runway channels do not run ${operation} tasks`);

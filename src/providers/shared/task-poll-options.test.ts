@@ -15,11 +15,11 @@ const channel = (options: Record<string, unknown>): ChannelConfig => ({
 
 describe('pollPolicyWithOptions', () => {
   it('keeps the defaults without options', () => {
-    expect(pollPolicyWithOptions(defaults, channel({}))).toEqual(defaults);
+    expect(pollPolicyWithOptions({ defaults }, channel({}))).toEqual(defaults);
   });
 
   it('polls at a fixed interval and moves the deadline when the channel says so', () => {
-    expect(pollPolicyWithOptions(defaults, channel({ pollIntervalMs: 50, deadlineMs: 5_000 }))).toEqual({
+    expect(pollPolicyWithOptions({ defaults }, channel({ pollIntervalMs: 50, deadlineMs: 5_000 }))).toEqual({
       firstDelayMs: 50,
       maxDelayMs: 50,
       factor: 1,
@@ -29,13 +29,13 @@ describe('pollPolicyWithOptions', () => {
   });
 
   it('ignores values out of range or of the wrong type', () => {
-    expect(pollPolicyWithOptions(defaults, channel({ pollIntervalMs: 1, deadlineMs: '60000' }))).toEqual(defaults);
-    expect(pollPolicyWithOptions(defaults, channel({ pollIntervalMs: 2.5, deadlineMs: 1e12 }))).toEqual(defaults);
+    expect(pollPolicyWithOptions({ defaults }, channel({ pollIntervalMs: 1, deadlineMs: '60000' }))).toEqual(defaults);
+    expect(pollPolicyWithOptions({ defaults }, channel({ pollIntervalMs: 2.5, deadlineMs: 1e12 }))).toEqual(defaults);
   });
 
   it("refuses a deadline beyond the provider's own limit", () => {
     const day = 24 * 60 * 60_000;
-    expect(pollPolicyWithOptions(defaults, channel({ deadlineMs: 3 * day })).deadlineMs).toBe(3 * day);
-    expect(pollPolicyWithOptions(defaults, channel({ deadlineMs: 3 * day }), { maxDeadlineMs: 2 * day }).deadlineMs).toBe(defaults.deadlineMs);
+    expect(pollPolicyWithOptions({ defaults }, channel({ deadlineMs: 3 * day })).deadlineMs).toBe(3 * day);
+    expect(pollPolicyWithOptions({ defaults, maxDeadlineMs: 2 * day }, channel({ deadlineMs: 3 * day })).deadlineMs).toBe(defaults.deadlineMs);
   });
 });
