@@ -34,16 +34,27 @@ function afterBurst(options: { disable: boolean; nodeFlags?: string[] }): { disa
   return JSON.parse(result.stdout) as { disabled: boolean; young: number };
 }
 
+/**
+ * V8 decides to tenure a site from its own sampling, which a loaded machine can delay past the
+ * burst; where V8's default is expected, a run in which it tenured is looked for in up to three
+ * fresh processes. With pretenuring off, no run may tenure.
+ */
+function afterBurstWithDefault(options: { disable: boolean; nodeFlags?: string[] }): { disabled: boolean; young: number } {
+  let result = afterBurst(options);
+  for (let attempt = 1; attempt < 3 && result.young !== 0; attempt++) result = afterBurst(options);
+  return result;
+}
+
 describe('disablePretenuring', () => {
   it('keeps an object literal young after a burst of its objects survived young collections', () => {
     expect(afterBurst({ disable: true })).toEqual({ disabled: true, young: 1000 });
   });
 
   it('without it, V8 allocates that literal in the old generation from then on (the control)', () => {
-    expect(afterBurst({ disable: false })).toEqual({ disabled: false, young: 0 });
+    expect(afterBurstWithDefault({ disable: false })).toEqual({ disabled: false, young: 0 });
   });
 
   it('leaves V8 its default when the command line asks for pretenuring', () => {
-    expect(afterBurst({ disable: true, nodeFlags: ['--allocation-site-pretenuring'] })).toEqual({ disabled: false, young: 0 });
+    expect(afterBurstWithDefault({ disable: true, nodeFlags: ['--allocation-site-pretenuring'] })).toEqual({ disabled: false, young: 0 });
   });
 });
