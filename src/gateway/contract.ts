@@ -12,6 +12,7 @@ import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { PeekedDocument } from '../core/peeked-chat-request.js';
+import type { ResponseItem, SealedReasoning, StoredResponse } from '../core/responses.js';
 import type { RouteInfo } from '../core/route.js';
 import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 import type { ByteRange, StoredMedia } from '../media/media-store.js';
@@ -117,6 +118,27 @@ export interface TaskServices {
   ): Promise<{ tasks: Task[]; hasMore: boolean }>;
   /** Deletes a task for its owner (cancelling it first when it still runs) and its result files; false when unknown. */
   remove(key: AuthenticatedKey, id: string): Promise<boolean>;
+}
+
+/**
+ * The Responses API's stored conversations. Every lookup is the key's account's own: another
+ * account's id is unknown. Expired responses are unknown too.
+ */
+export interface ResponseStateServices {
+  get(key: AuthenticatedKey, id: string): Promise<StoredResponse | undefined>;
+  /**
+   * The conversation a follow-up to `id` continues, oldest first: each earlier turn's input
+   * items then its output items, up to and including `id`'s output; undefined when unknown.
+   */
+  conversation(key: AuthenticatedKey, id: string): Promise<ResponseItem[] | undefined>;
+  /** Writes (or rewrites, by id) a response; resolves once it is durable and visible to every replica. */
+  save(key: AuthenticatedKey, response: StoredResponse): Promise<void>;
+  /** Deletes the key's account's response; false when unknown. */
+  remove(key: AuthenticatedKey, id: string): Promise<boolean>;
+  /** Seals reasoning proof into an opaque `encrypted_content` (authenticated encryption with the gateway's secret). */
+  seal(reasoning: SealedReasoning): string;
+  /** Opens what `seal` made; undefined for anything forged, altered or foreign. */
+  open(encryptedContent: string): SealedReasoning | undefined;
 }
 
 export interface GatewayServices {
