@@ -41,6 +41,11 @@ export interface SealedReasoning {
   /** The provider kind that produced it (`anthropic`, `gemini`, `openai`, `sandbox`, …). */
   provider: string;
   signature?: string;
+  /**
+   * The reasoning text the signature covers (Anthropic verifies it on replay), kept sealed when
+   * the client sees no summary of it.
+   */
+  text?: string;
   /** Anthropic `redacted_thinking` data. */
   redacted?: string;
   /** OpenAI's own `encrypted_content`. */
