@@ -84,7 +84,10 @@ async function* streamResponse(events: AsyncIterable<ChatEvent>, context: Render
         break;
       }
       writer.apply(event);
-      if (frames.length > 0) yield* drain(frames);
+      if (frames.length > 0) {
+        for (let i = 0; i < frames.length; i++) yield frames[i];
+        frames.length = 0;
+      }
       try {
         result = await iterator.next();
       } catch (error) {
