@@ -186,6 +186,19 @@ describe('renderResponse', () => {
     expect(rendered.outputItems[1]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: 'Done.' }] });
   });
 
+  it('gives no summary when the request set summary to null', () => {
+    const rendered = renderResponse(
+      answer({
+        content: [
+          { type: 'thinking', text: 'Hmm.' },
+          { type: 'text', text: 'Ok.' },
+        ],
+      }),
+      context({ echo: { reasoning: { effort: 'high', summary: null } } }),
+    );
+    expect(rendered.outputItems[0]).toEqual({ id: RS, type: 'reasoning', summary: [] });
+  });
+
   it('takes the deprecated generate_summary as a request for a summary too', () => {
     const rendered = renderResponse(
       answer({
