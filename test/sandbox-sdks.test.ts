@@ -160,9 +160,10 @@ describe('model lists', () => {
         'videogen3-ray-2',
       ]),
     );
-    // Every id of the catalog: 12 chat, 4 embedding, 6 image models and imagegen1's 4 owner/name
-    // ids, 7 image-task kinds and 7 video models.
-    expect(ids).toHaveLength(40);
+    // Every id of the catalog: 12 spec chat models and 27 vendor chat ids (10 Anthropic, 12 OpenAI,
+    // 5 Google), 4 embedding, 6 image models and imagegen1's 4 owner/name ids, 7 image-task kinds
+    // and 7 video models.
+    expect(ids).toHaveLength(67);
 
     const gemini = (await (await fetch(`${gw.url}/v1beta/models?key=${gw.key}`)).json()) as { models: Array<{ name: string }> };
     expect(gemini.models.map((m) => m.name)).toContain('models/textmodel-c-2.5-flash');
