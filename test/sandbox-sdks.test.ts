@@ -79,7 +79,8 @@ describe('openai SDK against the sandbox', () => {
     });
     const choice = completion.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
-    expect(choice.message.content).toBeNull();
+    // The answer says the call is simulated, so no one takes it for a model's choice.
+    expect(choice.message.content).toBe("[sandbox] simulated a call to get_weather (arguments invented from the tool's schema; no model chose it)");
     const call = choice.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(call.function.name).toBe('get_weather');
     checkWeatherArgs(JSON.parse(call.function.arguments));
