@@ -64,6 +64,23 @@ describe('fitToolNames', () => {
     expect(names.restore('read_file')).toBe('read_file');
   });
 
+  it('tool results that name a renamed tool (a tool search’s answer) name it as the target knows it', () => {
+    const searched: ChatRequest = {
+      model: 'm',
+      stream: false,
+      tools: [{ name: LONG, parameters: {} }],
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_call', id: 's', name: 'ToolSearch', arguments: '{}' }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 's', content: [{ type: 'text', text: `Tool ${LONG} is now available.` }] }] },
+        { role: 'tool', content: [{ type: 'tool_result', toolCallId: 't', content: `found ${LONG}` }] },
+      ],
+    };
+    const { request: fitted } = fitToolNames(searched, OPENAI);
+    const short = shortToolName(LONG, OPENAI);
+    expect(fitted.messages[1].content[0]).toMatchObject({ content: [{ type: 'text', text: `Tool ${short} is now available.` }] });
+    expect(fitted.messages[2].content[0]).toMatchObject({ content: `found ${short}` });
+  });
+
   it('changes nothing, and maps nothing, when every name fits', () => {
     const plain: ChatRequest = { model: 'm', stream: false, tools: [{ name: 'ls', parameters: {} }], messages: [] };
     const { request: fitted, names } = fitToolNames(plain, OPENAI);

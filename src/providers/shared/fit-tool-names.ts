@@ -6,7 +6,8 @@
  * deterministic one: its allowed characters, cut to leave room, then `_` and a hash of the
  * whole original (so two long names with one prefix stay apart, and the same name always
  * maps to the same short one across the turns of a conversation). The same map renames the
- * tool definitions, the tool choice and the calls and results already in the history, and
+ * tool definitions, the tool choice and the calls and results already in the history (and the
+ * names inside tool results' text, such as a tool search's answer), and
  * renames the upstream's tool calls back, so the client only ever sees its own names.
  */
 import { createHash } from 'node:crypto';
@@ -87,10 +88,25 @@ function buildMap(names: Set<string>, rules: ToolNameRules): Map<string, string>
   return shortByName;
 }
 
-function renamePart(part: ContentPart, rename: (name: string) => string): ContentPart {
+/**
+ * Tool results that name renamed tools (a tool search's "Tool mcp__…_long_name is now
+ * available.", a listing of tools) name them as the target knows them, so the model calls
+ * the name it was given. Longer names first, so a name inside another is not cut.
+ */
+function renameInText(text: string, renames: ReadonlyArray<readonly [string, string]>): string {
+  let out = text;
+  for (const [name, short] of renames) if (out.includes(name)) out = out.split(name).join(short);
+  return out;
+}
+
+function renamePart(part: ContentPart, rename: (name: string) => string, renames: ReadonlyArray<readonly [string, string]>): ContentPart {
   if (part.type === 'tool_call') return { ...part, name: rename(part.name) };
-  if (part.type === 'tool_result' && part.name !== undefined) return { ...part, name: rename(part.name) };
-  return part;
+  if (part.type !== 'tool_result') return part;
+  const content =
+    typeof part.content === 'string'
+      ? renameInText(part.content, renames)
+      : part.content.map((inner) => (inner.type === 'text' ? { ...inner, text: renameInText(inner.text, renames) } : inner));
+  return part.name === undefined ? { ...part, content } : { ...part, name: rename(part.name), content };
 }
 
 /** The request with every tool name fitted to `rules`, and the map that restores the upstream's names. */
@@ -98,9 +114,10 @@ export function fitToolNames(request: ChatRequest, rules: ToolNameRules): { requ
   const shortByName = buildMap(namesOf(request), rules);
   if (shortByName.size === 0) return { request, names: IDENTITY };
   const rename = (name: string): string => shortByName.get(name) ?? name;
+  const renames = [...shortByName].sort(([a], [b]) => b.length - a.length);
   const fitted: ChatRequest = {
     ...request,
-    messages: request.messages.map((message): ChatMessage => ({ ...message, content: message.content.map((part) => renamePart(part, rename)) })),
+    messages: request.messages.map((message): ChatMessage => ({ ...message, content: message.content.map((part) => renamePart(part, rename, renames)) })),
   };
   if (request.tools) fitted.tools = request.tools.map((tool) => ({ ...tool, name: rename(tool.name) }));
   if (request.toolChoice?.type === 'tool') fitted.toolChoice = { type: 'tool', name: rename(request.toolChoice.name) };
