@@ -5,17 +5,20 @@
  */
 import { base32Id } from '../../core/ids.js';
 import { renderOpenAIError } from '../openai/render-error.js';
-import { videoFamilySurface } from '../shared/video-family-surface.js';
+import { taskNotFound } from '../shared/find-family-task.js';
+import { taskFamilySurface } from '../shared/task-family-surface.js';
 import { parseVideoGenerationsCreate } from './parse-create-request.js';
 import { renderVideoGenerationsAccepted, renderVideoGenerationsTask } from './render-record.js';
 
-export const videoGenerationsSurface = videoFamilySurface({
+export const videoGenerationsSurface = taskFamilySurface({
   name: 'video-generations',
   newId: () => `task_${base32Id()}`,
-  paths: { create: '/v1/video/generations', lookup: '/v1/video/generations/:id', cancel: '/v1/video/generations/:id' },
   // Where a field was written depends on the request's content list: the parser names them.
-  parse: parseVideoGenerationsCreate,
-  paramNames: () => undefined,
+  create: { '/v1/video/generations': parseVideoGenerationsCreate },
+  operation: 'video.generate',
+  lookup: '/v1/video/generations/:id',
+  cancel: { method: 'DELETE', path: '/v1/video/generations/:id' },
+  notFound: taskNotFound('video task'),
   accepted: { render: renderVideoGenerationsAccepted },
   render: renderVideoGenerationsTask,
   errors: { render: renderOpenAIError },

@@ -5,16 +5,19 @@
  */
 import { base32Id } from '../../core/ids.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
-import { videoFamilySurface } from '../shared/video-family-surface.js';
+import { taskNotFound } from '../shared/find-family-task.js';
+import { taskFamilySurface } from '../shared/task-family-surface.js';
 import { parseVideogen1Create } from './parse-create-request.js';
 import { renderVideogen1Error } from './render-error.js';
 import { renderVideogen1Accepted, renderVideogen1Task } from './render-record.js';
 
-export const videogen1Surface = videoFamilySurface({
+export const videogen1Surface = taskFamilySurface({
   name: 'videogen1',
   newId: () => `task_${base32Id()}`,
-  paths: { create: '/videogen1/video', lookup: '/videogen1/video/:id' },
-  parse: (body, services) => parseVideogen1Create(body, (url, param) => services.tasks.checkCallbackUrl(url, param)),
+  create: { '/videogen1/video': (body, services) => parseVideogen1Create(body, (url, param) => services.tasks.checkCallbackUrl(url, param)) },
+  operation: 'video.generate',
+  lookup: '/videogen1/video/:id',
+  notFound: taskNotFound('video task'),
   paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio' }),
   accepted: { render: renderVideogen1Accepted },
   render: renderVideogen1Task,
