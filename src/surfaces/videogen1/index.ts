@@ -3,21 +3,17 @@
  * `{code, message, data}` envelope — `POST /videogen1/video` (answers `pending`) and
  * `GET /videogen1/video/:id`, with videogen1's own error codes.
  */
-import { base32Id } from '../../core/ids.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
-import { taskNotFound } from '../shared/find-family-task.js';
 import { taskFamilySurface } from '../shared/task-family-surface.js';
+import { videoFamily } from '../shared/video-family.js';
 import { parseVideogen1Create } from './parse-create-request.js';
 import { renderVideogen1Error } from './render-error.js';
 import { renderVideogen1Accepted, renderVideogen1Task } from './render-record.js';
 
 export const videogen1Surface = taskFamilySurface({
-  name: 'videogen1',
-  newId: () => `task_${base32Id()}`,
+  ...videoFamily('videogen1'),
   create: { '/videogen1/video': (body, services) => parseVideogen1Create(body, (url, param) => services.tasks.checkCallbackUrl(url, param)) },
-  operation: 'video.generate',
   lookup: '/videogen1/video/:id',
-  notFound: taskNotFound('video task'),
   paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio' }),
   accepted: { render: renderVideogen1Accepted },
   render: renderVideogen1Task,

@@ -3,22 +3,18 @@
  * tasks — `POST /videogen2/video` (answers `submitted`), `GET /videogen2/video/:id` and
  * `DELETE /videogen2/video/:id` (beyond the spec, as Ark cancels).
  */
-import { base32Id } from '../../core/ids.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
-import { taskNotFound } from '../shared/find-family-task.js';
 import { taskFamilySurface } from '../shared/task-family-surface.js';
+import { videoFamily } from '../shared/video-family.js';
 import { parseVideogen2Create } from './parse-create-request.js';
 import { renderVideogen2Error } from './render-error.js';
 import { renderVideogen2Accepted, renderVideogen2Task } from './render-record.js';
 
 export const videogen2Surface = taskFamilySurface({
-  name: 'videogen2',
-  newId: () => `task_${base32Id()}`,
+  ...videoFamily('videogen2'),
   create: { '/videogen2/video': parseVideogen2Create },
-  operation: 'video.generate',
   lookup: '/videogen2/video/:id',
   cancel: { method: 'DELETE', path: '/videogen2/video/:id' },
-  notFound: taskNotFound('video task'),
   paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio', images: 'image_url', imageRoles: 'image_url' }),
   accepted: { render: renderVideogen2Accepted },
   render: renderVideogen2Task,
