@@ -134,6 +134,28 @@ export function videoSurfaceStub(surface: TaskSurface, newId = 'task_abcdefghijk
   };
 }
 
+/**
+ * The lookups a family answers with its one 404, each as [path, key] (undefined: the test key):
+ * an unknown id, the family's own task asked for with another key, and the caller's task of the
+ * `other` family, then `moreIds` asked with the test key. Puts those two tasks in the stub.
+ */
+export function unservedLookups(
+  stub: VideoSurfaceStub,
+  surface: TaskSurface,
+  other: TaskSurface,
+  path: (id: string) => string,
+  ...moreIds: string[]
+): Array<[string, string | undefined]> {
+  stub.tasks.set('task_mine', videoTask(surface, 'task_mine', 'key-1'));
+  stub.tasks.set('task_other', videoTask(other, 'task_other', 'key-1'));
+  return [
+    [path('task_none'), undefined],
+    [path('task_mine'), OTHER_VIDEO_KEY],
+    [path('task_other'), undefined],
+    ...moreIds.map((id): [string, undefined] => [path(id), undefined]),
+  ];
+}
+
 /** A finished task's result: the video first, a thumbnail after it. */
 export const VIDEO_RESULT = {
   media: [
