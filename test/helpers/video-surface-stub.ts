@@ -181,23 +181,31 @@ export async function serveSurface(
 }
 
 /**
- * Serves `surface` on the stub for the tests of one describe block (started before them, closed
- * after, the stub reset before each), with request helpers against it.
+ * Serves `surface` on `services` for the tests of one describe block (started before them,
+ * closed after); `base` is its base URL once started.
  */
-export function surfaceUnderTest(surface: Surface, stub: VideoSurfaceStub) {
+export function servedDuringTests(surface: Surface, services: GatewayServices): { readonly base: string } {
   let served: { base: string; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
-    served = await serveSurface(surface, stub.services);
+    served = await serveSurface(surface, services);
   });
   afterAll(async () => {
     await served?.close();
   });
-  beforeEach(() => stub.reset());
-  const server = {
+  return {
     get base(): string {
       return served?.base ?? '';
     },
   };
+}
+
+/**
+ * Serves `surface` on the stub for the tests of one describe block (the stub reset before each),
+ * with request helpers against it.
+ */
+export function surfaceUnderTest(surface: Surface, stub: VideoSurfaceStub) {
+  const server = servedDuringTests(surface, stub.services);
+  beforeEach(() => stub.reset());
   return { server, ...videoClient(() => server.base) };
 }
 
