@@ -107,7 +107,9 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     name: `gengate CPU per request, Responses stream vs chat-completions stream, both translated to Anthropic, c=${c}`,
     required: `≤ ${TARGET_LIMITS.responsesCpuFactor} ×`,
     measured:
-      responsesFactor === undefined ? 'n/a' : `${fixed(responsesFactor, 2)} × (${fixed(responses!.serverCpuMsPerRequest, 3)} vs ${fixed(cross!.serverCpuMsPerRequest, 3)} ms)`,
+      responsesFactor === undefined
+        ? 'n/a'
+        : `${fixed(responsesFactor, 2)} × (${fixed(responses!.serverCpuMsPerRequest, 3)} vs ${fixed(cross!.serverCpuMsPerRequest, 3)} ms)`,
     met: responsesFactor === undefined ? undefined : responsesFactor <= TARGET_LIMITS.responsesCpuFactor,
   });
   return checks;

@@ -121,7 +121,14 @@ export const SCENARIOS: readonly Scenario[] = [
     request: (target, endpoints) => {
       // Direct has no translation to do: it measures the Anthropic stream the gateway consumes.
       if (target === 'direct') return anthropicMessages(target, endpoints, true);
-      const body = { model: anthropicModel(target), instructions: ANTHROPIC_BODY.system, input: ANTHROPIC_BODY.messages, max_output_tokens: 256, stream: true, store: false };
+      const body = {
+        model: anthropicModel(target),
+        instructions: ANTHROPIC_BODY.system,
+        input: ANTHROPIC_BODY.messages,
+        max_output_tokens: 256,
+        stream: true,
+        store: false,
+      };
       return { method: 'POST', path: '/v1/responses', headers: openAIHeaders(target, endpoints), body: JSON.stringify(body), expectStatus: 200 };
     },
   },

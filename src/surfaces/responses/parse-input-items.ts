@@ -26,6 +26,7 @@ import { describe, oneOf, requireArray, requireObject, requireString, type Json 
 import { parseInputImage } from './parse-input-media.js';
 import { parseMessageContent } from './parse-message-content.js';
 import { parseReasoningItem } from './parse-reasoning-item.js';
+import { canonicalToolName } from './parse-responses-tools.js';
 import type { ParseContext } from './seams.js';
 
 const ROLES = ['user', 'assistant', 'system', 'developer'] as const;
@@ -148,10 +149,12 @@ function functionCall(item: Json, param: string, state: State): ResponseItem {
   const id = itemId(item, 'fc_', param);
   const callId = nonEmptyString(item.call_id, `${param}.call_id`);
   const name = nonEmptyString(item.name, `${param}.name`);
+  const namespace = item.namespace === undefined || item.namespace === null ? undefined : nonEmptyString(item.namespace, `${param}.namespace`);
   const args = requireString(item.arguments, `${param}.arguments`);
-  state.callNames.set(callId, name);
-  addAssistant(state, { type: 'tool_call', id: callId, name, arguments: args });
-  return { type: 'function_call', id, call_id: callId, name, arguments: args };
+  const canonicalName = canonicalToolName(name, namespace);
+  state.callNames.set(callId, canonicalName);
+  addAssistant(state, { type: 'tool_call', id: callId, name: canonicalName, arguments: args });
+  return { type: 'function_call', id, call_id: callId, name, ...(namespace === undefined ? {} : { namespace }), arguments: args };
 }
 
 function functionCallOutput(item: Json, param: string, state: State): ResponseItem {

@@ -208,29 +208,52 @@ describe('parseResponsesRequest', () => {
     expect((parsed.echo.tools as unknown[]).length).toBe(2);
   });
 
-  it('refuses built-in tools by name and position', () => {
-    for (const type of [
-      'web_search',
-      'web_search_preview',
-      'file_search',
-      'code_interpreter',
-      'image_generation',
-      'mcp',
-      'computer_use_preview',
-      'local_shell',
-      'custom',
-    ]) {
-      const error = rejection({ ...base, tools: [weather, { type: 'function', name: 'b' }, { type }] });
-      expect(error.param).toBe('tools[2].type');
-      expect(error.message).toBe(
-        `tools[2].type: "${type}" is a built-in tool gengate can only pass through to an OpenAI upstream, which it does not do yet; only "function" tools are translated`,
-      );
-      expect(error.status).toBe(400);
+  it('leaves hosted tools out with a warning naming each by position, and refuses a tool_choice that forces one', () => {
+    for (const type of ['web_search', 'web_search_preview', 'file_search', 'code_interpreter', 'image_generation', 'mcp', 'computer_use_preview', 'local_shell', 'custom']) {
+      const parsed = parseResponsesRequest({ ...base, tools: [weather, { type: 'function', name: 'b' }, { type }] }, context());
+      expect(parsed.canonical.tools?.map((tool) => tool.name)).toEqual(['get_weather', 'b']);
+      expect(parsed.warnings).toEqual([
+        `tools[2]: the hosted tool "${type}" was left out: it runs on OpenAI's side and this request is translated for its upstream`,
+      ]);
+      expect(parsed.echo.tools).toContainEqual({ type });
     }
-    expect(rejection({ ...base, tools: [weather], tool_choice: { type: 'web_search_preview' } }).param).toBe('tool_choice.type');
+    const forced = rejection({ ...base, tools: [weather, { type: 'web_search' }], tool_choice: { type: 'web_search_preview' } });
+    expect(forced.param).toBe('tool_choice.type');
+    expect(forced.status).toBe(400);
+    expect(forced.message).toContain('"web_search_preview" is a hosted tool');
     expect(
       rejection({ ...base, tools: [weather], tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'mcp', server_label: 'x' }] } }).param,
     ).toBe('tool_choice.tools[0].type');
+  });
+
+  it("turns a namespace tool's functions into canonical tools named namespace__name, and a namespaced call back", () => {
+    const namespace = {
+      type: 'namespace',
+      name: 'multi_agent_v1',
+      description: 'Sub-agents',
+      tools: [
+        { type: 'function', name: 'spawn_agent', description: 'Start one', parameters: { type: 'object', properties: { task: { type: 'string' } } } },
+        { type: 'custom', name: 'free' },
+      ],
+    };
+    const parsed = parseResponsesRequest(
+      {
+        ...base,
+        tools: [weather, namespace],
+        input: [
+          { role: 'user', content: 'delegate' },
+          { type: 'function_call', call_id: 'call_1', namespace: 'multi_agent_v1', name: 'spawn_agent', arguments: '{"task":"x"}' },
+          { type: 'function_call_output', call_id: 'call_1', output: 'started' },
+        ],
+      },
+      context(),
+    );
+    expect(parsed.canonical.tools?.map((tool) => tool.name)).toEqual(['get_weather', 'multi_agent_v1__spawn_agent']);
+    expect(parsed.toolNamespaces.get('multi_agent_v1__spawn_agent')).toEqual({ namespace: 'multi_agent_v1', name: 'spawn_agent' });
+    expect(parsed.warnings).toEqual(['tools[1].tools[1]: the "custom" tool of namespace multi_agent_v1 was left out: only its function tools translate']);
+    expect(parsed.canonical.messages[1].content).toEqual([{ type: 'tool_call', id: 'call_1', name: 'multi_agent_v1__spawn_agent', arguments: '{"task":"x"}' }]);
+    expect(parsed.canonical.messages[2].content[0]).toMatchObject({ type: 'tool_result', toolCallId: 'call_1', name: 'multi_agent_v1__spawn_agent' });
+    expect(parsed.inputItems[1]).toMatchObject({ type: 'function_call', namespace: 'multi_agent_v1', name: 'spawn_agent' });
   });
 
   it('names the parameter of each bad tool or tool choice', () => {

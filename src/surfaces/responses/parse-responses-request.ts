@@ -110,6 +110,8 @@ export const parseResponsesRequest: ParseResponsesRequest = (body, context) => {
     echo,
     include,
     includeObfuscation: includeObfuscation(json.stream_options),
+    warnings: tools.warnings,
+    toolNamespaces: tools.namespaces,
   };
   return parsed;
 };

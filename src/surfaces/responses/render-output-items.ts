@@ -65,9 +65,22 @@ export function messageItem(id: string, status: ItemStatus, content: Array<Outpu
   return { id, type: 'message', status, content, role: 'assistant' };
 }
 
+/** A tool name as the client knows it: a function's own name, and its namespace when it has one. */
+export interface ClientToolName {
+  name: string;
+  namespace?: string;
+}
+
+/** The client's name for a canonical tool name (a namespaced function's is split back). */
+export function clientToolName(namespaces: RenderContext['toolNamespaces'], canonicalName: string): ClientToolName {
+  return namespaces?.get(canonicalName) ?? { name: canonicalName };
+}
+
 /** `callId` is the canonical tool call id, which the client's `function_call_output` names. */
-export function functionCallItem(id: string, status: ItemStatus, callId: string, name: string, args: string): ResponseItem {
-  return { id, type: 'function_call', status, arguments: args, call_id: callId, name };
+export function functionCallItem(id: string, status: ItemStatus, callId: string, tool: ClientToolName, args: string): ResponseItem {
+  const item: ResponseItem = { id, type: 'function_call', status, arguments: args, call_id: callId, name: tool.name };
+  if (tool.namespace !== undefined) item.namespace = tool.namespace;
+  return item;
 }
 
 /** A call with no arguments still gets a JSON object, which clients parse. */

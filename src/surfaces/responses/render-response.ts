@@ -11,6 +11,7 @@ import type { ResponseItem } from '../../core/responses.js';
 import { newResponseItemId } from './response-item-ids.js';
 import {
   finalArguments,
+  clientToolName,
   functionCallItem,
   messageItem,
   outputTextPart,
@@ -20,11 +21,11 @@ import {
   wantsReasoningSummary,
 } from './render-output-items.js';
 import { outcomeOf, responseObject } from './render-response-object.js';
-import type { RenderResponse } from './seams.js';
+import type { RenderContext, RenderResponse } from './seams.js';
 
 export const renderResponse: RenderResponse = (response, context) => {
   const { status, incompleteReason } = outcomeOf(response.finishReason);
-  const output = outputItems(response, wantsReasoningSummary(context.echo), (thinking) => sealThinking(context, thinking));
+  const output = outputItems(response, wantsReasoningSummary(context.echo), (thinking) => sealThinking(context, thinking), context.toolNamespaces);
   if (status === 'incomplete') markLastCut(output);
   return { object: responseObject(context, { status, output, usage: response.usage, incompleteReason }), outputItems: output };
 };
@@ -33,6 +34,7 @@ function outputItems(
   response: ChatResponse,
   withSummary: boolean,
   seal: (thinking: { text: string; signature?: string; redacted?: string }) => string | undefined,
+  namespaces: RenderContext['toolNamespaces'],
 ): ResponseItem[] {
   const refused = response.finishReason === 'refusal';
   const output: ResponseItem[] = [];
@@ -49,7 +51,7 @@ function outputItems(
     }
     endText();
     if (part.type === 'tool_call') {
-      output.push(functionCallItem(newResponseItemId('fc'), 'completed', part.id, part.name, finalArguments(part.arguments)));
+      output.push(functionCallItem(newResponseItemId('fc'), 'completed', part.id, clientToolName(namespaces, part.name), finalArguments(part.arguments)));
       continue;
     }
     const sealed = seal(part);

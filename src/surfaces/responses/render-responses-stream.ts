@@ -31,6 +31,8 @@ import { mergeUsage, type Usage } from '../../core/usage.js';
 import { newResponseItemId } from './response-item-ids.js';
 import {
   finalArguments,
+  type ClientToolName,
+  clientToolName,
   functionCallItem,
   type ItemStatus,
   messageItem,
@@ -135,7 +137,7 @@ interface FunctionCall {
   id: string;
   outputIndex: number;
   callId: string;
-  name: string;
+  tool: ClientToolName;
   args: string;
   closed: boolean;
   deltaHead: string;
@@ -270,10 +272,11 @@ class ResponsesStreamWriter {
     const id = newResponseItemId('fc');
     const outputIndex = this.output.length;
     const deltaHead = `,"item_id":"${id}","output_index":${outputIndex},"delta":`;
-    const call: FunctionCall = { kind: 'function_call', id, outputIndex, callId, name, args: '', closed: false, deltaHead };
+    const tool = clientToolName(this.context.toolNamespaces, name);
+    const call: FunctionCall = { kind: 'function_call', id, outputIndex, callId, tool, args: '', closed: false, deltaHead };
     this.calls.set(index, call);
     this.open = call;
-    this.itemAdded(functionCallItem(id, 'in_progress', callId, name, ''));
+    this.itemAdded(functionCallItem(id, 'in_progress', callId, tool, ''));
   }
 
   private callArguments(index: number, delta: string): void {
@@ -303,8 +306,8 @@ class ResponsesStreamWriter {
     }
     open.closed = true;
     open.args = finalArguments(open.args);
-    this.frame('response.function_call_arguments.done', `${at},"name":${JSON.stringify(open.name)},"arguments":${JSON.stringify(open.args)}`);
-    this.itemDone(functionCallItem(open.id, status, open.callId, open.name, open.args), open.outputIndex);
+    this.frame('response.function_call_arguments.done', `${at},"name":${JSON.stringify(open.tool.name)},"arguments":${JSON.stringify(open.args)}`);
+    this.itemDone(functionCallItem(open.id, status, open.callId, open.tool, open.args), open.outputIndex);
   }
 
   private closeReasoning(open: OpenReasoning, signature: string | undefined): void {

@@ -37,6 +37,10 @@ export interface ParsedResponsesRequest {
   include: string[];
   /** `stream_options.include_obfuscation` (default true, as OpenAI's). */
   includeObfuscation: boolean;
+  /** What the translation left out (hosted tools), for `x-gengate-warnings`. */
+  warnings: string[];
+  /** Canonical tool names that stand for a function of a `namespace` tool. */
+  toolNamespaces: ReadonlyMap<string, { namespace: string; name: string }>;
 }
 
 /** Throws GatewayError `invalid_request` naming the parameter (OpenAI's `param`), never anything else. */
@@ -56,6 +60,8 @@ export interface RenderContext {
   sealReasoning(reasoning: SealedReasoning): string;
   include: readonly string[];
   includeObfuscation: boolean;
+  /** Canonical tool names that stand for a function of a `namespace` tool (from the parser). */
+  toolNamespaces?: ReadonlyMap<string, { namespace: string; name: string }>;
 }
 
 /** A response object in full (reasoning with its sealed `encrypted_content`) and its output items. */
