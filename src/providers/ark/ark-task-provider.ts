@@ -18,10 +18,7 @@ import { mapArkHttpError } from './map-ark-error.js';
 import { ARK_LIST_ANSWER_BYTES, ARK_TASK_ANSWER_BYTES, readArkErrorText, readArkJson } from './read-ark-answer.js';
 import { toArkTaskBody } from './to-ark-task-body.js';
 
-export const ARK_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const MAX_TASK_ID_CHARS = 128;
-/** Tasks per read of the task list (`filter.task_ids`). */
-export const ARK_MAX_BATCH = 50;
 
 /** What a poll says of a task Ark no longer knows (deleted, or older than its 7-day window). */
 const LOST: TaskObservation = {
@@ -30,8 +27,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'The upstream no longer knows the task.' },
 };
 
-export function createArkTaskProvider(): TaskParts {
-  return { operations: new Set(ARK_TASK_OPERATIONS), submit, poll, pollMany, cancel };
+/** `maxBatch`: tasks per read of the task list (`filter.task_ids`), the descriptor's. */
+export function createArkTaskProvider(maxBatch: number): TaskParts {
+  return { submit, poll, pollMany: (targets, context) => pollMany(targets, context, maxBatch), cancel };
 }
 
 async function submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
@@ -82,11 +80,11 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
   return fromArkTask(task, secrets(channel));
 }
 
-async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
+async function pollMany(targets: TaskTarget[], context: TaskPollContext, maxBatch: number): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += ARK_MAX_BATCH) {
-    const batch = ids.slice(at, at + ARK_MAX_BATCH);
+  for (let at = 0; at < ids.length; at += maxBatch) {
+    const batch = ids.slice(at, at + maxBatch);
     for (const [id, observation] of await listTasks(batch, context)) seen.set(id, observation);
   }
   return seen;

@@ -14,11 +14,8 @@ import { acceptedUpstreamId } from './map-mj-submit-answer.js';
 import { MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
 import { toMjSubmit } from './to-mj-submit.js';
 
-export const MJ_TASK_OPERATIONS: readonly TaskOperation[] = ['image.imagine', 'image.blend', 'image.describe', 'image.action'];
 /** Seeds fetched at once when a batch brings several finished tasks. */
 const SEED_CONCURRENCY = 4;
-/** Ids per `list-by-condition`. */
-export const MJ_MAX_BATCH = 50;
 
 /** What a poll says of a task the proxy no longer knows (an empty answer or a 404: restarted without its store, or expired). */
 const LOST: TaskObservation = {
@@ -27,13 +24,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'the upstream no longer knows the task' },
 };
 
-export function createMjTaskProvider(): TaskParts {
-  return {
-    operations: new Set(MJ_TASK_OPERATIONS),
-    submit,
-    poll,
-    pollMany,
-  };
+/** `maxBatch`: ids per `list-by-condition`, the descriptor's. */
+export function createMjTaskProvider(maxBatch: number): TaskParts {
+  return { submit, poll, pollMany: (targets, context) => pollMany(targets, context, maxBatch) };
 }
 
 async function submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
@@ -72,11 +65,11 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
   return observation;
 }
 
-async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
+async function pollMany(targets: TaskTarget[], context: TaskPollContext, maxBatch: number): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += MJ_MAX_BATCH) {
-    const batch = ids.slice(at, at + MJ_MAX_BATCH);
+  for (let at = 0; at < ids.length; at += maxBatch) {
+    const batch = ids.slice(at, at + maxBatch);
     for (const [id, observation] of await listByCondition(batch, context.channel, context.signal)) seen.set(id, observation);
   }
   await addSeeds(context, [...seen]);
