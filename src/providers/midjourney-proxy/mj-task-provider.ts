@@ -6,12 +6,12 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { upstreamIdPathSegment } from '../shared/path-segment.js';
+import { submitFailure } from '../shared/uncertain-submit.js';
 import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
-import { callMjProxy } from './call-mj-proxy.js';
+import { callMjProxy, MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './call-mj-proxy.js';
 import { fetchMjSeed } from './fetch-mj-seed.js';
 import { fromMjTaskRecord, type MjTaskRecord } from './from-mj-task-record.js';
 import { acceptedUpstreamId } from './map-mj-submit-answer.js';
-import { MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
 import { toMjSubmit } from './to-mj-submit.js';
 
 /** Seeds fetched at once when a batch brings several finished tasks. */
@@ -40,8 +40,10 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
     signal: attempt.signal,
     timeoutMs: attempt.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    retryableOnceSent: false,
+  }).catch((error: unknown) => {
+    throw submitFailure(error);
   });
+  // The proxy's own refusals (a `code` other than 1) say it took nothing: they keep their retryability.
   return { upstreamId: acceptedUpstreamId(answer.json) };
 }
 
@@ -53,7 +55,6 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
     signal: context.signal,
     timeoutMs: context.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    retryableOnceSent: true,
     readStatuses: [404],
   });
   if (answer.status === 404 || answer.json === undefined || answer.json === null) return { ...LOST, error: { ...LOST.error! } };
@@ -85,7 +86,6 @@ async function listByCondition(ids: string[], channel: ChannelConfig, signal: Ab
     signal,
     timeoutMs: channel.timeoutMs,
     maxBytes: MJ_LIST_ANSWER_BYTES,
-    retryableOnceSent: true,
   });
   if (!Array.isArray(answer.json)) throw new GatewayError('upstream', 'the MJ proxy answered list-by-condition without a list', { retryable: true });
   const wanted = new Set(ids);
