@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KeyDirectory } from './auth/key-directory.js';
-import type { GatewayConfig } from './config/types.js';
+import type { ChannelDefinition, GatewayConfig } from './config/types.js';
 import { parseTrustProxy, trustProxyOption } from './config/trust-proxy.js';
 import { requestIds } from './http/request-ids.js';
 import { installPublicUrlSettings } from './http/public-base-url.js';
@@ -118,11 +118,15 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   const catalog = Catalog.withOverrides(config.models);
   const providers = new ProviderRegistry([createSandboxProvider(config.sandbox)]);
+  const loadProviders = (definitions: readonly ChannelDefinition[]) => providers.load(definitions.map((definition) => definition.provider));
+  // Every adapter is loaded at start (the short CLI commands never come here), so that a channel
+  // stored at runtime goes in force without waiting for its provider's modules.
+  await providers.load(PROVIDER_DESCRIPTORS.map((descriptor) => descriptor.name));
   const registry = new ChannelRegistry({ providers, catalog, sandboxFallback: config.sandbox.enabled }, config.channels);
   const channels = new ChannelsRepository(store.db, () => loadCredentialCipher(config));
   const liveChannels = new LiveChannels(
     registry,
-    { configured: config.channels, stored: () => loadStoredChannels(channels, PROVIDER_DESCRIPTORS) },
+    { configured: config.channels, stored: () => loadStoredChannels(channels, PROVIDER_DESCRIPTORS), prepare: loadProviders },
     invalidation,
     logger,
   );

@@ -24,7 +24,7 @@ const PRO = 'doubao-seedance-1-0-pro-250528';
 /** Long enough that only `advance` moves a task on. */
 const QUEUED_MS = 60_000;
 const RUNNING_MS = 60_000;
-const tasks = createProvider(arkDescriptor).tasks!;
+const tasks = (await createProvider(arkDescriptor)).tasks!;
 
 const png = (extra: Partial<ImageInput> = {}): ImageInput => ({
   data: Uint8Array.from([137, 80, 78, 71]),

@@ -1,7 +1,9 @@
 /**
  * A short command loads only what it needs: `gengate keys list` opens the database and prints,
  * without Fastify, sharp, pdf.js or the gateway's server (which only `start` imports), so that a
- * command starts in a fraction of the time the whole gateway takes to load.
+ * command starts in a fraction of the time the whole gateway takes to load. Of the providers it
+ * reads only the descriptors' data (config validation needs their names, presets and base URLs):
+ * an adapter is loaded when a channel of its provider is built, which only `start` does.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +11,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+
+/** The provider modules that are data: descriptors, the registry's list, flavours and model tables. */
+const PROVIDER_DATA = new Set([
+  'registry.ts',
+  'create-provider.ts',
+  'shared/task-poll-options.ts',
+  'shared/base-url-hosts.ts',
+  'shared/check-stop-sequences.ts',
+  'shared/check-choice-count.ts',
+  'openai/named-presets.ts',
+  'openai/openai-flavours.ts',
+  'openai/openai-flavour-descriptor.ts',
+  'minimax/minimax-models.ts',
+]);
+const isProviderData = (path: string) => PROVIDER_DATA.has(path) || /^[a-z-]+\/index\.ts$/.test(path);
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-modules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,5 +58,9 @@ describe('gengate keys list', () => {
       ].some((part) => url.includes(part)),
     );
     expect(heavy).toEqual([]);
+    const providerModules = loaded.flatMap((url) => url.match(/\/src\/providers\/(.+)$/)?.[1] ?? []);
+    // The recording sees the descriptors, and no adapter module beside them.
+    expect(providerModules).toContain('anthropic/index.ts');
+    expect(providerModules.filter((path) => !isProviderData(path))).toEqual([]);
   }, 60_000);
 });

@@ -14,7 +14,7 @@ import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt,
 import { closeServer, readBodyBytes } from './fakes/fake-http.js';
 import { FAKE_LUMA_KEY, type FakeLumaUpstream, fakeLumaChannel, startFakeLumaUpstream } from './fakes/fake-luma-upstream.js';
 
-const tasks = createProvider(lumaDescriptor).tasks!;
+const tasks = (await createProvider(lumaDescriptor)).tasks!;
 const png = { data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), mediaType: 'image/png' };
 
 async function failure(promise: Promise<unknown>): Promise<GatewayError> {

@@ -15,7 +15,7 @@ import type { ChannelConfig, TaskPollContext, TaskSubmitAttempt, TaskTarget } fr
 import { closeServer } from './fakes/fake-http.js';
 import { FAKE_MINIMAX_KEY, type FakeMinimaxUpstream, startFakeMinimaxUpstream } from './fakes/fake-minimax-upstream.js';
 
-const tasks = createProvider(minimaxDescriptor).tasks!;
+const tasks = (await createProvider(minimaxDescriptor)).tasks!;
 const TASK_MS = 100_000;
 const URL_TTL_MS = 60_000;
 

@@ -16,7 +16,7 @@ import type { ChannelConfig, TaskPollContext, TaskSubmitAttempt, TaskTarget } fr
 import { closeServer } from './fakes/fake-http.js';
 import { FAKE_MJ_SECRET, startFakeMjProxy, type FakeMjProxy } from './fakes/fake-mj-proxy.js';
 
-const tasks = createProvider(midjourneyProxyDescriptor).tasks!;
+const tasks = (await createProvider(midjourneyProxyDescriptor)).tasks!;
 const TASK_MS = 1000;
 
 async function failure(promise: Promise<unknown>): Promise<GatewayError> {

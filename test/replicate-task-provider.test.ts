@@ -25,7 +25,7 @@ import {
 const SCHNELL = 'black-forest-labs/flux-schnell';
 /** Long enough that only `advance` moves a prediction on. */
 const PROCESSING_MS = 60_000;
-const tasks = createProvider(replicateDescriptor).tasks!;
+const tasks = (await createProvider(replicateDescriptor)).tasks!;
 
 interface ReceivedWebhook {
   headers: IncomingHttpHeaders;

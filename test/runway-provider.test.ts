@@ -11,7 +11,7 @@ import { createProvider } from '../src/providers/create-provider.js';
 import type { ChannelConfig, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../src/providers/types.js';
 import { FAKE_RUNWAY_KEY, type FakeRunwayUpstream, fakeRunwayChannel, RUNWAY_VERSION, startFakeRunwayUpstream } from './fakes/fake-runway-upstream.js';
 
-const tasks = createProvider(runwayDescriptor).tasks!;
+const tasks = (await createProvider(runwayDescriptor)).tasks!;
 const pngBytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 const png = { data: pngBytes, mediaType: 'image/png' };
 

@@ -86,6 +86,7 @@ function failureMessage(failure: GatewayError): string {
 }
 
 export async function testChannel(definition: ChannelDefinition, deps: ChannelTestDeps, askedModel?: string): Promise<ChannelTestResult> {
+  await deps.providers.load([definition.provider]);
   const channel = toRuntimeChannel(definition, deps.providers.get(definition.provider), false);
   const model = chooseModel(channel, deps.catalog, askedModel);
   const operation = testableOperation(channel.provider, deps.catalog, model);

@@ -16,6 +16,8 @@ interface ChannelSources {
   configured: readonly ChannelDefinition[];
   /** From the store, read again on every reload. */
   stored?: () => Promise<ChannelDefinition[]>;
+  /** Readies what the channels about to go in force need (their providers' adapters, loaded on first use). */
+  prepare?: (channels: readonly ChannelDefinition[]) => Promise<void>;
 }
 
 export class LiveChannels {
@@ -77,7 +79,9 @@ export class LiveChannels {
     const configuredNames = new Set(this.sources.configured.map((c) => c.name));
     const clashing = stored.filter((c) => configuredNames.has(c.name));
     if (clashing.length > 0) this.logger.warn({ channels: clashing.map((c) => c.name) }, 'stored channels named like configured ones are ignored');
-    const snapshot = this.registry.replace([...this.sources.configured, ...stored.filter((c) => !configuredNames.has(c.name))]);
+    const channels = [...this.sources.configured, ...stored.filter((c) => !configuredNames.has(c.name))];
+    await this.sources.prepare?.(channels);
+    const snapshot = this.registry.replace(channels);
     this.logger.debug({ version: snapshot.version, channels: snapshot.channels.length }, 'channels in force');
   }
 }

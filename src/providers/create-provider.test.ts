@@ -17,7 +17,8 @@ const channel = (options: Record<string, unknown> = {}): ChannelConfig => ({
   options,
 });
 
-const pollPolicy = (descriptor: ProviderDescriptor, options?: Record<string, unknown>) => createProvider(descriptor).tasks!.pollPolicy(channel(options));
+const pollPolicy = async (descriptor: ProviderDescriptor, options?: Record<string, unknown>) =>
+  (await createProvider(descriptor)).tasks!.pollPolicy(channel(options));
 
 describe("createProvider: a task part's poll policy from the descriptor's taskPolling", () => {
   it.each([
@@ -46,26 +47,26 @@ describe("createProvider: a task part's poll policy from the descriptor's taskPo
       runwayDescriptor,
       { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 3_600_000, maxBatch: 1 },
     ],
-  ])('%s', (_, descriptor, defaults) => {
-    expect(pollPolicy(descriptor)).toEqual(defaults);
-    expect(pollPolicy(descriptor, { pollIntervalMs: 250, deadlineMs: 60_000 })).toEqual({
+  ])('%s', async (_, descriptor, defaults) => {
+    expect(await pollPolicy(descriptor)).toEqual(defaults);
+    expect(await pollPolicy(descriptor, { pollIntervalMs: 250, deadlineMs: 60_000 })).toEqual({
       ...defaults,
       firstDelayMs: 250,
       factor: 1,
       maxDelayMs: 250,
       deadlineMs: 60_000,
     });
-    expect(pollPolicy(descriptor, { pollIntervalMs: 0, deadlineMs: '60000' })).toEqual(defaults);
-    expect(pollPolicy(descriptor, { pollIntervalMs: 1.5, deadlineMs: 10 })).toEqual(defaults);
+    expect(await pollPolicy(descriptor, { pollIntervalMs: 0, deadlineMs: '60000' })).toEqual(defaults);
+    expect(await pollPolicy(descriptor, { pollIntervalMs: 1.5, deadlineMs: 10 })).toEqual(defaults);
   });
 
-  it('caps an Ark deadline at 48 h (Ark keeps tasks for less than a week)', () => {
+  it('caps an Ark deadline at 48 h (Ark keeps tasks for less than a week)', async () => {
     const hour = 60 * 60_000;
-    expect(pollPolicy(arkDescriptor, { deadlineMs: 48 * hour }).deadlineMs).toBe(48 * hour);
-    expect(pollPolicy(arkDescriptor, { deadlineMs: 49 * hour }).deadlineMs).toBe(hour);
+    expect((await pollPolicy(arkDescriptor, { deadlineMs: 48 * hour })).deadlineMs).toBe(48 * hour);
+    expect((await pollPolicy(arkDescriptor, { deadlineMs: 49 * hour })).deadlineMs).toBe(hour);
   });
 
-  it("keeps a task part's own pollPolicy, and refuses a task part with neither", () => {
+  it("keeps a task part's own pollPolicy, and refuses a task part with neither", async () => {
     const own = { firstDelayMs: 1, factor: 1, maxDelayMs: 1, deadlineMs: 1_000, maxBatch: 1 };
     const tasks = {
       operations: new Set(['video.generate'] as const),
@@ -73,7 +74,7 @@ describe("createProvider: a task part's poll policy from the descriptor's taskPo
       poll: async () => ({ status: 'submitted' as const, vendorStatus: 'queued' }),
     };
     const descriptor: ProviderDescriptor = { name: 'runway', operations: ['video.generate'], factory: () => ({ tasks: { ...tasks, pollPolicy: () => own } }) };
-    expect(createProvider(descriptor).tasks!.pollPolicy(channel())).toBe(own);
-    expect(() => createProvider({ ...descriptor, factory: () => ({ tasks }) })).toThrow(/taskPolling/);
+    expect((await createProvider(descriptor)).tasks!.pollPolicy(channel())).toBe(own);
+    await expect(createProvider({ ...descriptor, factory: () => ({ tasks }) })).rejects.toThrow(/taskPolling/);
   });
 });

@@ -25,9 +25,9 @@ describe('provider descriptors', () => {
     ]);
   });
 
-  it('each descriptor makes a provider of its name with the operations and dialect it declares', () => {
+  it('each descriptor makes a provider of its name with the operations and dialect it declares', async () => {
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      const provider = createProvider(descriptor);
+      const provider = await createProvider(descriptor);
       expect(provider.name).toBe(descriptor.name);
       expect([...provider.operations].sort()).toEqual([...descriptor.operations].sort());
       expect(provider.dialect).toBe(descriptor.dialect);
@@ -54,7 +54,7 @@ describe('provider descriptors', () => {
     expect(findProviderDescriptor(42)).toBeUndefined();
   });
 
-  it('the registry creates one provider per kind from the descriptors and refuses an unknown kind', () => {
+  it('the registry creates one provider per kind from the descriptors when loaded, and refuses an unknown kind', async () => {
     let made = 0;
     const fake: ProviderDescriptor = {
       name: 'fake',
@@ -65,14 +65,18 @@ describe('provider descriptors', () => {
       },
     };
     const registry = new ProviderRegistry([], [fake]);
+    expect(() => registry.get('fake')).toThrow(/not loaded/);
+    expect(made).toBe(0);
+    await Promise.all([registry.load(['fake', 'fake']), registry.load(['fake', 'no-such-kind'])]);
+    await registry.load(['fake']);
     expect(registry.get('fake')).toBe(registry.get('fake'));
     expect(made).toBe(1);
     expect(registry.get('fake')).toMatchObject({ name: 'fake', operations: new Set(['embed']) });
     expect(() => registry.get('openai')).toThrow(/unknown provider "openai"/);
   });
 
-  it('serves a provider built at the composition root as it was handed in', () => {
-    const sandbox = createProvider(findProviderDescriptor('sandbox')!);
+  it('serves a provider built at the composition root as it was handed in', async () => {
+    const sandbox = await createProvider(findProviderDescriptor('sandbox')!);
     expect(new ProviderRegistry([sandbox]).get('sandbox')).toBe(sandbox);
   });
 });

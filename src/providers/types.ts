@@ -185,8 +185,11 @@ export interface ProviderParts {
   readonly tasks?: TaskParts;
 }
 
-/** A factory's task part: a `TaskProvider` whose `pollPolicy` may come from the descriptor. */
-export type TaskParts = Omit<TaskProvider, 'pollPolicy'> & Partial<Pick<TaskProvider, 'pollPolicy'>>;
+/**
+ * A factory's task part: a `TaskProvider` whose `pollPolicy` may come from the descriptor's
+ * `taskPolling`, and whose `operations`, when absent, are all the descriptor's operations.
+ */
+export type TaskParts = Omit<TaskProvider, 'pollPolicy' | 'operations'> & Partial<Pick<TaskProvider, 'pollPolicy' | 'operations'>>;
 
 /**
  * A channel created from environment variables alone: `<keyVar>` set adds a channel named
@@ -215,11 +218,13 @@ export interface EnvPreset {
 export interface ProviderDescriptor {
   readonly name: ProviderName;
   /**
-   * Creates the provider's parts; one instance serves every channel of this kind. A provider that
-   * needs gateway settings (the sandbox) is built at the composition root instead, and this makes
-   * it with its defaults.
+   * Creates the provider's parts; one instance serves every channel of this kind. An upstream
+   * adapter's factory loads its modules with `import()`, so that reading a descriptor (config
+   * validation, the short CLI commands) loads only the descriptor's data. A provider that needs
+   * gateway settings (the sandbox) is built at the composition root instead, and this makes it
+   * with its defaults.
    */
-  readonly factory: () => ProviderParts;
+  readonly factory: () => ProviderParts | Promise<ProviderParts>;
   /** The operations the provider implements (its `Provider.operations`). */
   readonly operations: readonly Operation[];
   /** The client dialect the provider speaks natively, enabling pass-through. */

@@ -29,7 +29,7 @@ let provider: ChatProvider;
 
 beforeAll(async () => {
   fake = await startFakeAnthropicUpstream();
-  provider = createProvider(anthropicDescriptor).chat!;
+  provider = (await createProvider(anthropicDescriptor)).chat!;
 });
 
 afterAll(async () => {
@@ -73,8 +73,8 @@ async function readAll(body: NodeJS.ReadableStream | Buffer): Promise<string> {
 }
 
 describe('anthropic provider: provider object', () => {
-  it('declares the chat operation and the anthropic dialect', () => {
-    const p = createProvider(anthropicDescriptor);
+  it('declares the chat operation and the anthropic dialect', async () => {
+    const p = await createProvider(anthropicDescriptor);
     expect(p.name).toBe('anthropic');
     expect(p.dialect).toBe('anthropic');
     expect([...p.operations]).toEqual(['chat']);

@@ -1,5 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createAnthropicChatProvider } from './anthropic-chat-provider.js';
 
 /** The Anthropic Messages API upstream. */
 export const anthropicDescriptor: ProviderDescriptor = {
@@ -15,5 +14,5 @@ export const anthropicDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['claude-*'],
   },
-  factory: () => ({ chat: createAnthropicChatProvider() }),
+  factory: async () => ({ chat: (await import('./anthropic-chat-provider.js')).createAnthropicChatProvider() }),
 };

@@ -9,19 +9,19 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { isEmptyOrDotSegment } from '../shared/path-segment.js';
-import { sendUpstream } from '../shared/upstream-http.js';
+import { callJsonUpstream, type JsonCall } from '../shared/call-json-upstream.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
 import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
 import { arkHeaders, arkTaskListUrl, arkTasksUrl, arkTaskUrl } from './ark-request.js';
 import { type ArkTask, fromArkTask } from './from-ark-task.js';
 import { mapArkHttpError } from './map-ark-error.js';
-import { ARK_LIST_ANSWER_BYTES, ARK_TASK_ANSWER_BYTES, readArkErrorText, readArkJson } from './read-ark-answer.js';
 import { toArkTaskBody } from './to-ark-task-body.js';
 
-export const ARK_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const MAX_TASK_ID_CHARS = 128;
-/** Tasks per read of the task list (`filter.task_ids`). */
-export const ARK_MAX_BATCH = 50;
+/** A create answer or one task record. */
+const TASK_ANSWER_BYTES = 256 * 1024;
+/** A page of the task list (up to a poll batch of records). */
+const LIST_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** What a poll says of a task Ark no longer knows (deleted, or older than its 7-day window). */
 const LOST: TaskObservation = {
@@ -30,8 +30,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'The upstream no longer knows the task.' },
 };
 
-export function createArkTaskProvider(): TaskParts {
-  return { operations: new Set(ARK_TASK_OPERATIONS), submit, poll, pollMany, cancel };
+/** `maxBatch`: tasks per read of the task list (`filter.task_ids`), the descriptor's. */
+export function createArkTaskProvider(maxBatch: number): TaskParts {
+  return { submit, poll, pollMany: (targets, context) => pollMany(targets, context, maxBatch), cancel };
 }
 
 async function submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
@@ -39,16 +40,10 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
   const { channel } = attempt;
   const body = toArkTaskBody(request, attempt.upstreamModel, attempt.callbackUrl);
   try {
-    const response = await sendUpstream({
-      url: arkTasksUrl(channel),
-      headers: arkHeaders(channel),
-      body: JSON.stringify(body),
-      signal: attempt.signal,
-      timeoutMs: channel.timeoutMs,
-    });
-    if (response.status < 200 || response.status >= 300)
-      throw mapArkHttpError(response.status, await readArkErrorText(response.body), response.headers, secrets(channel));
-    const answer = (await readArkJson(response.body, ARK_TASK_ANSWER_BYTES)) as { id?: unknown } | null;
+    const answer = (await callArk(channel, { url: arkTasksUrl(channel), method: 'POST', body, signal: attempt.signal, maxBytes: TASK_ANSWER_BYTES })).json as
+      | { id?: unknown }
+      | null
+      | undefined;
     const id = answer?.id;
     if (typeof id !== 'string' || isEmptyOrDotSegment(id) || id.length > MAX_TASK_ID_CHARS || !/^[\w.:-]+$/.test(id)) {
       // Not retryable: Ark may have created the task, another channel would run it twice.
@@ -62,31 +57,26 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
 
 async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskObservation> {
   const { channel } = context;
-  const response = await sendUpstream({
+  const answer = await callArk(channel, {
     url: arkTaskUrl(channel, target.upstreamId),
     method: 'GET',
-    headers: arkHeaders(channel),
     signal: context.signal,
-    timeoutMs: channel.timeoutMs,
+    maxBytes: TASK_ANSWER_BYTES,
+    readStatuses: [404],
   });
-  if (response.status === 404) {
-    await readArkErrorText(response.body);
-    return { ...LOST, error: { ...LOST.error! } };
-  }
-  if (response.status < 200 || response.status >= 300)
-    throw mapArkHttpError(response.status, await readArkErrorText(response.body), response.headers, secrets(channel));
-  const task = (await readArkJson(response.body, ARK_TASK_ANSWER_BYTES)) as ArkTask | null;
-  if (task === null || typeof task !== 'object' || task.id !== target.upstreamId) {
+  if (answer.status === 404) return { ...LOST, error: { ...LOST.error! } };
+  const task = answer.json as ArkTask | null | undefined;
+  if (task === undefined || task === null || typeof task !== 'object' || task.id !== target.upstreamId) {
     throw new GatewayError('upstream', 'the upstream answered another task than the one asked for', { retryable: true });
   }
   return fromArkTask(task, secrets(channel));
 }
 
-async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
+async function pollMany(targets: TaskTarget[], context: TaskPollContext, maxBatch: number): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += ARK_MAX_BATCH) {
-    const batch = ids.slice(at, at + ARK_MAX_BATCH);
+  for (let at = 0; at < ids.length; at += maxBatch) {
+    const batch = ids.slice(at, at + maxBatch);
     for (const [id, observation] of await listTasks(batch, context)) seen.set(id, observation);
   }
   return seen;
@@ -94,16 +84,10 @@ async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promis
 
 async function listTasks(ids: string[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
   const { channel } = context;
-  const response = await sendUpstream({
-    url: arkTaskListUrl(channel, ids),
-    method: 'GET',
-    headers: arkHeaders(channel),
-    signal: context.signal,
-    timeoutMs: channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300)
-    throw mapArkHttpError(response.status, await readArkErrorText(response.body), response.headers, secrets(channel));
-  const answer = (await readArkJson(response.body, ARK_LIST_ANSWER_BYTES)) as { items?: unknown } | null;
+  const answer = (await callArk(channel, { url: arkTaskListUrl(channel, ids), method: 'GET', signal: context.signal, maxBytes: LIST_ANSWER_BYTES })).json as
+    | { items?: unknown }
+    | null
+    | undefined;
   if (!Array.isArray(answer?.items)) throw new GatewayError('upstream', 'the upstream answered the task list without items', { retryable: true });
   const wanted = new Set(ids);
   const found = new Map<string, TaskObservation>();
@@ -118,17 +102,25 @@ async function listTasks(ids: string[], context: TaskPollContext): Promise<Map<s
 
 async function cancel(target: TaskTarget, context: TaskPollContext): Promise<void> {
   const { channel } = context;
-  const response = await sendUpstream({
+  // Already gone upstream (404): nothing left to cancel.
+  await callArk(channel, {
     url: arkTaskUrl(channel, target.upstreamId),
     method: 'DELETE',
-    headers: arkHeaders(channel),
     signal: context.signal,
-    timeoutMs: channel.timeoutMs,
+    maxBytes: TASK_ANSWER_BYTES,
+    readStatuses: [404],
   });
-  const text = await readArkErrorText(response.body);
-  // Already gone upstream: nothing left to cancel.
-  if (response.status === 404) return;
-  if (response.status < 200 || response.status >= 300) throw mapArkHttpError(response.status, text, response.headers, secrets(channel));
+}
+
+/** One call to Ark: its headers, the channel's timeout, its errors mapped with the key kept out. */
+function callArk(channel: ChannelConfig, call: Pick<JsonCall, 'url' | 'method' | 'body' | 'signal' | 'maxBytes' | 'readStatuses'>) {
+  return callJsonUpstream({
+    ...call,
+    vendor: 'Ark',
+    headers: arkHeaders(channel),
+    timeoutMs: channel.timeoutMs,
+    mapError: (status, _body, headers, text) => mapArkHttpError(status, text, headers, secrets(channel)),
+  });
 }
 
 function secrets(channel: ChannelConfig): string[] {

@@ -6,8 +6,8 @@ import { arkDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
 describe('ark descriptor', () => {
-  it('serves video.generate through tasks only, on Ark’s Beijing host by default', () => {
-    const provider = createProvider(arkDescriptor);
+  it('serves video.generate through tasks only, on Ark’s Beijing host by default', async () => {
+    const provider = await createProvider(arkDescriptor);
     expect(arkDescriptor.operations).toEqual(['video.generate']);
     expect([...provider.tasks!.operations]).toEqual(['video.generate']);
     expect(provider.chat).toBeUndefined();
@@ -28,10 +28,10 @@ describe('ark descriptor', () => {
     ]);
   });
 
-  it('maps each public id to the Seedance model that runs it (lite split by whether an image came)', () => {
+  it('maps each public id to the Seedance model that runs it (lite split by whether an image came)', async () => {
     const [definition] = loadConfig({ env: { ARK_API_KEY: 'k', ARK_BASE_URL: 'http://127.0.0.1:9/' }, providers: [arkDescriptor] }).channels;
     expect(definition.baseUrl).toBe('http://127.0.0.1:9');
-    const channel = toRuntimeChannel(definition, createProvider(arkDescriptor), false);
+    const channel = toRuntimeChannel(definition, await createProvider(arkDescriptor), false);
     const runs = (model: string, hasImages: boolean) => arkModelFor(channel.upstreamModel(model), hasImages);
     expect(runs('videogen2-1-0-lite', false)).toBe('doubao-seedance-1-0-lite-t2v-250428');
     expect(runs('videogen2-1-0-lite', true)).toBe('doubao-seedance-1-0-lite-i2v-250428');

@@ -1,5 +1,7 @@
 import type { ProviderDescriptor } from '../types.js';
-import { ARK_MAX_BATCH, ARK_TASK_OPERATIONS, createArkTaskProvider } from './ark-task-provider.js';
+
+/** Tasks per read of the task list (`filter.task_ids`). */
+const ARK_MAX_BATCH = 50;
 
 /**
  * Volcengine Ark content generation tasks (Seedance video): Bearer key, routes under
@@ -14,7 +16,7 @@ import { ARK_MAX_BATCH, ARK_TASK_OPERATIONS, createArkTaskProvider } from './ark
  */
 export const arkDescriptor: ProviderDescriptor = {
   name: 'ark',
-  operations: ARK_TASK_OPERATIONS,
+  operations: ['video.generate'],
   defaultBaseUrl: 'https://ark.cn-beijing.volces.com',
   envPreset: {
     keyVar: 'ARK_API_KEY',
@@ -31,5 +33,5 @@ export const arkDescriptor: ProviderDescriptor = {
     defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: ARK_MAX_BATCH },
     maxDeadlineMs: 48 * 60 * 60_000,
   },
-  factory: () => ({ tasks: createArkTaskProvider() }),
+  factory: async () => ({ tasks: (await import('./ark-task-provider.js')).createArkTaskProvider(ARK_MAX_BATCH) }),
 };

@@ -7,7 +7,7 @@ import type { Attempt, ChannelConfig } from '../types.js';
 import { bflDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
-const provider = createProvider(bflDescriptor);
+const provider = await createProvider(bflDescriptor);
 const generate = provider.images!.generate!;
 
 const ask = (prompt: string, extra: Partial<ImageGenerateRequest> = {}): ImageGenerateRequest => ({

@@ -1,5 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createBflImageProvider } from './bfl-image-provider.js';
 
 /**
  * Black Forest Labs (Flux): `x-key` header, asynchronous tasks polled within the channel's
@@ -17,5 +16,5 @@ export const bflDescriptor: ProviderDescriptor = {
     modelMap: { 'imagegen1-pro': 'flux-pro', 'imagegen1-dev': 'flux-dev', 'imagegen1-1.1-pro': 'flux-pro-1.1' },
     extraModels: ['flux-*'],
   },
-  factory: () => ({ images: createBflImageProvider() }),
+  factory: async () => ({ images: (await import('./bfl-image-provider.js')).createBflImageProvider() }),
 };

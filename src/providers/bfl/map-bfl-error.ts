@@ -2,6 +2,7 @@
  * BFL failures → GatewayError: non-2xx answers (`{detail: string | [{loc, msg}]}`, FastAPI
  * style) and the failure statuses a polled task can end in.
  */
+import { errorBodyObject } from '../shared/error-body-object.js';
 import { GatewayError } from '../../core/errors.js';
 import { upstreamError, type UpstreamResponse } from '../shared/upstream-http.js';
 
@@ -31,14 +32,9 @@ export function bflTaskError(status: string, details: unknown): GatewayError {
 }
 
 function describeBflError(bodyText: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    return bodyText.trim().slice(0, 500);
-  }
-  if (parsed === null || typeof parsed !== 'object') return bodyText.trim().slice(0, 500);
-  const { detail, message } = parsed as { detail?: unknown; message?: unknown };
+  const parsed = errorBodyObject(bodyText);
+  if (!parsed) return bodyText.trim().slice(0, 500);
+  const { detail, message } = parsed;
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) return detail.map(describeValidationItem).join('; ');
   if (typeof message === 'string') return message;

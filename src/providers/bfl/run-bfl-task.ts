@@ -3,8 +3,8 @@
  * until the task is `Ready`, within the attempt's deadline.
  */
 import { GatewayError, isGatewayError } from '../../core/errors.js';
-import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
-import type { Attempt } from '../types.js';
+import { callJsonUpstream, type JsonCall } from '../shared/call-json-upstream.js';
+import type { Attempt, ChannelConfig } from '../types.js';
 import type { AttemptDeadline } from '../shared/attempt-deadline.js';
 import { bflHeaders, bflSubmitUrl, pollIntervalMs } from './bfl-request.js';
 import { checkedPollingUrl } from './bfl-polling-url.js';
@@ -28,6 +28,9 @@ interface BflSample {
   seed?: number;
 }
 
+/** A submit answer or a task state (a sample URL and a few fields). */
+const MAX_ANSWER_BYTES = 256 * 1024;
+
 /** Statuses in which the task is still being worked on. */
 const IN_PROGRESS = new Set(['Pending', 'Processing', 'Queued']);
 
@@ -38,17 +41,14 @@ export async function runBflTask(body: Record<string, unknown>, attempt: Attempt
 
 async function submit(body: Record<string, unknown>, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<string> {
   const { channel } = attempt;
-  const response = await sendUpstream({
+  const answer = await callBfl(channel, {
     url: bflSubmitUrl(channel, attempt.upstreamModel),
-    headers: bflHeaders(channel, true),
-    body: JSON.stringify(body),
+    method: 'POST',
+    body,
     signal,
     timeoutMs: deadline.remainingMs() || 1,
   });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapBflError(response.status, await readErrorText(response.body), response.headers);
-  }
-  const submitted = await readJson<BflSubmitted>(response.body);
+  const submitted = (answer.json ?? {}) as BflSubmitted;
   if (typeof submitted.id !== 'string') {
     throw new GatewayError('upstream', 'BFL accepted the task without an id', { retryable: true });
   }
@@ -73,27 +73,24 @@ async function poll(pollingUrl: string, attempt: Attempt, signal: AbortSignal, d
 
 /** One poll; undefined when the poll itself was rate limited (the task goes on, poll again later). */
 async function fetchState(pollingUrl: string, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<BflTaskState | undefined> {
-  let response: UpstreamResponse;
   try {
-    response = await sendUpstream({
-      url: pollingUrl,
-      method: 'GET',
-      headers: bflHeaders(attempt.channel, false),
-      signal,
-      timeoutMs: deadline.remainingMs() || 1,
-    });
+    const answer = await callBfl(attempt.channel, { url: pollingUrl, method: 'GET', signal, timeoutMs: deadline.remainingMs() || 1, readStatuses: [429] });
+    return answer.status === 429 ? undefined : ((answer.json ?? {}) as BflTaskState);
   } catch (error) {
     if (isGatewayError(error) && error.kind === 'timeout') throw deadline.timeoutError('BFL task');
     throw error;
   }
-  if (response.status === 429) {
-    await response.body.text();
-    return undefined;
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw mapBflError(response.status, await readErrorText(response.body), response.headers);
-  }
-  return readJson<BflTaskState>(response.body);
+}
+
+/** One call to BFL over the shared JSON call (`shared/call-json-upstream.ts`). */
+function callBfl(channel: ChannelConfig, call: Pick<JsonCall, 'url' | 'method' | 'body' | 'signal' | 'timeoutMs' | 'readStatuses'>) {
+  return callJsonUpstream({
+    ...call,
+    vendor: 'BFL',
+    headers: bflHeaders(channel, call.body !== undefined),
+    maxBytes: MAX_ANSWER_BYTES,
+    mapError: (status, _body, headers, text) => mapBflError(status, text, headers),
+  });
 }
 
 function sampleOf(state: BflTaskState): BflSample {

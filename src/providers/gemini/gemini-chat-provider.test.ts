@@ -14,7 +14,7 @@ import type { Attempt, ChannelConfig } from '../types.js';
 import { geminiDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
-const provider = createProvider(geminiDescriptor);
+const provider = await createProvider(geminiDescriptor);
 const chat = provider.chat!;
 
 let upstream: FakeGeminiUpstream;

@@ -1,6 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createGeminiChatProvider } from './gemini-chat-provider.js';
-import { createGeminiEmbed } from './gemini-embed.js';
 
 /** The Gemini API upstream (channel option `apiVersion`, default `v1beta`). */
 export const geminiDescriptor: ProviderDescriptor = {
@@ -16,5 +14,8 @@ export const geminiDescriptor: ProviderDescriptor = {
     modelMap: {},
     extraModels: ['gemini-*', 'text-embedding-004', 'embedding-*'],
   },
-  factory: () => ({ chat: createGeminiChatProvider(), embed: createGeminiEmbed() }),
+  factory: async () => {
+    const [{ createGeminiChatProvider }, { createGeminiEmbed }] = await Promise.all([import('./gemini-chat-provider.js'), import('./gemini-embed.js')]);
+    return { chat: createGeminiChatProvider(), embed: createGeminiEmbed() };
+  },
 };

@@ -13,7 +13,7 @@ import type { Attempt } from '../types.js';
 import { ideogramDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
-const provider = createProvider(ideogramDescriptor);
+const provider = await createProvider(ideogramDescriptor);
 const images = provider.images!;
 let upstream: FakeIdeogramUpstream;
 

@@ -1,5 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createIdeogramImages } from './ideogram-images.js';
 
 /** The Ideogram API upstream: image operations only. */
 export const ideogramDescriptor: ProviderDescriptor = {
@@ -14,5 +13,5 @@ export const ideogramDescriptor: ProviderDescriptor = {
     modelMap: { 'imagegen2-v3': 'V_3' },
     extraModels: ['V_3'],
   },
-  factory: () => ({ images: createIdeogramImages() }),
+  factory: async () => ({ images: (await import('./ideogram-images.js')).createIdeogramImages() }),
 };

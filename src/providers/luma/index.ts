@@ -1,5 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createLumaTaskProvider, LUMA_TASK_OPERATIONS } from './luma-tasks.js';
 
 /**
  * Luma AI's Dream Machine API (Ray video models): Bearer key, routes under `/dream-machine/v1`
@@ -11,7 +10,7 @@ import { createLumaTaskProvider, LUMA_TASK_OPERATIONS } from './luma-tasks.js';
  */
 export const lumaDescriptor: ProviderDescriptor = {
   name: 'luma',
-  operations: LUMA_TASK_OPERATIONS,
+  operations: ['video.generate'],
   defaultBaseUrl: 'https://api.lumalabs.ai',
   envPreset: {
     keyVar: 'LUMA_API_KEY',
@@ -22,5 +21,5 @@ export const lumaDescriptor: ProviderDescriptor = {
     extraModels: ['ray-2', 'ray-flash-2', 'ray-1-6'],
   },
   taskPolling: { defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
-  factory: () => ({ tasks: createLumaTaskProvider() }),
+  factory: async () => ({ tasks: (await import('./luma-tasks.js')).createLumaTaskProvider() }),
 };

@@ -13,7 +13,6 @@ import { mapLumaError } from './map-luma-error.js';
 import { type LumaGeneration, observeLumaGeneration } from './observe-luma-generation.js';
 import { toLumaGeneration } from './to-luma-generation.js';
 
-export const LUMA_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 /** A generation echoes its request; a few keyframe URLs and a prompt stay far below this. */
 const MAX_GENERATION_BYTES = 1024 * 1024;
 /** Luma's ids are UUIDs; anything else is not trusted into a URL path. */
@@ -28,8 +27,6 @@ const LOST: TaskObservation = {
 
 export function createLumaTaskProvider(): TaskParts {
   return {
-    operations: new Set(LUMA_TASK_OPERATIONS),
-
     async submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
       if (operation !== 'video.generate') throw new GatewayError('invalid_request', `Luma channels do not run ${operation} tasks`);
       const { channel } = attempt;

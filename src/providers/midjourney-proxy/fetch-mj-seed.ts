@@ -5,8 +5,7 @@
  */
 import { upstreamIdPathSegment } from '../shared/path-segment.js';
 import type { ChannelConfig } from '../types.js';
-import { callMjProxy } from './call-mj-proxy.js';
-import { MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
+import { callMjProxy, MJ_SMALL_ANSWER_BYTES } from './call-mj-proxy.js';
 
 const SEED_TIMEOUT_MS = 10_000;
 const MAX_SEED_CHARS = 64;
@@ -20,7 +19,6 @@ export async function fetchMjSeed(channel: ChannelConfig, upstreamId: string, si
       signal,
       timeoutMs: Math.min(channel.timeoutMs, SEED_TIMEOUT_MS),
       maxBytes: MJ_SMALL_ANSWER_BYTES,
-      retryableOnceSent: true,
     });
     return seedOf(answer.json);
   } catch {

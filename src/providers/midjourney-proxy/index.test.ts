@@ -6,8 +6,8 @@ import { midjourneyProxyDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
 describe('midjourney-proxy descriptor', () => {
-  it('serves the four image-task operations through tasks only', () => {
-    const provider = createProvider(midjourneyProxyDescriptor);
+  it('serves the four image-task operations through tasks only', async () => {
+    const provider = await createProvider(midjourneyProxyDescriptor);
     expect(midjourneyProxyDescriptor.operations).toEqual(['image.imagine', 'image.blend', 'image.describe', 'image.action']);
     expect([...provider.tasks!.operations]).toEqual([...midjourneyProxyDescriptor.operations]);
     expect(provider.chat).toBeUndefined();

@@ -1,5 +1,7 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createMjTaskProvider, MJ_MAX_BATCH, MJ_TASK_OPERATIONS } from './mj-task-provider.js';
+
+/** Ids per `list-by-condition`. */
+const MJ_MAX_BATCH = 50;
 
 /**
  * An MJ-proxy server (midjourney-proxy and its forks): header `mj-api-secret`, routes under
@@ -12,7 +14,7 @@ import { createMjTaskProvider, MJ_MAX_BATCH, MJ_TASK_OPERATIONS } from './mj-tas
  */
 export const midjourneyProxyDescriptor: ProviderDescriptor = {
   name: 'midjourney-proxy',
-  operations: MJ_TASK_OPERATIONS,
+  operations: ['image.imagine', 'image.blend', 'image.describe', 'image.action'],
   envPreset: {
     keyVar: 'MJ_PROXY_API_SECRET',
     baseVar: 'MJ_PROXY_BASE_URL',
@@ -22,5 +24,5 @@ export const midjourneyProxyDescriptor: ProviderDescriptor = {
     extraModels: ['imgtask-*'],
   },
   taskPolling: { defaults: { firstDelayMs: 2_000, factor: 1.5, maxDelayMs: 15_000, deadlineMs: 2 * 60 * 60_000, maxBatch: MJ_MAX_BATCH } },
-  factory: () => ({ tasks: createMjTaskProvider() }),
+  factory: async () => ({ tasks: (await import('./mj-task-provider.js')).createMjTaskProvider(MJ_MAX_BATCH) }),
 };

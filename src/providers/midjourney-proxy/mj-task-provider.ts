@@ -6,19 +6,16 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { upstreamIdPathSegment } from '../shared/path-segment.js';
+import { submitFailure } from '../shared/uncertain-submit.js';
 import type { ChannelConfig, TaskParts, TaskPollContext, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
-import { callMjProxy } from './call-mj-proxy.js';
+import { callMjProxy, MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './call-mj-proxy.js';
 import { fetchMjSeed } from './fetch-mj-seed.js';
 import { fromMjTaskRecord, type MjTaskRecord } from './from-mj-task-record.js';
 import { acceptedUpstreamId } from './map-mj-submit-answer.js';
-import { MJ_LIST_ANSWER_BYTES, MJ_SMALL_ANSWER_BYTES } from './read-mj-answer.js';
 import { toMjSubmit } from './to-mj-submit.js';
 
-export const MJ_TASK_OPERATIONS: readonly TaskOperation[] = ['image.imagine', 'image.blend', 'image.describe', 'image.action'];
 /** Seeds fetched at once when a batch brings several finished tasks. */
 const SEED_CONCURRENCY = 4;
-/** Ids per `list-by-condition`. */
-export const MJ_MAX_BATCH = 50;
 
 /** What a poll says of a task the proxy no longer knows (an empty answer or a 404: restarted without its store, or expired). */
 const LOST: TaskObservation = {
@@ -27,13 +24,9 @@ const LOST: TaskObservation = {
   error: { code: 'upstream_lost', message: 'the upstream no longer knows the task' },
 };
 
-export function createMjTaskProvider(): TaskParts {
-  return {
-    operations: new Set(MJ_TASK_OPERATIONS),
-    submit,
-    poll,
-    pollMany,
-  };
+/** `maxBatch`: ids per `list-by-condition`, the descriptor's. */
+export function createMjTaskProvider(maxBatch: number): TaskParts {
+  return { submit, poll, pollMany: (targets, context) => pollMany(targets, context, maxBatch) };
 }
 
 async function submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
@@ -47,8 +40,10 @@ async function submit(operation: TaskOperation, request: TaskRequest, attempt: T
     signal: attempt.signal,
     timeoutMs: attempt.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    retryableOnceSent: false,
+  }).catch((error: unknown) => {
+    throw submitFailure(error);
   });
+  // The proxy's own refusals (a `code` other than 1) say it took nothing: they keep their retryability.
   return { upstreamId: acceptedUpstreamId(answer.json) };
 }
 
@@ -60,7 +55,6 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
     signal: context.signal,
     timeoutMs: context.channel.timeoutMs,
     maxBytes: MJ_SMALL_ANSWER_BYTES,
-    retryableOnceSent: true,
     readStatuses: [404],
   });
   if (answer.status === 404 || answer.json === undefined || answer.json === null) return { ...LOST, error: { ...LOST.error! } };
@@ -72,11 +66,11 @@ async function poll(target: TaskTarget, context: TaskPollContext): Promise<TaskO
   return observation;
 }
 
-async function pollMany(targets: TaskTarget[], context: TaskPollContext): Promise<Map<string, TaskObservation>> {
+async function pollMany(targets: TaskTarget[], context: TaskPollContext, maxBatch: number): Promise<Map<string, TaskObservation>> {
   const seen = new Map<string, TaskObservation>();
   const ids = [...new Set(targets.map((target) => target.upstreamId))];
-  for (let at = 0; at < ids.length; at += MJ_MAX_BATCH) {
-    const batch = ids.slice(at, at + MJ_MAX_BATCH);
+  for (let at = 0; at < ids.length; at += maxBatch) {
+    const batch = ids.slice(at, at + maxBatch);
     for (const [id, observation] of await listByCondition(batch, context.channel, context.signal)) seen.set(id, observation);
   }
   await addSeeds(context, [...seen]);
@@ -92,7 +86,6 @@ async function listByCondition(ids: string[], channel: ChannelConfig, signal: Ab
     signal,
     timeoutMs: channel.timeoutMs,
     maxBytes: MJ_LIST_ANSWER_BYTES,
-    retryableOnceSent: true,
   });
   if (!Array.isArray(answer.json)) throw new GatewayError('upstream', 'the MJ proxy answered list-by-condition without a list', { retryable: true });
   const wanted = new Set(ids);

@@ -1,12 +1,10 @@
 /**
- * One call to MiniMax: Bearer key, the channel's extra headers, a bounded JSON answer. HTTP
- * errors are thrown mapped; a `base_resp` error inside a 200 is left to the caller, which knows
- * what the answer was for.
+ * One call to MiniMax over the shared JSON call (`shared/call-json-upstream.ts`): Bearer key, the
+ * channel's extra headers, a bounded JSON object. HTTP errors are thrown mapped; a `base_resp`
+ * error inside a 200 is left to the caller, which knows what the answer was for.
  */
 import { GatewayError } from '../../core/errors.js';
-import { abortError } from '../shared/attempt-deadline.js';
-import { readBoundedText } from '../shared/read-bounded-answer.js';
-import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import { callJsonUpstream } from '../shared/call-json-upstream.js';
 import type { ChannelConfig } from '../types.js';
 import { mapMinimaxHttpError } from './map-minimax-error.js';
 
@@ -30,7 +28,8 @@ function minimaxUrl(channel: ChannelConfig, path: string): string {
 
 export async function callMinimax(call: MinimaxCall): Promise<Record<string, unknown>> {
   const { channel } = call;
-  const response = await sendUpstream({
+  const { json } = await callJsonUpstream({
+    vendor: 'MiniMax',
     url: minimaxUrl(channel, call.path),
     method: call.method,
     headers: {
@@ -38,32 +37,14 @@ export async function callMinimax(call: MinimaxCall): Promise<Record<string, unk
       authorization: `Bearer ${channel.apiKey}`,
       ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
     },
-    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    body: call.body,
     signal: call.signal,
     timeoutMs: channel.timeoutMs,
+    maxBytes: MAX_ANSWER_BYTES,
+    mapError: (status, _body, headers, text) => mapMinimaxHttpError(status, text, headers, [channel.apiKey]),
   });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapMinimaxHttpError(response.status, await readErrorText(response.body), response.headers, [channel.apiKey]);
-  }
-  const text = await readBounded(response.body, call.signal);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new GatewayError('upstream', 'MiniMax answered with invalid JSON', { retryable: true });
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new GatewayError('upstream', 'MiniMax answered with something else than a JSON object', { retryable: true });
   }
-  return parsed as Record<string, unknown>;
-}
-
-async function readBounded(body: UpstreamResponse['body'], signal: AbortSignal): Promise<string> {
-  try {
-    return await readBoundedText(body, MAX_ANSWER_BYTES, 'MiniMax');
-  } catch (error) {
-    if (error instanceof GatewayError) throw error;
-    if (signal.aborted) throw abortError(signal);
-    throw new GatewayError('upstream', "MiniMax's answer broke off", { retryable: true, cause: error });
-  }
+  return json as Record<string, unknown>;
 }

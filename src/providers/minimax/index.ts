@@ -1,6 +1,5 @@
 import type { ProviderDescriptor } from '../types.js';
 import { MINIMAX_VIDEO_MODELS } from './minimax-models.js';
-import { createMinimaxTaskProvider, MINIMAX_TASK_OPERATIONS } from './minimax-task-provider.js';
 
 /**
  * MiniMax video generation (Hailuo): Bearer key, `POST /v1/video_generation` → task id, polled
@@ -12,7 +11,7 @@ import { createMinimaxTaskProvider, MINIMAX_TASK_OPERATIONS } from './minimax-ta
  */
 export const minimaxDescriptor: ProviderDescriptor = {
   name: 'minimax',
-  operations: MINIMAX_TASK_OPERATIONS,
+  operations: ['video.generate'],
   defaultBaseUrl: 'https://api.minimax.io',
   envPreset: {
     keyVar: 'MINIMAX_API_KEY',
@@ -23,5 +22,5 @@ export const minimaxDescriptor: ProviderDescriptor = {
     extraModels: [...MINIMAX_VIDEO_MODELS, 'MiniMax-Hailuo-*'],
   },
   taskPolling: { defaults: { firstDelayMs: 5_000, factor: 1.5, maxDelayMs: 30_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
-  factory: () => ({ tasks: createMinimaxTaskProvider() }),
+  factory: async () => ({ tasks: (await import('./minimax-task-provider.js')).createMinimaxTaskProvider() }),
 };

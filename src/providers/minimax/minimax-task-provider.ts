@@ -15,12 +15,10 @@ import { fromMinimaxTask, type MinimaxTaskAnswer } from './from-minimax-task.js'
 import { baseRespError, type MinimaxBaseResp } from './map-minimax-error.js';
 import { toMinimaxVideoRequest } from './to-minimax-video-request.js';
 
-export const MINIMAX_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function createMinimaxTaskProvider(): TaskParts {
   return {
-    operations: new Set(MINIMAX_TASK_OPERATIONS),
     submit,
     poll,
   };

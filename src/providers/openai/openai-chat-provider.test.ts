@@ -8,8 +8,8 @@ import type { Attempt, ChannelConfig } from '../types.js';
 import { createProvider } from '../create-provider.js';
 import { openaiCompatibleDescriptor, openaiDescriptor } from './index.js';
 
-const openai = createProvider(openaiDescriptor);
-const compatible = createProvider(openaiCompatibleDescriptor);
+const openai = await createProvider(openaiDescriptor);
+const compatible = await createProvider(openaiCompatibleDescriptor);
 
 const ask = (text: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'textmodel-b-4o-mini',

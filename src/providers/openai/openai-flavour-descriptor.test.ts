@@ -5,14 +5,14 @@ import { openAIFlavourDescriptor } from './openai-flavour-descriptor.js';
 import { OPENAI_COMPATIBLE_FLAVOUR, OPENAI_FLAVOUR } from './openai-flavours.js';
 
 describe('openAIFlavourDescriptor', () => {
-  it('makes an OpenAI-dialect descriptor with the parts its operations need, and no others', () => {
-    const openai = createProvider(openAIFlavourDescriptor(OPENAI_FLAVOUR));
+  it('makes an OpenAI-dialect descriptor with the parts its operations need, and no others', async () => {
+    const openai = await createProvider(openAIFlavourDescriptor(OPENAI_FLAVOUR));
     expect(openai).toMatchObject({ name: 'openai', dialect: 'openai' });
     expect(openai.images?.generate).toBeDefined();
-    const compatible = createProvider(openAIFlavourDescriptor(OPENAI_COMPATIBLE_FLAVOUR));
+    const compatible = await createProvider(openAIFlavourDescriptor(OPENAI_COMPATIBLE_FLAVOUR));
     expect(compatible.embed).toBeDefined();
     expect(compatible.images).toBeUndefined();
-    const chatOnly = createProvider(openAIFlavourDescriptor({ ...OPENAI_COMPATIBLE_FLAVOUR, name: 'chat-only', operations: ['chat'] }));
+    const chatOnly = await createProvider(openAIFlavourDescriptor({ ...OPENAI_COMPATIBLE_FLAVOUR, name: 'chat-only', operations: ['chat'] }));
     expect([...chatOnly.operations]).toEqual(['chat']);
     expect(chatOnly.chat?.passthrough).toBeDefined();
     expect(chatOnly.embed).toBeUndefined();

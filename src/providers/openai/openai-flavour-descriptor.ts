@@ -1,8 +1,5 @@
 /** The provider descriptor of an OpenAI-dialect flavour: its parts are those its operations need. */
 import type { ProviderDescriptor } from '../types.js';
-import { createOpenAIImages } from './images/index.js';
-import { createOpenAIChat } from './openai-chat-provider.js';
-import { createOpenAIEmbed } from './openai-embed.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
 
 export function openAIFlavourDescriptor(flavour: OpenAIFlavour): ProviderDescriptor {
@@ -14,10 +11,10 @@ export function openAIFlavourDescriptor(flavour: OpenAIFlavour): ProviderDescrip
     dialect: 'openai',
     ...(defaultBaseUrl ? { defaultBaseUrl } : {}),
     ...(envPreset ? { envPreset } : {}),
-    factory: () => ({
-      chat: serves('chat') ? createOpenAIChat(flavour) : undefined,
-      embed: serves('embed') ? createOpenAIEmbed() : undefined,
-      images: serves('image.generate') || serves('image.edit') ? createOpenAIImages() : undefined,
+    factory: async () => ({
+      chat: serves('chat') ? (await import('./openai-chat-provider.js')).createOpenAIChat(flavour) : undefined,
+      embed: serves('embed') ? (await import('./openai-embed.js')).createOpenAIEmbed() : undefined,
+      images: serves('image.generate') || serves('image.edit') ? (await import('./images/index.js')).createOpenAIImages() : undefined,
     }),
   };
 }

@@ -1,6 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createReplicateImageProvider } from './replicate-image-provider.js';
-import { createReplicateTaskProvider } from './replicate-tasks.js';
 
 /**
  * Replicate: Bearer token, upstream model `owner/name` (official models) or
@@ -26,5 +24,11 @@ export const replicateDescriptor: ProviderDescriptor = {
     },
     extraModels: ['*/*'],
   },
-  factory: () => ({ images: createReplicateImageProvider(), tasks: createReplicateTaskProvider() }),
+  factory: async () => {
+    const [{ createReplicateImageProvider }, { createReplicateTaskProvider }] = await Promise.all([
+      import('./replicate-image-provider.js'),
+      import('./replicate-tasks.js'),
+    ]);
+    return { images: createReplicateImageProvider(), tasks: createReplicateTaskProvider() };
+  },
 };

@@ -2,6 +2,7 @@
  * Replicate failures → GatewayError: non-2xx answers (problem details `{title, detail, status}`)
  * and predictions that ended `failed` or `canceled`.
  */
+import { errorBodyObject } from '../shared/error-body-object.js';
 import { GatewayError } from '../../core/errors.js';
 import { upstreamError, type UpstreamResponse } from '../shared/upstream-http.js';
 
@@ -27,14 +28,9 @@ export function predictionError(status: string, errorText: unknown): GatewayErro
 }
 
 function describeReplicateError(bodyText: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(bodyText);
-  } catch {
-    return bodyText.trim().slice(0, 500);
-  }
-  if (parsed === null || typeof parsed !== 'object') return bodyText.trim().slice(0, 500);
-  const { detail, title, error, invalid_fields: invalidFields } = parsed as Record<string, unknown>;
+  const parsed = errorBodyObject(bodyText);
+  if (!parsed) return bodyText.trim().slice(0, 500);
+  const { detail, title, error, invalid_fields: invalidFields } = parsed;
   const fields = Array.isArray(invalidFields) ? invalidFields.map(describeInvalidField).filter(Boolean) : [];
   if (fields.length > 0) return `${typeof title === 'string' ? `${title}: ` : ''}${fields.join('; ')}`;
   if (typeof detail === 'string' && detail.trim()) return detail.trim();

@@ -13,7 +13,7 @@ import type { Attempt, ChannelConfig } from '../types.js';
 import { replicateDescriptor } from './index.js';
 import { createProvider } from '../create-provider.js';
 
-const provider = createProvider(replicateDescriptor);
+const provider = await createProvider(replicateDescriptor);
 const generate = provider.images!.generate!;
 const SCHNELL = 'black-forest-labs/flux-schnell';
 

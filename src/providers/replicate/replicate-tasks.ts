@@ -6,14 +6,12 @@
 import { GatewayError } from '../../core/errors.js';
 import type { TaskObservation, TaskOperation, TaskRequest } from '../../core/task.js';
 import { submitFailure } from '../shared/uncertain-submit.js';
-import { readErrorText, sendUpstream } from '../shared/upstream-http.js';
 import type { ChannelConfig, TaskPollContext, TaskProvider, TaskSubmission, TaskSubmitAttempt, TaskTarget } from '../types.js';
-import { mapReplicateError } from './map-replicate-error.js';
+import { callReplicate, checkedPrediction } from './call-replicate.js';
 import { observePrediction } from './observe-prediction.js';
 import { type PredictionUrls, predictionUrl, sameOrigin } from './prediction-urls.js';
-import { readPrediction } from './read-prediction.js';
 import { replicatePollPolicy } from './replicate-poll-policy.js';
-import { apiBase, predictionTarget, replicateHeaders } from './replicate-request.js';
+import { apiBase, predictionTarget } from './replicate-request.js';
 import { toReplicateTaskInput } from './replicate-task-input.js';
 import { verifyReplicateWebhook, type WebhookHeaders } from './verify-replicate-webhook.js';
 
@@ -40,17 +38,8 @@ export function createReplicateTaskProvider(options: ReplicateTaskOptions = {}):
         ...(attempt.callbackUrl ? { webhook: attempt.callbackUrl, webhook_events_filter: ['completed'] } : {}),
       };
       try {
-        const response = await sendUpstream({
-          url: target.url,
-          headers: replicateHeaders(channel),
-          body: JSON.stringify(body),
-          signal: attempt.signal,
-          timeoutMs: channel.timeoutMs,
-        });
-        if (response.status < 200 || response.status >= 300) {
-          throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
-        }
-        const prediction = await readPrediction(response.body);
+        const answer = await callReplicate(channel, { url: target.url, method: 'POST', body, signal: attempt.signal, timeoutMs: channel.timeoutMs });
+        const prediction = checkedPrediction(answer.json);
         return {
           upstreamId: prediction.id,
           upstreamData: sameOriginUrls(channel, prediction.urls),
@@ -63,17 +52,13 @@ export function createReplicateTaskProvider(options: ReplicateTaskOptions = {}):
 
     async poll(target: TaskTarget, context: TaskPollContext): Promise<TaskObservation> {
       const { channel } = context;
-      const response = await sendUpstream({
+      const answer = await callReplicate(channel, {
         url: predictionUrl(channel, target.upstreamId, storedUrls(target), 'get'),
         method: 'GET',
-        headers: replicateHeaders(channel),
         signal: context.signal,
         timeoutMs: channel.timeoutMs,
       });
-      if (response.status < 200 || response.status >= 300) {
-        throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
-      }
-      const prediction = await readPrediction(response.body);
+      const prediction = checkedPrediction(answer.json);
       if (prediction.id !== target.upstreamId) {
         throw new GatewayError('upstream', 'Replicate answered another prediction than the one asked for', { retryable: true });
       }
@@ -82,14 +67,12 @@ export function createReplicateTaskProvider(options: ReplicateTaskOptions = {}):
 
     async cancel(target: TaskTarget, context: TaskPollContext): Promise<void> {
       const { channel } = context;
-      const response = await sendUpstream({
+      await callReplicate(channel, {
         url: predictionUrl(channel, target.upstreamId, storedUrls(target), 'cancel'),
-        headers: replicateHeaders(channel),
+        method: 'POST',
         signal: context.signal,
         timeoutMs: channel.timeoutMs,
       });
-      const text = await readErrorText(response.body);
-      if (response.status < 200 || response.status >= 300) throw mapReplicateError(response.status, text, response.headers);
     },
 
     verifyCallback(channel: ChannelConfig, headers: WebhookHeaders, body: Buffer): boolean {

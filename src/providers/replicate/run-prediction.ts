@@ -4,22 +4,13 @@
  * left behind (deadline, client gone, poll failure) is canceled, best effort, so that it stops
  * costing money.
  */
-import { GatewayError, isGatewayError } from '../../core/errors.js';
-import { readErrorText, readJson, sendUpstream } from '../shared/upstream-http.js';
+import { isGatewayError } from '../../core/errors.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 import type { AttemptDeadline } from '../shared/attempt-deadline.js';
-import { mapReplicateError, predictionError } from './map-replicate-error.js';
-import { pollIntervalMs, predictionTarget, replicateHeaders } from './replicate-request.js';
+import { callReplicate, checkedPrediction, type Prediction } from './call-replicate.js';
+import { predictionError } from './map-replicate-error.js';
+import { pollIntervalMs, predictionTarget } from './replicate-request.js';
 import { predictionUrl } from './prediction-urls.js';
-
-export interface Prediction {
-  id: string;
-  status: string;
-  output?: unknown;
-  error?: unknown;
-  logs?: unknown;
-  urls?: { get?: unknown; cancel?: unknown };
-}
 
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled']);
 /** Replicate holds a blocking answer for at most 60 s. */
@@ -50,64 +41,47 @@ async function create(input: Record<string, unknown>, attempt: Attempt, signal: 
   const { channel } = attempt;
   const target = predictionTarget(channel, attempt.upstreamModel);
   const waitSeconds = Math.min(MAX_WAIT_SECONDS, Math.floor((deadline.remainingMs() - WAIT_MARGIN_MS) / 1000));
-  const response = await withDeadline(deadline, () =>
-    sendUpstream({
+  const answer = await withDeadline(deadline, () =>
+    callReplicate(channel, {
       url: target.url,
-      headers: replicateHeaders(channel, waitSeconds >= 1 ? waitSeconds : undefined),
-      body: JSON.stringify({ ...target.extraBody, input }),
+      method: 'POST',
+      ...(waitSeconds >= 1 ? { waitSeconds } : {}),
+      body: { ...target.extraBody, input },
       signal,
       timeoutMs: deadline.remainingMs() || 1,
     }),
   );
-  if (response.status < 200 || response.status >= 300) {
-    throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
-  }
-  return checked(await readJson<Partial<Prediction>>(response.body));
+  return checkedPrediction(answer.json);
 }
 
 /** The prediction's current state; undefined when the poll itself was rate limited (poll again later). */
 async function fetchPrediction(prediction: Prediction, attempt: Attempt, signal: AbortSignal, deadline: AttemptDeadline): Promise<Prediction | undefined> {
   const { channel } = attempt;
-  const response = await withDeadline(deadline, () =>
-    sendUpstream({
+  const answer = await withDeadline(deadline, () =>
+    callReplicate(channel, {
       url: predictionUrl(channel, prediction.id, prediction.urls, 'get'),
       method: 'GET',
-      headers: replicateHeaders(channel),
       signal,
       timeoutMs: deadline.remainingMs() || 1,
+      readStatuses: [429],
     }),
   );
-  if (response.status === 429) {
-    await response.body.text();
-    return undefined;
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw mapReplicateError(response.status, await readErrorText(response.body), response.headers);
-  }
-  return checked(await readJson<Partial<Prediction>>(response.body));
+  return answer.status === 429 ? undefined : checkedPrediction(answer.json);
 }
 
 /** Best effort: the attempt is failing anyway, a failed cancel changes nothing for the client. */
 async function cancelPrediction(prediction: Prediction, channel: ChannelConfig): Promise<void> {
   if (TERMINAL.has(prediction.status)) return;
   try {
-    const response = await sendUpstream({
+    await callReplicate(channel, {
       url: predictionUrl(channel, prediction.id, prediction.urls, 'cancel'),
-      headers: replicateHeaders(channel),
+      method: 'POST',
       signal: new AbortController().signal,
       timeoutMs: Math.min(CANCEL_TIMEOUT_MS, channel.timeoutMs),
     });
-    await response.body.text();
   } catch {
     // Nothing more to do: the prediction ends on its own.
   }
-}
-
-function checked(body: Partial<Prediction>): Prediction {
-  if (typeof body.id !== 'string' || typeof body.status !== 'string') {
-    throw new GatewayError('upstream', 'Replicate answered without a prediction id or status', { retryable: true });
-  }
-  return body as Prediction;
 }
 
 /** An upstream call cut by the deadline is the attempt's timeout. */

@@ -1,5 +1,4 @@
 import type { ProviderDescriptor } from '../types.js';
-import { createRunwayTaskProvider, RUNWAY_TASK_OPERATIONS } from './runway-tasks.js';
 
 /**
  * Runway's developer API: Bearer key and `X-Runway-Version: 2024-11-06` (channel option
@@ -12,7 +11,7 @@ import { createRunwayTaskProvider, RUNWAY_TASK_OPERATIONS } from './runway-tasks
  */
 export const runwayDescriptor: ProviderDescriptor = {
   name: 'runway',
-  operations: RUNWAY_TASK_OPERATIONS,
+  operations: ['video.generate'],
   defaultBaseUrl: 'https://api.dev.runwayml.com',
   envPreset: {
     keyVar: 'RUNWAYML_API_SECRET',
@@ -23,5 +22,5 @@ export const runwayDescriptor: ProviderDescriptor = {
     extraModels: ['gen4_turbo', 'gen4.5'],
   },
   taskPolling: { defaults: { firstDelayMs: 3_000, factor: 1.5, maxDelayMs: 20_000, deadlineMs: 60 * 60_000, maxBatch: 1 } },
-  factory: () => ({ tasks: createRunwayTaskProvider() }),
+  factory: async () => ({ tasks: (await import('./runway-tasks.js')).createRunwayTaskProvider() }),
 };

@@ -13,7 +13,6 @@ import { observeRunwayTask, type RunwayTask } from './observe-runway-task.js';
 import { runwayHeaders, runwayTaskUrl, runwayUrl } from './runway-request.js';
 import { toRunwayTask } from './to-runway-task.js';
 
-export const RUNWAY_TASK_OPERATIONS: readonly TaskOperation[] = ['video.generate'];
 const MAX_TASK_BYTES = 256 * 1024;
 /** Runway's ids are UUIDs; anything else is not trusted into a URL path. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -27,8 +26,6 @@ const LOST: TaskObservation = {
 
 export function createRunwayTaskProvider(): TaskParts {
   return {
-    operations: new Set(RUNWAY_TASK_OPERATIONS),
-
     async submit(operation: TaskOperation, request: TaskRequest, attempt: TaskSubmitAttempt): Promise<TaskSubmission> {
       if (operation !== 'video.generate') throw new GatewayError('invalid_request', `Runway channels do not run ${operation} tasks`);
       const { channel } = attempt;

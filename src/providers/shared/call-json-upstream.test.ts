@@ -15,7 +15,10 @@ beforeAll(async () => {
     else if (req.url === '/not-json') res.end('<html>');
     else if (req.url === '/error') res.writeHead(400, { 'content-type': 'application/json' }).end('{"detail":"no"}');
     else if (req.url === '/error-text') res.writeHead(502).end('Bad Gateway');
-    else if (req.url === '/stall') {
+    else if (req.url === '/broken') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"id":', () => res.destroy());
+    } else if (req.url === '/stall') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"id":');
     }
@@ -28,18 +31,18 @@ afterAll(() => {
   return new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const call = (path: string, extra: Partial<JsonCall> = {}) =>
-  callJsonUpstream({
-    vendor: 'Vendor',
-    url: `${base}${path}`,
-    method: 'GET',
-    headers: {},
-    signal: new AbortController().signal,
-    timeoutMs: 2_000,
-    maxBytes: 1_000,
-    mapError: (status, body) => new GatewayError('upstream', `mapped ${status} ${JSON.stringify(body)}`, { upstreamStatus: status }),
-    ...extra,
-  });
+const callOptions = (): JsonCall => ({
+  vendor: 'Vendor',
+  url: `${base}/ok`,
+  method: 'GET',
+  headers: {},
+  signal: new AbortController().signal,
+  timeoutMs: 2_000,
+  maxBytes: 1_000,
+  mapError: (status, body, _headers, text) => new GatewayError('upstream', `mapped ${status} ${JSON.stringify(body)} ${text}`, { upstreamStatus: status }),
+});
+
+const call = (path: string, extra: Partial<JsonCall> = {}) => callJsonUpstream({ ...callOptions(), url: `${base}${path}`, ...extra });
 
 describe('callJsonUpstream', () => {
   it('answers the status and the parsed body; an empty body is undefined', async () => {
@@ -48,14 +51,23 @@ describe('callJsonUpstream', () => {
   });
 
   it('hands error answers to the mapper (JSON or text), or back to the caller for the statuses it reads', async () => {
-    await expect(call('/error')).rejects.toMatchObject({ message: 'mapped 400 {"detail":"no"}' });
-    await expect(call('/error-text')).rejects.toMatchObject({ message: 'mapped 502 "Bad Gateway"' });
+    await expect(call('/error')).rejects.toMatchObject({ message: 'mapped 400 {"detail":"no"} {"detail":"no"}' });
+    await expect(call('/error-text')).rejects.toMatchObject({ message: 'mapped 502 "Bad Gateway" Bad Gateway' });
     expect(await call('/error', { readStatuses: [400] })).toMatchObject({ status: 400, json: { detail: 'no' } });
   });
 
   it('refuses a body over the cap or not JSON, as retryable upstream faults', async () => {
     await expect(call('/big')).rejects.toMatchObject({ kind: 'upstream', retryable: true, message: "Vendor's answer is larger than 1000 bytes" });
     await expect(call('/not-json')).rejects.toMatchObject({ kind: 'upstream', retryable: true, message: 'Vendor answered with invalid JSON' });
+  });
+
+  it('an answer that breaks off, or a connection never made, is a retryable upstream fault', async () => {
+    await expect(call('/broken')).rejects.toMatchObject({ kind: 'upstream', retryable: true, message: "Vendor's answer broke off" });
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(callJsonUpstream({ ...callOptions(), url: `http://127.0.0.1:${port}/ok` })).rejects.toMatchObject({ kind: 'upstream', retryable: true });
   });
 
   it('cuts an answer that stalls mid-body at the deadline, without naming the host', async () => {

@@ -41,7 +41,7 @@ let app: FastifyInstance;
 let baseUrl: string;
 const calls: ChatCall[] = [];
 const passthroughUsage: Array<Promise<TapResult>> = [];
-const provider = createProvider(geminiDescriptor);
+const provider = await createProvider(geminiDescriptor);
 
 function lastUserText(request: ChatRequest): string {
   const last = request.messages[request.messages.length - 1];
