@@ -197,6 +197,15 @@ describe('on the sandbox', () => {
     expect(continued.input_tokens).toBeGreaterThan(short.input_tokens);
   });
 
+  it('counts input tokens only for a model the key may use, as it creates responses', async () => {
+    const restricted = clientOf(gw, await gw.createKey({ name: 'claude only', accountId: 'acct-alice', models: ['textmodel-a-*'] }));
+    const created = await statusOf(restricted.responses.create({ model: MODEL, input: 'Hi' }));
+    const counted = await statusOf(restricted.responses.inputTokens.count({ model: MODEL, input: 'Hi' }));
+    expect(created.status).toBe(403);
+    expect(counted).toEqual(created);
+    expect((await restricted.responses.inputTokens.count({ model: 'textmodel-a-haiku-4-5-20251001', input: 'Hi' })).input_tokens).toBeGreaterThan(0);
+  });
+
   it("keeps another account's responses unknown: GET, DELETE, input_items and previous_response_id", async () => {
     const mine = await clientOf(gw).responses.create({ model: MODEL, input: 'private' });
     const theirs = clientOf(gw, otherAccountKey);
