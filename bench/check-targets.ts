@@ -20,6 +20,7 @@ export const TARGET_LIMITS = {
   capacityStreams: 1000,
   capacityRssBytes: 200 * 1024 * 1024,
   crossCpuFactor: 1.5,
+  responsesCpuFactor: 1.3,
 } as const;
 
 export function findMeasurement(results: BenchResults, scenario: string, target: TargetName, connections: number): Measurement | undefined {
@@ -98,6 +99,16 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
     required: `≤ ${TARGET_LIMITS.crossCpuFactor} ×`,
     measured: factor === undefined ? 'n/a' : `${fixed(factor, 2)} × (${fixed(cross!.serverCpuMsPerRequest, 3)} vs ${fixed(pass!.serverCpuMsPerRequest, 3)} ms)`,
     met: factor === undefined ? undefined : factor <= TARGET_LIMITS.crossCpuFactor,
+  });
+
+  const responses = findMeasurement(results, 'responses-stream', 'gengate', c);
+  const responsesFactor = responses && cross && cross.serverCpuMsPerRequest > 0 ? responses.serverCpuMsPerRequest / cross.serverCpuMsPerRequest : undefined;
+  checks.push({
+    name: `gengate CPU per request, Responses stream vs chat-completions stream, both translated to Anthropic, c=${c}`,
+    required: `≤ ${TARGET_LIMITS.responsesCpuFactor} ×`,
+    measured:
+      responsesFactor === undefined ? 'n/a' : `${fixed(responsesFactor, 2)} × (${fixed(responses!.serverCpuMsPerRequest, 3)} vs ${fixed(cross!.serverCpuMsPerRequest, 3)} ms)`,
+    met: responsesFactor === undefined ? undefined : responsesFactor <= TARGET_LIMITS.responsesCpuFactor,
   });
   return checks;
 }

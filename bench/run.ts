@@ -153,6 +153,11 @@ export async function main(argv: string[]): Promise<number> {
         const rows = new Map<TargetName, Measurement>();
         for (const target of args.targets) {
           if (target === 'bare-proxy' && !scenario.bareProxy) continue;
+          const notServed = scenario.notServedBy?.[target];
+          if (notServed) {
+            rows.set(target, skippedCell(id, target, connections, notServed));
+            continue;
+          }
           const server = servers[target];
           if (!server) {
             rows.set(target, skippedCell(id, target, connections, skipReason[target] ?? 'not started'));

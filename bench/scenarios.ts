@@ -28,6 +28,8 @@ export interface Scenario {
   stream: boolean;
   /** The bare proxy only relays; it is measured where relaying is the whole job. */
   bareProxy: boolean;
+  /** Targets that do not serve this request at all (skipped, with the reason in the report). */
+  notServedBy?: Partial<Record<TargetName, string>>;
   request(target: TargetName, endpoints: Endpoints): RequestSpec;
 }
 
@@ -109,6 +111,19 @@ export const SCENARIOS: readonly Scenario[] = [
     stream: true,
     bareProxy: false,
     request: (target, endpoints) => anthropicMessages(target, endpoints, true),
+  },
+  {
+    id: 'responses-stream',
+    title: 'Responses API stream, OpenAI client → Anthropic upstream',
+    stream: true,
+    bareProxy: false,
+    notServedBy: { portkey: 'measured on gengate only: the Responses API translated to an Anthropic upstream' },
+    request: (target, endpoints) => {
+      // Direct has no translation to do: it measures the Anthropic stream the gateway consumes.
+      if (target === 'direct') return anthropicMessages(target, endpoints, true);
+      const body = { model: anthropicModel(target), instructions: ANTHROPIC_BODY.system, input: ANTHROPIC_BODY.messages, max_output_tokens: 256, stream: true, store: false };
+      return { method: 'POST', path: '/v1/responses', headers: openAIHeaders(target, endpoints), body: JSON.stringify(body), expectStatus: 200 };
+    },
   },
   {
     id: 'embeddings',

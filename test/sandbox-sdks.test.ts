@@ -79,7 +79,8 @@ describe('openai SDK against the sandbox', () => {
     });
     const choice = completion.choices[0];
     expect(choice.finish_reason).toBe('tool_calls');
-    expect(choice.message.content).toBeNull();
+    // The answer says the call is simulated, so no one takes it for a model's choice.
+    expect(choice.message.content).toBe("[sandbox] simulated a call to get_weather (arguments invented from the tool's schema; no model chose it)");
     const call = choice.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall;
     expect(call.function.name).toBe('get_weather');
     checkWeatherArgs(JSON.parse(call.function.arguments));
@@ -160,9 +161,10 @@ describe('model lists', () => {
         'videogen3-ray-2',
       ]),
     );
-    // Every id of the catalog: 12 chat, 4 embedding, 6 image models and imagegen1's 4 owner/name
-    // ids, 7 image-task kinds and 7 video models.
-    expect(ids).toHaveLength(40);
+    // Every id of the catalog: 12 spec chat models and 27 vendor chat ids (10 Anthropic, 12 OpenAI,
+    // 5 Google), 4 embedding, 6 image models and imagegen1's 4 owner/name ids, 7 image-task kinds
+    // and 7 video models.
+    expect(ids).toHaveLength(67);
 
     const gemini = (await (await fetch(`${gw.url}/v1beta/models?key=${gw.key}`)).json()) as { models: Array<{ name: string }> };
     expect(gemini.models.map((m) => m.name)).toContain('models/textmodel-c-2.5-flash');

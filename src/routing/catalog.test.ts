@@ -16,21 +16,56 @@ const SPEC_CHAT_IDS = [
   'textmodel-c-2.5-flash',
   'textmodel-c-3-pro-preview',
 ];
+// The vendors' own ids the coding agents send by default, also written out on purpose.
+const VENDOR_CHAT_IDS = [
+  'claude-opus-4-5',
+  'claude-opus-4-5-20251101',
+  'claude-sonnet-4-5',
+  'claude-sonnet-4-5-20250929',
+  'claude-haiku-4-5',
+  'claude-haiku-4-5-20251001',
+  'claude-opus-4-1',
+  'claude-opus-4-1-20250805',
+  'claude-sonnet-4-0',
+  'claude-sonnet-4-20250514',
+  'gpt-5',
+  'gpt-5-codex',
+  'gpt-5.1',
+  'gpt-5.1-codex',
+  'gpt-5.1-codex-max',
+  'gpt-5.1-codex-mini',
+  'gpt-5-mini',
+  'gpt-5-nano',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'gemini-3-pro-preview',
+  'gemini-3-flash-preview',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+];
 const SPEC_IMAGE_GENERATE_IDS = ['imagegen1-pro', 'imagegen1-dev', 'imagegen1-schnell', 'imagegen1-1.1-pro', 'textmodel-b-image-1'];
 
 describe('Catalog (shipped)', () => {
   const catalog = new Catalog();
 
-  it('holds every chat model of the spec, with token limits and a token price', () => {
-    for (const id of SPEC_CHAT_IDS) {
+  it("holds every chat model of the spec and the agents' vendor ids, with token limits and a token price", () => {
+    for (const id of [...SPEC_CHAT_IDS, ...VENDOR_CHAT_IDS]) {
       const entry = catalog.get(id);
       expect(entry, id).toBeDefined();
       expect(entry!.operations).toEqual(['chat']);
       expect(entry!.inputTokenLimit).toBeGreaterThan(0);
       expect(entry!.price!.input).toBeGreaterThan(0);
       expect(entry!.price!.output).toBeGreaterThan(entry!.price!.input);
+      expect(entry!.outputTokenLimit, id).toBeGreaterThan(0);
     }
-    expect(catalog.servingOperation('chat').sort()).toEqual([...SPEC_CHAT_IDS].sort());
+    expect(catalog.servingOperation('chat').sort()).toEqual([...SPEC_CHAT_IDS, ...VENDOR_CHAT_IDS].sort());
+    const owner = (prefix: string) => VENDOR_CHAT_IDS.filter((id) => id.startsWith(prefix)).map((id) => catalog.get(id)!.ownedBy);
+    expect(new Set(owner('claude-'))).toEqual(new Set(['anthropic']));
+    expect(new Set(owner('gpt-'))).toEqual(new Set(['openai']));
+    expect(new Set(owner('gemini-'))).toEqual(new Set(['google']));
   });
 
   it("holds the spec's embedding and image models with their operations and per-image prices", () => {

@@ -231,6 +231,10 @@ function validate(body: Json): void {
       if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
         throw invalid('`parameters` and `parameters_json_schema` cannot both be set.');
       }
+      // The reference: a letter or underscore first, then a-z, A-Z, 0-9, _, ., :, -, at most 64 characters.
+      if (typeof declaration.name !== 'string' || !/^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/.test(declaration.name)) {
+        throw invalid(`* GenerateContentRequest.tools[0].function_declarations: invalid function name ${JSON.stringify(declaration.name)}\n`);
+      }
     }
   }
   const config = (body.generationConfig as Json | undefined) ?? {};

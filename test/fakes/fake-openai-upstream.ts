@@ -11,6 +11,8 @@
  *   no [DONE]), parallel-tools (two tool calls), slow-stream (a pause before each chunk).
  * `n` above 1 answers that many choices (up to 8), the same answer in each, completion tokens
  * counted for all of them, as OpenAI does.
+ * Documented limits are refused with OpenAI's 400s: a `user` above 64 characters, a function
+ * name outside `^[a-zA-Z0-9_-]{1,64}$`, more than 128 tools.
  * Structured output: `response_format` json_schema answers JSON valid against the schema (with
  * `strict: true`, schemas that leave an object open or a property optional are refused as
  * OpenAI does); json_object answers a small JSON object.
@@ -125,6 +127,8 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
       const got = `Expected an array with maximum length 4, but got an array with length ${body.stop.length} instead.`;
       return sendError(res, 400, `Invalid 'stop': array too long. ${got}`, 'invalid_request_error', 'stop', 'array_above_max_length');
     }
+    const limitError = checkDocumentedLimits(body);
+    if (limitError) return sendError(res, 400, limitError.message, 'invalid_request_error', limitError.param, limitError.code);
     const scenario = next ?? headerScenario(req) ?? (body.model.startsWith('fail-') ? body.model : undefined);
     next = undefined;
     if (scenario && failWith(res, scenario, body.model)) return;
@@ -423,6 +427,34 @@ function strictProblem(schema: unknown, context: string): string | undefined {
   for (const [at, inner] of children) {
     const problem = strictProblem(inner, context === '()' ? at : `${context}, ${at}`);
     if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** The 400s OpenAI answers for `user`, function names and the tool count (its reference's limits). */
+function checkDocumentedLimits(body: Json): { message: string; param: string; code: string } | undefined {
+  if (typeof body.user === 'string' && body.user.length > 64) {
+    return {
+      message: `Invalid 'user': string too long. Expected a string with maximum length 64, but got a string with length ${body.user.length} instead.`,
+      param: 'user',
+      code: 'string_above_max_length',
+    };
+  }
+  const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: unknown } }>) : [];
+  if (tools.length > 128) {
+    return {
+      message: `Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length ${tools.length} instead.`,
+      param: 'tools',
+      code: 'array_above_max_length',
+    };
+  }
+  const bad = tools.findIndex((tool) => typeof tool.function?.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name));
+  if (bad >= 0) {
+    return {
+      message: `Invalid 'tools[${bad}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$' of at most 64 characters.`,
+      param: `tools[${bad}].function.name`,
+      code: 'invalid_value',
+    };
   }
   return undefined;
 }

@@ -134,6 +134,28 @@ export function videoSurfaceStub(surface: TaskSurface, newId = 'task_abcdefghijk
   };
 }
 
+/**
+ * The lookups a family answers with its one 404, each as [path, key] (undefined: the test key):
+ * an unknown id, the family's own task asked for with another key, and the caller's task of the
+ * `other` family, then `moreIds` asked with the test key. Puts those two tasks in the stub.
+ */
+export function unservedLookups(
+  stub: VideoSurfaceStub,
+  surface: TaskSurface,
+  other: TaskSurface,
+  path: (id: string) => string,
+  ...moreIds: string[]
+): Array<[string, string | undefined]> {
+  stub.tasks.set('task_mine', videoTask(surface, 'task_mine', 'key-1'));
+  stub.tasks.set('task_other', videoTask(other, 'task_other', 'key-1'));
+  return [
+    [path('task_none'), undefined],
+    [path('task_mine'), OTHER_VIDEO_KEY],
+    [path('task_other'), undefined],
+    ...moreIds.map((id): [string, undefined] => [path(id), undefined]),
+  ];
+}
+
 /** A finished task's result: the video first, a thumbnail after it. */
 export const VIDEO_RESULT = {
   media: [
@@ -159,23 +181,31 @@ export async function serveSurface(
 }
 
 /**
- * Serves `surface` on the stub for the tests of one describe block (started before them, closed
- * after, the stub reset before each), with request helpers against it.
+ * Serves `surface` on `services` for the tests of one describe block (started before them,
+ * closed after); `base` is its base URL once started.
  */
-export function surfaceUnderTest(surface: Surface, stub: VideoSurfaceStub) {
+export function servedDuringTests(surface: Surface, services: GatewayServices): { readonly base: string } {
   let served: { base: string; close: () => Promise<void> } | undefined;
   beforeAll(async () => {
-    served = await serveSurface(surface, stub.services);
+    served = await serveSurface(surface, services);
   });
   afterAll(async () => {
     await served?.close();
   });
-  beforeEach(() => stub.reset());
-  const server = {
+  return {
     get base(): string {
       return served?.base ?? '';
     },
   };
+}
+
+/**
+ * Serves `surface` on the stub for the tests of one describe block (the stub reset before each),
+ * with request helpers against it.
+ */
+export function surfaceUnderTest(surface: Surface, stub: VideoSurfaceStub) {
+  const server = servedDuringTests(surface, stub.services);
+  beforeEach(() => stub.reset());
   return { server, ...videoClient(() => server.base) };
 }
 

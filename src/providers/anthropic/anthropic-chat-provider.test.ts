@@ -111,6 +111,24 @@ describe('anthropic provider: chat', () => {
     ]);
   });
 
+  it('fits the request to Anthropic: a metadata.user_id above 256 characters hashed, a dotted tool name renamed and restored', async () => {
+    const long = 'u'.repeat(300);
+    const warnings: string[] = [];
+    const fitted = { ...attempt(), maxOutputTokens: 64_000, warn: (message: string) => warnings.push(message) };
+    const response = await provider.chat(
+      request({ user: long, maxTokens: 100_000, tools: [{ ...WEATHER_TOOL, name: 'weather.get' }], toolChoice: { type: 'required' } }),
+      fitted,
+    );
+    const sent = fake.requests.at(-1)!.body as { metadata: { user_id: string }; max_tokens: number; tools: Array<{ name: string }> };
+    expect(sent.metadata.user_id).toMatch(/^u-[A-Za-z0-9_-]{43}$/);
+    expect(sent.max_tokens).toBe(64_000);
+    expect(sent.tools[0].name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(response.content.find((part) => part.type === 'tool_call')).toMatchObject({ name: 'weather.get' });
+    expect(warnings).toContain("user: longer than Anthropic's limit of 256 characters; sent as its SHA-256 hash");
+    await provider.chat(request({ user: 'u'.repeat(256) }), fitted);
+    expect((fake.requests.at(-1)!.body as { metadata: { user_id: string } }).metadata.user_id).toBe('u'.repeat(256));
+  });
+
   it('reports cache writes, then cache reads, inside canonical inputTokens', async () => {
     const cached = request({
       model: 'cache-test',

@@ -5,9 +5,11 @@
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { AnthropicMessagesResponse } from '../../core/wire/anthropic-types.js';
 import { refuseSeveralChoices } from '../shared/check-choice-count.js';
-import { ANTHROPIC_STOP_RULES, checkStopSequences } from '../shared/check-stop-sequences.js';
+import { fitToTarget } from '../shared/fit-to-target.js';
+import { restoreToolNames, restoreToolNamesInStream, type ToolNameMap } from '../shared/fit-tool-names.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
+import { ANTHROPIC_LIMITS } from './anthropic-limits.js';
 import { anthropicPassthrough } from './anthropic-passthrough.js';
 import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
 import { decodeAnthropicStream } from './decode-anthropic-stream.js';
@@ -15,8 +17,8 @@ import { fromAnthropicResponse } from './from-anthropic-response.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
 
-async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
-  checkStopSequences(request, ANTHROPIC_STOP_RULES);
+async function send(original: ChatRequest, attempt: Attempt, stream: boolean): Promise<{ response: UpstreamResponse; names: ToolNameMap }> {
+  const { request, names } = fitToTarget(original, attempt, ANTHROPIC_LIMITS);
   refuseSeveralChoices(request, 'Anthropic');
   warnOfLogprobs(request, attempt);
   const response = await sendUpstream({
@@ -29,7 +31,7 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
   if (response.status < 200 || response.status >= 300) {
     throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
   }
-  return response;
+  return { response, names };
 }
 
 /** Claude returns no token log probabilities; the answer comes without them. */
@@ -41,12 +43,12 @@ function warnOfLogprobs(request: ChatRequest, attempt: Attempt): void {
 export function createAnthropicChatProvider(): ChatProvider {
   return {
     async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
-      const response = await send(request, attempt, false);
-      return fromAnthropicResponse(await readJson<AnthropicMessagesResponse>(response.body));
+      const { response, names } = await send(request, attempt, false);
+      return restoreToolNames(fromAnthropicResponse(await readJson<AnthropicMessagesResponse>(response.body)), names);
     },
     async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
-      const response = await send(request, attempt, true);
-      return decodeAnthropicStream(response.body);
+      const { response, names } = await send(request, attempt, true);
+      return restoreToolNamesInStream(decodeAnthropicStream(response.body), names);
     },
     passthrough: anthropicPassthrough,
   };

@@ -2,18 +2,20 @@
 import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import { invalidRequest } from '../../core/errors.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
-import { checkStopSequences, GEMINI_STOP_RULES } from '../shared/check-stop-sequences.js';
+import { fitToTarget } from '../shared/fit-to-target.js';
+import { restoreToolNames, restoreToolNamesInStream, type ToolNameMap } from '../shared/fit-tool-names.js';
 import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
 import { fromGeminiResponse } from './from-gemini-response.js';
+import { GEMINI_LIMITS } from './gemini-limits.js';
 import { geminiPassthrough } from './gemini-passthrough.js';
 import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
 import { mapGeminiError } from './map-gemini-error.js';
 import { toGeminiRequest } from './to-gemini-request.js';
 
-async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Promise<UpstreamResponse> {
-  checkStopSequences(request, GEMINI_STOP_RULES);
+async function send(original: ChatRequest, attempt: Attempt, stream: boolean): Promise<{ response: UpstreamResponse; names: ToolNameMap }> {
+  const { request, names } = fitToTarget(original, attempt, GEMINI_LIMITS);
   const response = await sendUpstream({
     url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
     headers: geminiHeaders(attempt),
@@ -24,7 +26,7 @@ async function send(request: ChatRequest, attempt: Attempt, stream: boolean): Pr
   if (response.status < 200 || response.status >= 300) {
     throw mapGeminiError(response.status, await readErrorText(response.body), response.headers);
   }
-  return response;
+  return { response, names };
 }
 
 const MAX_CANDIDATES = 8;
@@ -46,12 +48,12 @@ function withCandidateCount(body: GeminiGenerateContentRequest, request: ChatReq
 export function createGeminiChatProvider(): ChatProvider {
   return {
     async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
-      const response = await send(request, attempt, false);
-      return fromGeminiResponse(await readJson<GeminiGenerateContentResponse>(response.body), attempt.upstreamModel);
+      const { response, names } = await send(request, attempt, false);
+      return restoreToolNames(fromGeminiResponse(await readJson<GeminiGenerateContentResponse>(response.body), attempt.upstreamModel), names);
     },
     async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
-      const response = await send(request, attempt, true);
-      return decodeGeminiStream(response.body, attempt.upstreamModel);
+      const { response, names } = await send(request, attempt, true);
+      return restoreToolNamesInStream(decodeGeminiStream(response.body, attempt.upstreamModel), names);
     },
     passthrough: geminiPassthrough,
   };

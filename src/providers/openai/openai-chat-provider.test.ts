@@ -164,6 +164,24 @@ describe('openai provider against the fake upstream', () => {
     expect(events.at(-1)?.type === 'finish' && events.at(-1)).toMatchObject({ finishReason: 'tool_calls' });
   });
 
+  it('fits the request to OpenAI before sending: output cap, user, MCP tool names, which come back as the client sent them', async () => {
+    const mcp = `mcp__workspace__${'search_the_entire_repository_'.repeat(3)}`;
+    const warnings: string[] = [];
+    const request = ask('go', { maxTokens: 32_000, user: 'x'.repeat(150), tools: [{ ...weatherTool, name: mcp }], toolChoice: { type: 'tool', name: mcp } });
+    const fitted = attempt({ maxOutputTokens: 16_384, warn: (message) => warnings.push(message) });
+    const response = await openai.chat!.chat(request, fitted);
+    const body = lastSent().body as { max_completion_tokens: number; user: string; tools: Array<{ function: { name: string } }>; tool_choice: unknown };
+    expect(body.max_completion_tokens).toBe(16_384);
+    expect(body.user).toHaveLength(45);
+    const sentName = body.tools[0].function.name;
+    expect(sentName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: sentName } });
+    expect(response.content[0]).toMatchObject({ type: 'tool_call', name: mcp });
+    const streamed = await collect(await openai.chat!.chatStream({ ...request, stream: true }, fitted));
+    expect(streamed.find((e) => e.type === 'tool_call_start')).toMatchObject({ name: mcp });
+    expect(warnings.filter((w) => w.startsWith('max_tokens:'))).toHaveLength(2);
+  });
+
   it('chatStream: sends no stream_options when the channel turns streamUsage off', async () => {
     const events = await collect(await openai.chat!.chatStream(ask('hi', { stream: true }), attempt({}, { options: { streamUsage: false } })));
     expect(lastSent().body?.stream_options).toBeUndefined();

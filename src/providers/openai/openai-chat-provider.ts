@@ -3,12 +3,14 @@ import type { ChatEvent, ChatRequest, ChatResponse } from '../../core/chat.js';
 import type { OpenAIChatCompletion } from '../../core/wire/openai-chat-types.js';
 import { instructionFallbackWarning, nativeStructuredOutput } from '../shared/structured-output.js';
 import { refuseSeveralChoices } from '../shared/check-choice-count.js';
-import { checkStopSequences } from '../shared/check-stop-sequences.js';
+import { fitToTarget } from '../shared/fit-to-target.js';
+import { restoreToolNames, restoreToolNamesInStream, type ToolNameMap } from '../shared/fit-tool-names.js';
 import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { decodeOpenAIChatStream } from './decode-openai-chat-stream.js';
 import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
+import { openAILimits } from './openai-limits.js';
 import { openAIPassthrough } from './openai-passthrough.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 import { TOOL_ERROR_PREFIX, toOpenAIChatRequest } from './to-openai-chat-request.js';
@@ -21,10 +23,11 @@ function warnOfToolErrors(request: ChatRequest, attempt: Attempt): void {
 
 export function createOpenAIChat(flavour: OpenAIFlavour): ChatProvider {
   const { maxTokensField, stopRules } = flavour;
+  const limits = openAILimits(flavour);
 
-  const send = async (request: ChatRequest, attempt: Attempt): Promise<UpstreamResponse> => {
+  const send = async (original: ChatRequest, attempt: Attempt): Promise<{ response: UpstreamResponse; names: ToolNameMap }> => {
     const { channel } = attempt;
-    checkStopSequences(request, stopRules);
+    const { request, names } = fitToTarget(original, attempt, limits);
     warnOfToolErrors(request, attempt);
     // Translated answers carry one choice (an OpenAI client asking for several is passed through).
     refuseSeveralChoices(request, stopRules.upstream);
@@ -36,17 +39,17 @@ export function createOpenAIChat(flavour: OpenAIFlavour): ChatProvider {
       fallbackWarning: instructionFallbackWarning(channel),
       warn: attempt.warn,
     });
-    return postChatCompletions(body, attempt, flavour);
+    return { response: await postChatCompletions(body, attempt, flavour), names };
   };
 
   return {
     async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
-      const response = await send({ ...request, stream: false }, attempt);
-      return fromOpenAIChatResponse(await readJson<OpenAIChatCompletion>(response.body));
+      const { response, names } = await send({ ...request, stream: false }, attempt);
+      return restoreToolNames(fromOpenAIChatResponse(await readJson<OpenAIChatCompletion>(response.body)), names);
     },
     async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
-      const response = await send({ ...request, stream: true }, attempt);
-      return decodeOpenAIChatStream(response.body, { model: attempt.upstreamModel });
+      const { response, names } = await send({ ...request, stream: true }, attempt);
+      return restoreToolNamesInStream(decodeOpenAIChatStream(response.body, { model: attempt.upstreamModel }), names);
     },
     passthrough: (raw, attempt) => openAIPassthrough(raw, attempt, flavour),
   };

@@ -29,4 +29,6 @@ export interface OpenAIFlavour {
    * channel's option `acceptsDocuments: true` says its server reads them.
    */
   readonly acceptsDocuments: boolean;
+  /** The most tools one request may define, when the vendor documents a limit (OpenAI: 128). */
+  readonly maxTools?: number;
 }

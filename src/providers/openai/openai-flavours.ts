@@ -17,6 +17,8 @@ export const OPENAI_FLAVOUR: OpenAIFlavour = {
   maxTokensField: 'max_completion_tokens',
   stopRules: OPENAI_STOP_RULES,
   acceptsDocuments: true,
+  // "A max of 128 functions are supported" (Chat Completions reference, `tools`).
+  maxTools: 128,
 };
 
 /**

@@ -4,8 +4,8 @@ import { invalidRequest } from '../../core/errors.js';
 import type { Usage } from '../../core/usage.js';
 import type { HashSeed } from '../shared/hash-seed.js';
 import { createPrng } from '../shared/prng.js';
-import { countTextTokens } from '../shared/tokenizer.js';
-import { chooseToolsToCall } from './choose-tools-to-call.js';
+import { countTextTokens, encodeText } from '../shared/tokenizer.js';
+import { chooseToolsToCall, type ToolPlan } from './choose-tools-to-call.js';
 import { composeAnswerText } from './compose-answer-text.js';
 import { composeStructuredAnswer } from './compose-structured-answer.js';
 import { countPromptTokens } from '../../core/count-prompt-tokens.js';
@@ -18,7 +18,7 @@ import type { DocumentReadings } from './read-documents.js';
 /** Everything the simulated model "produced", shared by the plain and the streamed answer. */
 export interface SandboxAnswer {
   id: string;
-  /** The answer text (empty when it calls tools or was cut to nothing). */
+  /** The answer text (with tool calls: the note saying they are simulated; empty when cut to nothing). */
   text: string;
   /** The tokens of `text`, streamed one by one. */
   textTokens: number[];
@@ -41,6 +41,23 @@ function toolArguments(tool: ToolDefinition, rng: ReturnType<typeof createPrng>,
   return JSON.stringify(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {});
 }
 
+function nameList(tools: readonly ToolDefinition[]): string {
+  return tools.map((tool) => tool.name).join(', ');
+}
+
+/** Said beside simulated calls, so that a person reading the agent's transcript knows the call was invented. */
+export function simulatedCallsNote(tools: readonly ToolDefinition[]): string {
+  return `[sandbox] simulated a call to ${nameList(tools)} (arguments invented from the tool's schema; no model chose it)`;
+}
+
+/** Said when a tool that acts on the world was asked for but not forced. */
+function declinedNote(plan: ToolPlan): string[] {
+  if (plan.declined.length === 0) return [];
+  return [
+    `[sandbox] did not simulate a call to ${nameList(plan.declined)}: it runs commands or changes files, and the sandbox calls such a tool only when tool_choice forces it.`,
+  ];
+}
+
 /** Ids are unique per answer, like a real model's, even when the content is deterministic. */
 function uniqueHex(length: number): string {
   return randomBytes(Math.ceil(length / 2))
@@ -60,7 +77,8 @@ export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, reading
   const turn = inspectLastTurn(request);
   const inputTokens = countPromptTokens(request, readings);
   const id = `sandbox-${uniqueHex(24)}`;
-  const tools = chooseToolsToCall(request, turn, rng);
+  const plan = chooseToolsToCall(request, turn, rng);
+  const tools = plan.call;
   if (tools.length > 0) {
     const budget = createGenerationBudget();
     const toolCalls: ToolCallPart[] = tools.map((tool) => ({
@@ -69,10 +87,13 @@ export function buildSandboxAnswer(request: ChatRequest, seed: HashSeed, reading
       name: tool.name,
       arguments: toolArguments(tool, rng, budget),
     }));
-    const outputTokens = countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
-    return { id, text: '', textTokens: [], toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
+    const note = simulatedCallsNote(tools);
+    const textTokens = encodeText(note);
+    const outputTokens = textTokens.length + countTextTokens(toolCalls.map((call) => call.arguments).join('\n'));
+    return { id, text: note, textTokens, toolCalls, finishReason: 'tool_calls', stopSequence: null, usage: { inputTokens, outputTokens } };
   }
-  const text = composeStructuredAnswer(request.responseFormat, rng, createGenerationBudget()) ?? composeAnswerText(request.model, turn, rng, readings);
+  const text =
+    composeStructuredAnswer(request.responseFormat, rng, createGenerationBudget()) ?? composeAnswerText(request.model, turn, rng, readings, declinedNote(plan));
   const limited = limitOutputText(text, request.maxTokens, request.stop);
   return {
     id,

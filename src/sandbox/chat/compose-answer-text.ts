@@ -47,12 +47,12 @@ function prose(rng: Prng, words: number): string {
 }
 
 /**
- * The simulated answer text: the marker, what the sandbox received (model id, attachments —
- * with what it read of documents — or tool results), then 20–80 words of deterministic
- * filler prose.
+ * The simulated answer text: the marker, `notes` (what the sandbox chose not to simulate),
+ * what it received (model id, attachments — with what it read of documents — or tool
+ * results), then 20–80 words of deterministic filler prose.
  */
-export function composeAnswerText(model: string, turn: LastTurn, rng: Prng, readings: DocumentReadings = new Map()): string {
-  const lines = [SIMULATED_MARKER];
+export function composeAnswerText(model: string, turn: LastTurn, rng: Prng, readings: DocumentReadings = new Map(), notes: readonly string[] = []): string {
+  const lines = [SIMULATED_MARKER, ...notes];
   if (turn.toolResults.length > 0) lines.push(toolResultsSentence(turn.toolResults));
   else lines.push(`Simulated answer for model ${model}.`);
   const attachments = attachmentsSentence(turn, readings);

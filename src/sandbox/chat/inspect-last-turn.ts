@@ -3,6 +3,8 @@ import type { ChatMessage, ChatRequest, DocumentPart, ToolResultPart } from '../
 export interface LastTurn {
   /** The text of the last user message (empty when there is none). */
   userText: string;
+  /** The last text part of the last user message: the prompt itself, after any context an agent puts before it. */
+  lastUserPart: string;
   /** True when the conversation ends with a user message (not tool results). */
   endsWithUser: boolean;
   /** Tool results of the final turn; empty when it holds none. */
@@ -31,17 +33,21 @@ export function inspectLastTurn(request: ChatRequest): LastTurn {
   }
   const user = lastUserMessage(messages);
   let userText = '';
+  let lastUserPart = '';
   let images = 0;
   const documents: DocumentPart[] = [];
   if (user) {
     for (const part of user.content) {
-      if (part.type === 'text') userText = userText ? `${userText}\n${part.text}` : part.text;
-      else if (part.type === 'image') images++;
+      if (part.type === 'text') {
+        userText = userText ? `${userText}\n${part.text}` : part.text;
+        lastUserPart = part.text;
+      } else if (part.type === 'image') images++;
       else if (part.type === 'document') documents.push(part);
     }
   }
   return {
     userText,
+    lastUserPart,
     endsWithUser: last !== undefined && last.role === 'user' && toolResults.length === 0,
     toolResults,
     images,

@@ -91,9 +91,9 @@ describe('sandbox chat answers', () => {
     const b = await chat.chat(ask('Hello there'), attempt());
     expect(a.id).toMatch(/^sandbox-[0-9a-f]{24}$/);
     expect(b.id).not.toBe(a.id);
-    const request = ask('weather in Oslo', { tools: [WEATHER] });
+    const request = ask('use get_weather for Oslo', { tools: [WEATHER] });
     const [first, second] = [await chat.chat(request, attempt()), await chat.chat(request, attempt())];
-    const [callA, callB] = [first.content[0], second.content[0]];
+    const [callA, callB] = [first.content[1], second.content[1]];
     if (callA.type !== 'tool_call' || callB.type !== 'tool_call') throw new Error('expected tool calls');
     expect(callB.id).not.toBe(callA.id);
     expect(callB.arguments).toBe(callA.arguments);
@@ -248,29 +248,37 @@ describe('sandbox chat answers', () => {
 });
 
 describe('sandbox tool calls', () => {
+  /** One simulated call, after the text that says it is simulated. */
   function onlyCall(response: ChatResponse) {
     expect(response.finishReason).toBe('tool_calls');
-    expect(response.content).toHaveLength(1);
-    const call = response.content[0];
+    expect(response.content).toHaveLength(2);
+    const [note, call] = response.content;
     if (call.type !== 'tool_call') throw new Error(`expected a tool call, got ${call.type}`);
+    expect(note).toEqual({ type: 'text', text: `[sandbox] simulated a call to ${call.name} (arguments invented from the tool's schema; no model chose it)` });
     expect(call.id).toMatch(/^call_[0-9a-f]{24}$/);
     return call;
   }
 
-  it('tool choice none answers with text even when a tool is named', async () => {
-    const response = await chat.chat(ask('weather in Oslo?', { tools: [WEATHER], toolChoice: { type: 'none' } }), attempt());
+  it('tool choice none answers with text even when a tool is asked for', async () => {
+    const response = await chat.chat(ask('use get_weather for Oslo', { tools: [WEATHER], toolChoice: { type: 'none' } }), attempt());
     expect(textOf(response).startsWith(MARKER)).toBe(true);
   });
 
-  it('auto calls the named tool with schema-valid arguments and counts them as output', async () => {
-    const response = await chat.chat(ask('What is the weather in Oslo?', { tools: [WEATHER, CLOCK] }), attempt());
+  it('auto calls the tool the user asks for with schema-valid arguments and counts them as output', async () => {
+    const response = await chat.chat(ask('Please use get_weather for Oslo', { tools: [WEATHER, CLOCK] }), attempt());
     const call = onlyCall(response);
     expect(call.name).toBe('get_weather');
     const args = JSON.parse(call.arguments) as Record<string, unknown>;
     expect(Object.keys(args).sort()).toEqual(['city', 'unit']);
     expect(typeof args.city).toBe('string');
     expect(['celsius', 'fahrenheit']).toContain(args.unit);
-    expect(response.usage.outputTokens).toBe(countTokens(call.arguments));
+    expect(response.usage.outputTokens).toBe(countTokens((response.content[0] as { text: string }).text) + countTokens(call.arguments));
+  });
+
+  it('auto answers with text when a tool is only mentioned, not asked for', async () => {
+    const response = await chat.chat(ask('What is the weather in Oslo?', { tools: [WEATHER, CLOCK] }), attempt());
+    expect(response.finishReason).toBe('stop');
+    expect(textOf(response).startsWith(MARKER)).toBe(true);
   });
 
   it('auto answers with text when no tool is mentioned', async () => {
@@ -290,12 +298,16 @@ describe('sandbox tool calls', () => {
   });
 
   it('calls several tools only with parallel tool calls', async () => {
-    const question = 'weather and time in Oslo';
+    const question = 'use get_weather and use get_time for Oslo';
     const single = await chat.chat(ask(question, { tools: [WEATHER, CLOCK] }), attempt());
-    expect(single.content.map((p) => (p.type === 'tool_call' ? p.name : p.type))).toEqual(['get_weather']);
+    expect(single.content.map((p) => (p.type === 'tool_call' ? p.name : p.type))).toEqual(['text', 'get_weather']);
     const parallel = await chat.chat(ask(question, { tools: [WEATHER, CLOCK], parallelToolCalls: true }), attempt());
-    expect(parallel.content.map((p) => (p.type === 'tool_call' ? p.name : p.type))).toEqual(['get_weather', 'get_time']);
-    const ids = parallel.content.map((p) => (p.type === 'tool_call' ? p.id : ''));
+    expect(parallel.content.map((p) => (p.type === 'tool_call' ? p.name : p.type))).toEqual(['text', 'get_weather', 'get_time']);
+    expect(parallel.content[0]).toHaveProperty(
+      'text',
+      "[sandbox] simulated a call to get_weather, get_time (arguments invented from the tool's schema; no model chose it)",
+    );
+    const ids = parallel.content.flatMap((p) => (p.type === 'tool_call' ? [p.id] : []));
     expect(new Set(ids).size).toBe(2);
   });
 });
@@ -319,13 +331,21 @@ describe('sandbox streaming', () => {
   });
 
   it('streams a tool call as a start and argument pieces', async () => {
-    const request = ask('weather in Oslo', { tools: [WEATHER] });
+    const request = ask('use get_weather in Oslo', { tools: [WEATHER] });
     const plain = await chat.chat(request, attempt());
-    const call = plain.content[0];
+    const call = plain.content[1];
     if (call.type !== 'tool_call') throw new Error('expected a tool call');
     const events = await collect(await chat.chatStream({ ...request, stream: true }, attempt()));
-    expect(events[1]).toEqual({ type: 'tool_call_start', index: 0, id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'get_weather' });
-    const pieces = events.slice(2, -1);
+    const start = events.findIndex((e) => e.type === 'tool_call_start');
+    // The note first, as text deltas, then the call.
+    expect(
+      events
+        .slice(1, start)
+        .map((e) => (e.type === 'text_delta' ? e.text : ''))
+        .join(''),
+    ).toBe((plain.content[0] as { text: string }).text);
+    expect(events[start]).toEqual({ type: 'tool_call_start', index: 0, id: expect.stringMatching(/^call_[0-9a-f]{24}$/), name: 'get_weather' });
+    const pieces = events.slice(start + 1, -1);
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.every((e) => e.type === 'tool_call_delta' && e.index === 0)).toBe(true);
     expect(pieces.map((e) => (e.type === 'tool_call_delta' ? e.argumentsDelta : '')).join('')).toBe(call.arguments);
@@ -478,7 +498,7 @@ describe('sandbox chat on hostile tool schemas', () => {
       parameters: { type: 'object', properties: { rows: { type: 'array', minItems: 100, items: { type: 'string', minLength: 1_000 } } }, required: ['rows'] },
     });
     const tools = [wide('one'), wide('two'), wide('three')];
-    const error = await chat.chat(ask('one two three', { tools, parallelToolCalls: true }), attempt()).catch((e: unknown) => e);
+    const error = await chat.chat(ask('use one, use two, use three', { tools, parallelToolCalls: true }), attempt()).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'invalid_request', status: 400 });
     expect((error as GatewayError).message).toMatch(
       /^tools: the sandbox cannot generate arguments for the tool "(two|three)" at rows\[\d+\]: the generated JSON would be longer than/,

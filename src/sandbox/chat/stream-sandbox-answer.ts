@@ -57,17 +57,18 @@ export async function* streamSandboxAnswer(answer: SandboxAnswer, model: string,
 
   const total = answer.usage.outputTokens;
   const failAfter = pacing.failMidStream ? Math.max(1, Math.floor(total / 2)) : Infinity;
-  if (answer.toolCalls.length === 0) {
-    for (const text of tokenPieces(answer.textTokens)) {
-      await pace(1);
-      yield { type: 'text_delta', text };
-      if (emitted >= failAfter) {
-        yield { type: 'error', error: midStreamFailure() };
-        return;
-      }
+  // The text first (with tool calls: the note that they are simulated), then the calls.
+  for (const text of tokenPieces(answer.textTokens)) {
+    await pace(1);
+    yield { type: 'text_delta', text };
+    if (emitted >= failAfter) {
+      yield { type: 'error', error: midStreamFailure() };
+      return;
     }
-  } else {
-    const tokensPerPiece = Math.max(1, Math.round(total / Math.max(1, answer.toolCalls.length * ARGUMENT_PIECES)));
+  }
+  if (answer.toolCalls.length > 0) {
+    const argumentTokens = total - answer.textTokens.length;
+    const tokensPerPiece = Math.max(1, Math.round(argumentTokens / Math.max(1, answer.toolCalls.length * ARGUMENT_PIECES)));
     for (let index = 0; index < answer.toolCalls.length; index++) {
       const call = answer.toolCalls[index];
       await pace(1);

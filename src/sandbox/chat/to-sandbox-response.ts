@@ -6,7 +6,7 @@ export function toSandboxResponse(answer: SandboxAnswer, model: string, created:
     id: answer.id,
     model,
     created,
-    content: answer.toolCalls.length > 0 ? answer.toolCalls : answer.text.length > 0 ? [{ type: 'text', text: answer.text }] : [],
+    content: [...(answer.text.length > 0 ? [{ type: 'text' as const, text: answer.text }] : []), ...answer.toolCalls],
     finishReason: answer.finishReason,
     stopSequence: answer.stopSequence,
     usage: { ...answer.usage },

@@ -6,6 +6,7 @@ import type { ChatMessage, ContentPart, ImagePart, TextPart, ToolResultPart } fr
 import { GatewayError } from '../../core/errors.js';
 import { oneOf, optionalBoolean, requireObject, requireString, type Json } from '../../core/validate.js';
 import { parseCacheControl, parseDocumentBlock, parseImageBlock } from './parse-media-blocks.js';
+import { toolReferenceText } from './tool-search-blocks.js';
 
 /** Tool names by `tool_use` id, filled from assistant turns so results can name their tool. */
 export type ToolNames = Map<string, string>;
@@ -21,7 +22,7 @@ function parseTextBlock(block: Json, param: string): TextPart {
   return part;
 }
 
-function parseToolResult(block: Json, param: string, toolNames: ToolNames): ToolResultPart {
+function parseToolResult(block: Json, param: string, toolNames: ToolNames, referenced: Set<string>): ToolResultPart {
   const toolCallId = requireString(block.tool_use_id, `${param}.tool_use_id`);
   let content: ToolResultPart['content'] = '';
   if (block.content !== undefined && block.content !== null) {
@@ -31,11 +32,12 @@ function parseToolResult(block: Json, param: string, toolNames: ToolNames): Tool
       content = block.content.map((item, i): TextPart | ImagePart => {
         const itemParam = `${param}.content[${i}]`;
         const inner = requireObject(item, itemParam);
-        const type = oneOf(inner.type, `${itemParam}.type`, ['text', 'image'] as const);
+        const type = oneOf(inner.type, `${itemParam}.type`, ['text', 'image', 'tool_reference'] as const);
+        if (type === 'tool_reference') return toolReferenceText(inner, itemParam, referenced);
         return type === 'text' ? parseTextBlock(inner, itemParam) : parseImageBlock(inner, itemParam);
       });
     } else {
-      unsupported(`${param}.content`, 'expected a string or an array of text and image blocks');
+      unsupported(`${param}.content`, 'expected a string or an array of text, image and tool_reference blocks');
     }
   }
   const part: ToolResultPart = { type: 'tool_result', toolCallId, content };
@@ -46,7 +48,7 @@ function parseToolResult(block: Json, param: string, toolNames: ToolNames): Tool
   return part;
 }
 
-function parseUserTurn(blocks: unknown[], param: string, toolNames: ToolNames): ChatMessage[] {
+function parseUserTurn(blocks: unknown[], param: string, toolNames: ToolNames, referenced: Set<string>): ChatMessage[] {
   const results: ToolResultPart[] = [];
   const rest: ContentPart[] = [];
   blocks.forEach((item, i) => {
@@ -64,7 +66,7 @@ function parseUserTurn(blocks: unknown[], param: string, toolNames: ToolNames): 
         rest.push(parseDocumentBlock(block, blockParam));
         break;
       case 'tool_result':
-        results.push(parseToolResult(block, blockParam, toolNames));
+        results.push(parseToolResult(block, blockParam, toolNames, referenced));
         break;
       case 'tool_use':
       case 'thinking':
@@ -116,7 +118,8 @@ function parseAssistantTurn(blocks: unknown[], param: string, toolNames: ToolNam
   return [{ role: 'assistant', content }];
 }
 
-export function parseMessageTurn(value: unknown, param: string, toolNames: ToolNames): ChatMessage[] {
+/** `referenced` collects the tools named by `tool_reference` blocks (see tool-search-blocks.ts). */
+export function parseMessageTurn(value: unknown, param: string, toolNames: ToolNames, referenced: Set<string> = new Set()): ChatMessage[] {
   const turn = requireObject(value, param);
   const role = oneOf(turn.role, `${param}.role`, ['user', 'assistant'] as const);
   const contentParam = `${param}.content`;
@@ -128,5 +131,5 @@ export function parseMessageTurn(value: unknown, param: string, toolNames: ToolN
     unsupported(contentParam, turn.content === undefined ? 'is required' : 'expected a string or an array of content blocks');
   }
   if (turn.content.length === 0) unsupported(contentParam, 'must not be empty');
-  return role === 'user' ? parseUserTurn(turn.content, contentParam, toolNames) : parseAssistantTurn(turn.content, contentParam, toolNames);
+  return role === 'user' ? parseUserTurn(turn.content, contentParam, toolNames, referenced) : parseAssistantTurn(turn.content, contentParam, toolNames);
 }

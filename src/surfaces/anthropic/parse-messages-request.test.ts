@@ -203,6 +203,72 @@ describe('parseAnthropicMessagesRequest', () => {
     ]);
   });
 
+  describe('tool search (tool_reference blocks, defer_loading tools)', () => {
+    const schema = { type: 'object', properties: {} };
+    const searchTool = { name: 'ToolSearch', description: 'Finds deferred tools', input_schema: schema };
+    const github = { name: 'mcp__github__create_issue', description: 'Create an issue', input_schema: schema, defer_loading: true };
+    const slack = { name: 'mcp__slack__post_message', description: 'Post', input_schema: schema, defer_loading: true };
+    const searched = [
+      { role: 'user', content: 'File an issue' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'ToolSearch', input: { query: 'github issue' } }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: [{ type: 'tool_reference', tool_name: 'mcp__github__create_issue' }] }],
+      },
+    ];
+
+    it('withholds deferred tools until referenced', () => {
+      const request = parseAnthropicMessagesRequest(base({ tools: [searchTool, github, slack] }));
+      expect(request.tools!.map((tool) => tool.name)).toEqual(['ToolSearch']);
+    });
+
+    it('a tool_reference makes its tool available and reads as a text the target accepts', () => {
+      const request = parseAnthropicMessagesRequest(base({ tools: [searchTool, github, slack], messages: searched }));
+      expect(request.tools!.map((tool) => tool.name)).toEqual(['ToolSearch', 'mcp__github__create_issue']);
+      expect(request.tools![1]).toEqual({ name: 'mcp__github__create_issue', description: 'Create an issue', parameters: schema });
+      expect(request.messages[2]).toEqual({
+        role: 'tool',
+        content: [
+          {
+            type: 'tool_result',
+            toolCallId: 'toolu_s',
+            name: 'ToolSearch',
+            content: [{ type: 'text', text: 'Tool mcp__github__create_issue is now available.' }],
+          },
+        ],
+      });
+    });
+
+    it('a deferred tool the model already called, or tool_choice names, stays available', () => {
+      const called = [
+        { role: 'user', content: 'Post it' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_p', name: 'mcp__slack__post_message', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_p', content: 'ok' }] },
+      ];
+      expect(parseAnthropicMessagesRequest(base({ tools: [github, slack], messages: called })).tools!.map((t) => t.name)).toEqual(['mcp__slack__post_message']);
+      const forced = parseAnthropicMessagesRequest(base({ tools: [github, slack], tool_choice: { type: 'tool', name: 'mcp__github__create_issue' } }));
+      expect(forced.tools!.map((t) => t.name)).toEqual(['mcp__github__create_issue']);
+    });
+
+    it('tool_choice any with every tool deferred sends them all', () => {
+      const request = parseAnthropicMessagesRequest(base({ tools: [github, slack], tool_choice: { type: 'any' } }));
+      expect(request.tools!.map((t) => t.name)).toEqual(['mcp__github__create_issue', 'mcp__slack__post_message']);
+    });
+
+    it('refuses a tool_reference without a tool_name, and a non-boolean defer_loading', () => {
+      expectRejected(
+        base({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'tool_reference' }] }] }] }),
+        'messages[0].content[0].content[0].tool_name',
+      );
+      expectRejected(base({ tools: [{ ...github, defer_loading: 'yes' }] }), 'tools[0].defer_loading');
+    });
+
+    it('count_tokens bodies accept them too', () => {
+      const request = parseAnthropicMessagesRequest({ model: 'm', tools: [searchTool, github], messages: searched }, { countOnly: true });
+      expect(request.tools!.map((t) => t.name)).toEqual(['ToolSearch', 'mcp__github__create_issue']);
+    });
+  });
+
   it('appends role "system" turns (1.x SDKs) to the system prompt', () => {
     const request = parseAnthropicMessagesRequest(
       base({

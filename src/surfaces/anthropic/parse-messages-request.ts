@@ -20,6 +20,7 @@ import { parseCacheControl } from './parse-media-blocks.js';
 import { parseMessageTurn, type ToolNames } from './parse-message-turn.js';
 import { parseOutputConfig } from './parse-output-config.js';
 import { parseToolChoice, parseTools } from './parse-tools.js';
+import { loadedTools } from './tool-search-blocks.js';
 
 function parseSystem(value: unknown, param: string): TextPart[] | undefined {
   if (value === undefined || value === null) return undefined;
@@ -40,20 +41,22 @@ interface ParsedMessages {
   messages: ChatMessage[];
   /** Text of `role: "system"` turns (1.x SDKs allow them mid-conversation); canonical form keeps one system prompt. */
   system: TextPart[];
+  /** Tools named by `tool_reference` blocks. */
+  referenced: Set<string>;
 }
 
 function parseMessages(value: unknown): ParsedMessages {
   if (value === undefined) throw new GatewayError('invalid_request', 'messages: is required', { param: 'messages' });
   const turns = requireArray(value, 'messages');
   const toolNames: ToolNames = new Map();
-  const parsed: ParsedMessages = { messages: [], system: [] };
+  const parsed: ParsedMessages = { messages: [], system: [], referenced: new Set() };
   turns.forEach((turn, i) => {
     const param = `messages[${i}]`;
     if ((turn as { role?: unknown } | null)?.role === 'system') {
       parsed.system.push(...(parseSystem((turn as { content?: unknown }).content, `${param}.content`) ?? []));
       return;
     }
-    for (const message of parseMessageTurn(turn, param, toolNames)) parsed.messages.push(message);
+    for (const message of parseMessageTurn(turn, param, toolNames, parsed.referenced)) parsed.messages.push(message);
   });
   if (parsed.messages.length === 0) {
     throw new GatewayError('invalid_request', 'messages: at least one user or assistant message is required', { param: 'messages' });
@@ -104,9 +107,11 @@ export function parseAnthropicMessagesRequest(body: unknown, options: ParseOptio
   }
   const thinkingBudget = parseThinking(json.thinking);
   if (thinkingBudget !== undefined) request.thinkingBudget = thinkingBudget;
-  const tools = parseTools(json.tools);
-  if (tools) request.tools = tools;
+  const parsedTools = parseTools(json.tools);
   const { toolChoice, parallelToolCalls } = parseToolChoice(json.tool_choice);
+  if (parsedTools) {
+    request.tools = loadedTools(parsedTools.tools, parsedTools.deferred, parsed.referenced, parsed.messages, toolChoice);
+  }
   if (toolChoice) request.toolChoice = toolChoice;
   if (parallelToolCalls !== undefined) request.parallelToolCalls = parallelToolCalls;
   const responseFormat = parseOutputConfig(json);

@@ -6,9 +6,16 @@ import { GatewayError } from '../../core/errors.js';
 import { oneOf, optionalBoolean, optionalString, requireArray, requireObject, requireString } from '../../core/validate.js';
 import { describeValue } from '../../core/describe-value.js';
 
-export function parseTools(value: unknown): ToolDefinition[] | undefined {
+export interface ParsedTools {
+  tools: ToolDefinition[];
+  /** Names of the tools marked `defer_loading: true` (tool search; see tool-search-blocks.ts). */
+  deferred: Set<string>;
+}
+
+export function parseTools(value: unknown): ParsedTools | undefined {
   if (value === undefined || value === null) return undefined;
-  return requireArray(value, 'tools').map((item, i) => {
+  const deferred = new Set<string>();
+  const tools = requireArray(value, 'tools').map((item, i) => {
     const param = `tools[${i}]`;
     const tool = requireObject(item, param);
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') {
@@ -25,8 +32,10 @@ export function parseTools(value: unknown): ToolDefinition[] | undefined {
     if (description !== undefined) definition.description = description;
     const strict = optionalBoolean(tool.strict, `${param}.strict`);
     if (strict !== undefined) definition.strict = strict;
+    if (optionalBoolean(tool.defer_loading, `${param}.defer_loading`) === true) deferred.add(name);
     return definition;
   });
+  return { tools, deferred };
 }
 
 interface ParsedToolChoice {

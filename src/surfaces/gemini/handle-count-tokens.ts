@@ -1,6 +1,9 @@
 /**
  * `:countTokens` with `{contents}` or `{generateContentRequest}` → `{totalTokens}`, an
  * estimate (see estimate-prompt-tokens.ts). Answered by the gateway, no upstream involved.
+ * The model is admitted exactly as `generateContent` admits it (`checkAccess`: key scope,
+ * catalog operations, a channel that serves it), so every name `generateContent` answers is
+ * counted too, not only the catalog's listed ids.
  */
 import type { ChatRequest } from '../../core/chat.js';
 import { GatewayError, isGatewayError } from '../../core/errors.js';
@@ -11,10 +14,7 @@ import { parseGeminiGenerateRequest } from './parse-generate-request.js';
 import { protoField, protoKey } from './proto-field.js';
 
 export async function handleCountTokens({ request, services, key, model }: GeminiActionContext): Promise<{ totalTokens: number }> {
-  const served = services.listModels(key).some((m) => m.id === model && m.operation === 'chat');
-  if (!served) {
-    throw new GatewayError('not_found', `models/${model} is not found or is not supported for countTokens`, { code: 'model_not_found' });
-  }
+  services.checkAccess(key, model, 'chat');
   const body = request.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('invalid_request', 'the request body must be a JSON object (a CountTokensRequest)');

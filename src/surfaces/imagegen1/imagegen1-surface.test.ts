@@ -1,11 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { Task } from '../../core/task.js';
 import type { GatewayServices, TaskCall } from '../../gateway/contract.js';
-import { installJsonBodyParser } from '../../http/json-body-parser.js';
 import { unusedServices } from '../../../test/helpers/unused-services.js';
+import { servedDuringTests } from '../../../test/helpers/video-surface-stub.js';
 import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { imagegen1Surface } from './index.js';
 
@@ -31,8 +30,6 @@ function taskOf(id: string, owner: string, overrides: Partial<Task> = {}): Task 
 }
 
 describe('imagegen1Surface', () => {
-  let app: FastifyInstance;
-  let base: string;
   const submits: TaskCall[] = [];
   const cancels: string[] = [];
   const tasks = new Map<string, Task>();
@@ -89,23 +86,15 @@ describe('imagegen1Surface', () => {
     },
   };
 
+  const server = servedDuringTests(imagegen1Surface, services);
   const post = (path: string, body?: unknown, headers: Record<string, string> = { authorization: `Bearer ${KEY}` }) =>
-    fetch(`${base}${path}`, {
+    fetch(`${server.base}${path}`, {
       method: 'POST',
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const get = (path: string, key = KEY) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const get = (path: string, key = KEY) => fetch(`${server.base}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
-  beforeAll(async () => {
-    app = Fastify();
-    installJsonBodyParser(app);
-    await imagegen1Surface.register(app, services);
-    base = await app.listen({ port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
   beforeEach(() => {
     submits.length = 0;
     cancels.length = 0;
@@ -138,7 +127,7 @@ describe('imagegen1Surface', () => {
       started_at: null,
       completed_at: null,
       metrics: {},
-      urls: { get: `${base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz`, cancel: `${base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz/cancel` },
+      urls: { get: `${server.base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz`, cancel: `${server.base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz/cancel` },
     });
     expect(submits).toHaveLength(1);
     const { signal, requestId, key, ...call } = submits[0];
@@ -148,7 +137,7 @@ describe('imagegen1Surface', () => {
     expect(call).toEqual({
       surface: 'imagegen1',
       operation: 'image.generate',
-      publicBaseUrl: base,
+      publicBaseUrl: server.base,
       callback: { url: 'https://client.example/hook' },
       request: {
         model: 'black-forest-labs/flux-schnell',
@@ -203,7 +192,7 @@ describe('imagegen1Surface', () => {
     const empty = await post('/imagegen1/create');
     expect(empty.status).toBe(400);
     expect(await empty.json()).toEqual({ title: 'Bad request', detail: 'the request body is empty; a JSON object is required', status: 400 });
-    const malformed = await fetch(`${base}/imagegen1/create`, {
+    const malformed = await fetch(`${server.base}/imagegen1/create`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: '{"model":',
@@ -223,7 +212,7 @@ describe('imagegen1Surface', () => {
     const missing = await post('/imagegen1/create', { model: 'a/b', prompt: 'p' }, {});
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ title: 'Unauthenticated', detail: 'missing API key', status: 401 });
-    const wrong = await fetch(`${base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz`, { headers: { authorization: 'Token nope' } });
+    const wrong = await fetch(`${server.base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz`, { headers: { authorization: 'Token nope' } });
     expect(wrong.status).toBe(401);
     expect(submits).toHaveLength(0);
   });

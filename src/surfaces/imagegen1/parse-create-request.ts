@@ -2,9 +2,10 @@
  * `POST /imagegen1/create` → the canonical `image.generate` task request. Two shapes are
  * accepted: the spec's flat `{model, prompt, width, height, num_outputs, seed, …}` and
  * Replicate's own `{model | version, input: {prompt, …}, webhook, webhook_events_filter}`
- * (what the `replicate` npm client sends). Field errors answer 422, as Replicate's do.
+ * (what the `replicate` npm client sends). Field errors answer 422, as Replicate's do. Extra
+ * inputs go to the model's vendor, so one holding the client's gateway key is refused.
  */
-import { invalidRequest } from '../../core/errors.js';
+import { GatewayError, invalidRequest } from '../../core/errors.js';
 import type { TaskRequest } from '../../core/task.js';
 import { optionalBoolean, optionalInteger, requireObject, requireString, type Json } from '../../core/validate.js';
 import { parseExtraInputs } from './parse-extra-inputs.js';
@@ -28,10 +29,13 @@ interface Imagegen1Create {
   callback?: { url: string };
 }
 
-export function parseCreateRequest(body: unknown, checkCallbackUrl: (url: string, param: string) => void): Imagegen1Create {
+/** `presentedKey`: the gateway key the client authenticated with, never relayed to a model. */
+export function parseCreateRequest(body: unknown, checkCallbackUrl: (url: string, param: string) => void, presentedKey?: string): Imagegen1Create {
   if (body === undefined) throw invalidRequest('the request body is empty; a JSON object is required');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('the request body must be a JSON object');
-  return unprocessable(() => parseFields(body as Json, checkCallbackUrl));
+  const parsed = unprocessable(() => parseFields(body as Json, checkCallbackUrl));
+  refuseRelayedKey(parsed.request.options, presentedKey);
+  return parsed;
 }
 
 function parseFields(body: Json, checkCallbackUrl: (url: string, param: string) => void): Imagegen1Create {
@@ -70,4 +74,13 @@ function parsePrompt(value: unknown, param: string): string {
   if (prompt.trim() === '') throw invalidRequest(`${param}: must not be empty`, param);
   if (prompt.length > MAX_PROMPT_CHARS) throw invalidRequest(`${param}: must be at most ${MAX_PROMPT_CHARS} characters, got ${prompt.length}`, param);
   return prompt;
+}
+
+function refuseRelayedKey(options: Record<string, unknown> | undefined, presented: string | undefined): void {
+  if (!options || !presented) return;
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value === 'string' && value.includes(presented)) {
+      throw new GatewayError('invalid_request', `${name}: holds your gateway API key, which is never sent to a model`, { param: name, status: 422 });
+    }
+  }
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Task } from '../../core/task.js';
-import { imagegen1TaskNotifier } from './task-notifier.js';
+import type { Task, TaskNotifier } from '../../core/task.js';
+import { imagegen1Surface } from './index.js';
 import { renderAcceptedRecord, renderImagegen1Record } from './render-record.js';
+
+const imagegen1TaskNotifier: TaskNotifier = (...args) => imagegen1Surface.task?.notifier(...args);
 
 const T0 = Date.UTC(2026, 4, 1, 12, 0, 0);
 const mediaUrl = (mediaId: string) => `https://cdn.gw/media/${mediaId}`;

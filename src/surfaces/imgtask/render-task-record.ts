@@ -82,8 +82,3 @@ export function renderImgtaskRecord(task: Task, mediaUrl: (mediaId: string) => s
     properties: task.parentId ? { parentTaskId: task.parentId } : {},
   };
 }
-
-/** The notifyHook body: the record on every change, as the MJ proxy sends it. */
-export function imgtaskTaskNotifier(task: Task, mediaUrl: (mediaId: string) => string): string {
-  return JSON.stringify(renderImgtaskRecord(task, mediaUrl));
-}

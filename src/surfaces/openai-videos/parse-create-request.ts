@@ -14,7 +14,7 @@ import type { GatewayServices } from '../../gateway/contract.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import { checkVideoSeconds, parseCallbackUrl, parseVideoModel, parseVideoPrompt } from '../shared/parse-video-fields.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
-import type { ParsedVideoCreate } from '../shared/video-family.js';
+import type { ParsedTaskCreate } from '../shared/task-family.js';
 import { type CreateParts, REFERENCE_PARAM, type ReferenceSource } from './create-parts.js';
 import { parseVideoSize } from './parse-video-size.js';
 
@@ -34,7 +34,7 @@ export async function parseOpenAIVideoCreate(
   parts: CreateParts,
   services: Pick<GatewayServices, 'fetchImage' | 'imageLimits' | 'tasks'>,
   signal: AbortSignal,
-): Promise<ParsedVideoCreate> {
+): Promise<ParsedTaskCreate> {
   const { fields } = parts;
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model'),

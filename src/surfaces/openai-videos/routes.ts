@@ -10,10 +10,11 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Task } from '../../core/task.js';
 import type { GatewayServices } from '../../gateway/contract.js';
-import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
-import { bearerToken, clientSignal, useErrorRenderer } from '../../http/reply-helpers.js';
+import { requestKey } from '../../http/authenticate-first.js';
+import { clientSignal } from '../../http/reply-helpers.js';
 import { renderOpenAIError } from '../openai/render-error.js';
-import { submitVideoTask } from '../shared/submit-video-task.js';
+import { openTaskScope } from '../shared/open-task-scope.js';
+import { submitTask } from '../shared/submit-task.js';
 import { CREATE_MULTIPART_LIMITS, collectMultipartCreate } from './collect-multipart-create.js';
 import { findVideo, videoNotFound } from '../../http/video-files/find-video.js';
 import { serveTaskFile } from '../../http/video-files/serve-task-file.js';
@@ -31,8 +32,7 @@ type ById = { Params: { id: string } };
 
 export async function registerOpenAIVideosRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
-  useErrorRenderer(app, renderOpenAIError);
-  authenticateFirst(app, (presented) => services.authenticate(presented), bearerToken);
+  openTaskScope(app, services, renderOpenAIError);
   await app.register(multipart, { limits: { fileSize: bodyLimit, fieldSize: bodyLimit, ...CREATE_MULTIPART_LIMITS } });
   const { tasks } = services;
 
@@ -76,6 +76,6 @@ async function create(services: GatewayServices, request: FastifyRequest, reply:
   const signal = clientSignal(request, reply);
   const parts = request.isMultipart() ? await collectMultipartCreate(request, bodyLimit) : jsonCreateParts(request.body);
   const parsed = await parseOpenAIVideoCreate(parts, services, signal);
-  const task = await submitVideoTask(services, request, { surface: 'openai-videos', parsed, paramNames: OPENAI_VIDEO_PARAMS, signal });
+  const task = await submitTask(services, request, { surface: 'openai-videos', operation: 'video.generate', parsed, paramNames: OPENAI_VIDEO_PARAMS, signal });
   return reply.send(await render(services, task));
 }

@@ -149,6 +149,8 @@ describe('parseResponsesRequest', () => {
     expect(budget('low')).toBe(1024);
     expect(budget('medium')).toBe(4096);
     expect(budget('high')).toBe(16384);
+    expect(budget('xhigh')).toBe(24576);
+    expect(budget('max')).toBe(32768);
     expect(budget('minimal')).toBeUndefined();
     expect(budget('none')).toBeUndefined();
     expect(rejection({ ...base, reasoning: { effort: 'extreme' } }).param).toBe('reasoning.effort');

@@ -5,17 +5,23 @@
  */
 import { oneOf } from '../../core/validate.js';
 
-const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
-/** Thinking budgets (tokens) that stand in for an effort on upstreams that take budgets. */
+/**
+ * Thinking budgets (tokens) that stand in for an effort on upstreams that take budgets. `max`
+ * stops at 32,768, the largest budget Gemini 2.5 Pro accepts; Anthropic fits any budget inside
+ * the request's output cap.
+ */
 const THINKING_BUDGET: Record<ReasoningEffort, number | undefined> = {
   none: undefined,
   minimal: undefined,
   low: 1024,
   medium: 4096,
   high: 16384,
+  xhigh: 24576,
+  max: 32768,
 };
 
 /** The effort named at `param` (absent or null: undefined); `invalid_request` for any other value. */

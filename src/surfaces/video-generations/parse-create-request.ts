@@ -8,10 +8,10 @@ import type { TaskRequest } from '../../core/task.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import { DEFAULT_VIDEO_SECONDS, parseCallbackUrl, parseVideoModel, requireBody } from '../shared/parse-video-fields.js';
 import type { ParamNames } from '../shared/rename-canonical-param.js';
-import type { ParsedVideoCreate, VideoParser } from '../shared/video-family.js';
+import type { ParsedTaskCreate, TaskParser } from '../shared/task-family.js';
 import { type ParsedContent, parseContent } from './parse-content.js';
 
-export const parseVideoGenerationsCreate: VideoParser = async (body, services, signal) => {
+export const parseVideoGenerationsCreate: TaskParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const model = parseVideoModel(fields.model, 'model');
   const content = parseContent(fields.content);
@@ -28,7 +28,7 @@ export const parseVideoGenerationsCreate: VideoParser = async (body, services, s
     for (const image of content.images) request.images.push(await loadVideoImage(services, image.url, `content[${image.index}].image_url.url`, signal));
     request.imageRoles = content.images.map((image) => image.role);
   }
-  const result: ParsedVideoCreate = { request, paramNames: paramNamesOf(content) };
+  const result: ParsedTaskCreate = { request, paramNames: paramNamesOf(content) };
   if (callback) result.callback = callback;
   return result;
 };

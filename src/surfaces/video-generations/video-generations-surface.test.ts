@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import {
   IMAGE_URL,
-  OTHER_VIDEO_KEY,
   PNG_DATA_URL,
   T0,
   VIDEO_RESULT,
   surfaceUnderTest,
+  unservedLookups,
   videoSurfaceStub,
   videoTask,
 } from '../../../test/helpers/video-surface-stub.js';
@@ -139,14 +139,7 @@ describe('videoGenerationsSurface', () => {
   });
 
   it('lookup and cancel: unknown ids, another key’s tasks and other families’ tasks answer the same 404', async () => {
-    stub.tasks.set('task_mine', videoTask('video-generations', 'task_mine', 'key-1'));
-    stub.tasks.set('task_v3', videoTask('videogen3', 'task_v3', 'key-1'));
-    for (const [path, key] of [
-      [`${PATH}/task_none`, undefined],
-      [`${PATH}/task_mine`, OTHER_VIDEO_KEY],
-      [`${PATH}/task_v3`, undefined],
-      [`${PATH}/bad%20id`, undefined],
-    ] as const) {
+    for (const [path, key] of unservedLookups(stub, 'video-generations', 'videogen3', (id) => `${PATH}/${id}`, 'bad%20id')) {
       for (const response of [await get(path, key), await del(path, key)]) {
         expect(response.status, path).toBe(404);
         expect(await response.json()).toMatchObject({ error: { code: 'task_not_found' } });

@@ -6,12 +6,12 @@
  */
 import type { TaskRequest } from '../../core/task.js';
 import { optionalChoice, parseCallbackUrl, parseVideoModel, parseVideoPrompt, parseVideoSeconds, requireBody } from '../shared/parse-video-fields.js';
-import type { ParsedVideoCreate } from '../shared/video-family.js';
+import type { ParsedTaskCreate } from '../shared/task-family.js';
 
 const VIDEOGEN1_DEFAULT_MODEL = 'videogen1-video-01';
 const VIDEOGEN1_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;
 
-export function parseVideogen1Create(body: unknown, checkCallbackUrl: (url: string, param: string) => void): ParsedVideoCreate {
+export function parseVideogen1Create(body: unknown, checkCallbackUrl: (url: string, param: string) => void): ParsedTaskCreate {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model', VIDEOGEN1_DEFAULT_MODEL),

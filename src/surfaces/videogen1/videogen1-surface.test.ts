@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import { OTHER_VIDEO_KEY, T0, VIDEO_RESULT, surfaceUnderTest, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { T0, VIDEO_RESULT, surfaceUnderTest, unservedLookups, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
 import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videogen1Surface } from './index.js';
 
@@ -141,14 +141,7 @@ describe('videogen1Surface', () => {
   });
 
   it('lookup: unknown ids, another key’s tasks and other families’ tasks answer the same 404', async () => {
-    stub.tasks.set('task_mine', videoTask('videogen1', 'task_mine', 'key-1'));
-    stub.tasks.set('task_v2', videoTask('videogen2', 'task_v2', 'key-1'));
-    for (const [path, key] of [
-      ['/videogen1/video/task_none', undefined],
-      ['/videogen1/video/task_mine', OTHER_VIDEO_KEY],
-      ['/videogen1/video/task_v2', undefined],
-      [`/videogen1/video/${'a'.repeat(80)}`, undefined],
-    ] as const) {
+    for (const [path, key] of unservedLookups(stub, 'videogen1', 'videogen2', (id) => `/videogen1/video/${id}`, 'a'.repeat(80))) {
       const response = await get(path, key);
       expect(response.status, path).toBe(404);
       const body = (await response.json()) as { code: number; data: null };

@@ -8,12 +8,12 @@
 import type { TaskRequest } from '../../core/task.js';
 import { loadVideoImage } from '../shared/load-video-image.js';
 import { optionalChoice, parseCallbackUrl, parseVideoModel, parseVideoPrompt, parseVideoSeconds, requireBody } from '../shared/parse-video-fields.js';
-import type { VideoParser } from '../shared/video-family.js';
+import type { TaskParser } from '../shared/task-family.js';
 
 const VIDEOGEN2_RESOLUTIONS = ['720p', '1080p'] as const;
 const VIDEOGEN2_ASPECT_RATIOS = ['16:9', '4:3', '1:1', '3:4', '9:16', '21:9'] as const;
 
-export const parseVideogen2Create: VideoParser = async (body, services, signal) => {
+export const parseVideogen2Create: TaskParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model'),

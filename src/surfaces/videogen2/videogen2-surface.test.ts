@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
 import {
   IMAGE_URL,
-  OTHER_VIDEO_KEY,
   PNG_DATA_URL,
   T0,
   VIDEO_RESULT,
   surfaceUnderTest,
+  unservedLookups,
   videoSurfaceStub,
   videoTask,
 } from '../../../test/helpers/video-surface-stub.js';
@@ -133,13 +133,7 @@ describe('videogen2Surface', () => {
   });
 
   it('lookup and cancel: unknown ids, another key’s tasks and other families’ tasks answer the same 404', async () => {
-    stub.tasks.set('task_mine', videoTask('videogen2', 'task_mine', 'key-1'));
-    stub.tasks.set('task_v1', videoTask('videogen1', 'task_v1', 'key-1'));
-    for (const [path, key] of [
-      ['/videogen2/video/task_none', undefined],
-      ['/videogen2/video/task_mine', OTHER_VIDEO_KEY],
-      ['/videogen2/video/task_v1', undefined],
-    ] as const) {
+    for (const [path, key] of unservedLookups(stub, 'videogen2', 'videogen1', (id) => `/videogen2/video/${id}`)) {
       for (const response of [await get(path, key), await del(path, key)]) {
         expect(response.status, path).toBe(404);
         expect(await response.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'task_not_found' } });

@@ -3,18 +3,17 @@
  * `POST /videogen3/generate` (201 `queued`) and `GET /videogen3/task/:id` (free, as every task
  * lookup is), with Luma's `{detail}` errors.
  */
-import { base32Id } from '../../core/ids.js';
 import { paramTable } from '../shared/rename-canonical-param.js';
-import { videoFamilySurface } from '../shared/video-family-surface.js';
+import { taskFamilySurface } from '../shared/task-family-surface.js';
+import { videoFamily } from '../shared/video-family.js';
 import { parseVideogen3Create } from './parse-create-request.js';
 import { renderVideogen3Error } from './render-error.js';
 import { renderVideogen3Accepted, renderVideogen3Generation } from './render-generation.js';
 
-export const videogen3Surface = videoFamilySurface({
-  name: 'videogen3',
-  newId: () => `task_${base32Id()}`,
-  paths: { create: '/videogen3/generate', lookup: '/videogen3/task/:id' },
-  parse: parseVideogen3Create,
+export const videogen3Surface = taskFamilySurface({
+  ...videoFamily('videogen3'),
+  create: { '/videogen3/generate': parseVideogen3Create },
+  lookup: '/videogen3/task/:id',
   paramNames: paramTable({ seconds: 'duration', aspectRatio: 'aspect_ratio', images: 'keyframes', imageRoles: 'keyframes' }),
   accepted: { status: 201, render: renderVideogen3Accepted },
   render: renderVideogen3Generation,

@@ -19,7 +19,7 @@ import {
   parseVideoPrompt,
   requireBody,
 } from '../shared/parse-video-fields.js';
-import type { VideoParser } from '../shared/video-family.js';
+import type { TaskParser } from '../shared/task-family.js';
 
 const VIDEOGEN3_DEFAULT_MODEL = 'videogen3-ray-2';
 const VIDEOGEN3_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '21:9', '9:21'] as const;
@@ -30,7 +30,7 @@ const FRAMES: ReadonlyArray<[string, VideoImageRole]> = [
   ['frame1', 'last_frame'],
 ];
 
-export const parseVideogen3Create: VideoParser = async (body, services, signal) => {
+export const parseVideogen3Create: TaskParser = async (body, services, signal) => {
   const fields = requireBody(body);
   const request: TaskRequest = {
     model: parseVideoModel(fields.model, 'model', VIDEOGEN3_DEFAULT_MODEL),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/errors.js';
-import { IMAGE_URL, OTHER_VIDEO_KEY, VIDEO_RESULT, surfaceUnderTest, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
+import { IMAGE_URL, VIDEO_RESULT, surfaceUnderTest, unservedLookups, videoSurfaceStub, videoTask } from '../../../test/helpers/video-surface-stub.js';
 import { wordsByStatus } from '../../../test/helpers/words-by-status.js';
 import { videogen3Surface } from './index.js';
 
@@ -106,13 +106,7 @@ describe('videogen3Surface', () => {
   });
 
   it('lookup: unknown ids, another key’s tasks and other families’ tasks answer the same 404 {detail}', async () => {
-    stub.tasks.set('task_mine', videoTask('videogen3', 'task_mine', 'key-1'));
-    stub.tasks.set('task_v1', videoTask('videogen1', 'task_v1', 'key-1'));
-    for (const [path, key] of [
-      ['/videogen3/task/task_none', undefined],
-      ['/videogen3/task/task_mine', OTHER_VIDEO_KEY],
-      ['/videogen3/task/task_v1', undefined],
-    ] as const) {
+    for (const [path, key] of unservedLookups(stub, 'videogen3', 'videogen1', (id) => `/videogen3/task/${id}`)) {
       const response = await get(path, key);
       expect(response.status, path).toBe(404);
       expect(((await response.json()) as { detail: string }).detail).toMatch(/^no video task with id /);
