@@ -144,6 +144,8 @@ export interface ResponseStateServices {
 export interface GatewayServices {
   /** Asynchronous tasks (image tasks, imagegen1, video). */
   readonly tasks: TaskServices;
+  /** The Responses API's stored conversations (`previous_response_id`) and sealed reasoning. */
+  readonly responses: ResponseStateServices;
   /** Size and pixel caps a surface checks image inputs against before anything decodes them. */
   readonly imageLimits: ImageLimits;
   /** Resolves the key the client presented; throws GatewayError `authentication`. */
