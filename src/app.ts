@@ -53,6 +53,8 @@ import { Gateway } from './gateway/gateway.js';
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
+import { BackgroundResponseEngine } from './tasks/background-response-engine.js';
+import { BackgroundResponsesRepository } from './store/background-responses-repository.js';
 import { once } from './core/once.js';
 import { AdminAuth } from './admin/admin-auth.js';
 import { registerAdminApi } from './admin/admin-api.js';
@@ -169,6 +171,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     secretKey,
     families: TASK_FAMILIES,
   });
+  // Background responses (`background: true`): durable leased runs, re-run after a crash; the lease is the task engine's.
+  const background = new BackgroundResponseEngine({
+    repository: new BackgroundResponsesRepository(store.db, store.dialect),
+    logger,
+    leaseMs: config.tasks.leaseMs,
+    revocationOf: (key) => (key.isMaster ? undefined : directory.revocationOf(key)),
+  });
   const services = new Gateway({
     config,
     authenticate: (presented) => directory.authenticate(presented),
@@ -177,6 +186,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     recorder,
     media,
     tasks: (lifecycle) => engine.services(lifecycle),
+    background,
   });
   // Clients are told only "internal error" (a stream's error event has no request to log it with): the detail goes here.
   services.lifecycle.use({
@@ -260,6 +270,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerDashboardRoutes(http, { dir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)) });
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorShapes);
+  // After the surfaces registered: the Responses surface's runner is in place before any run is claimed.
+  background.start();
 
   let closing: Promise<void> | undefined;
   const drain = async (drainTimeoutMs: number): Promise<void> => {
@@ -304,6 +316,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         liveChannels.stop();
         liveCatalog.stop();
         await engine.stop();
+        await background.stop();
         await media.close();
         await recorder.close();
         await store.close();

@@ -17,7 +17,17 @@ import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import { listModels } from '../routing/list-models.js';
 import { CallLifecycle, type LifecycleHooks } from './call-lifecycle.js';
 import { ChatService } from './chat-service.js';
-import type { ChatCall, ChatOutcome, EmbedCall, EmbedOutcome, GatewayServices, ImageCall, ImagesOutcome, TaskServices } from './contract.js';
+import type {
+  BackgroundResponseServices,
+  ChatCall,
+  ChatOutcome,
+  EmbedCall,
+  EmbedOutcome,
+  GatewayServices,
+  ImageCall,
+  ImagesOutcome,
+  TaskServices,
+} from './contract.js';
 import { EmbedService } from './embed-service.js';
 import { ImageService } from './image-service.js';
 
@@ -31,12 +41,15 @@ interface GatewayDeps {
   hooks?: LifecycleHooks[];
   /** Builds the task engine on this gateway's call lifecycle (composed by app.ts). */
   tasks(lifecycle: CallLifecycle): TaskServices;
+  /** The durable runs of background responses (composed by app.ts). */
+  background: BackgroundResponseServices;
 }
 
 export class Gateway implements GatewayServices {
   readonly lifecycle: CallLifecycle;
   readonly imageLimits: ImageLimits;
   readonly tasks: TaskServices;
+  readonly background: BackgroundResponseServices;
   private readonly chats: ChatService;
   private readonly embeds: EmbedService;
   private readonly imageService: ImageService;
@@ -56,6 +69,7 @@ export class Gateway implements GatewayServices {
     this.embeds = new EmbedService(this.lifecycle);
     this.imageService = new ImageService(this.lifecycle, deps.media, config.media);
     this.tasks = deps.tasks(this.lifecycle);
+    this.background = deps.background;
   }
 
   authenticate(presented: string | undefined): Promise<AuthenticatedKey> {

@@ -27,6 +27,7 @@ import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
 import { loginFailureDevicesMigration } from './migrations/014-login-failure-devices.js';
 import { mediaFilesMigration } from './migrations/015-media-files.js';
+import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 
 export type { StoreDialect };
 
@@ -57,6 +58,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '013-key-revisions': keyRevisionsMigration,
         '014-login-failure-devices': loginFailureDevicesMigration,
         '015-media-files': mediaFilesMigration,
+        '017-background-responses': backgroundResponsesMigration,
       };
     },
   };

@@ -40,6 +40,7 @@ const services: GatewayServices = {
   listModels: () => [],
   checkAccess: () => undefined,
   tasks: unusedServices.tasks,
+  background: unusedServices.background,
   embed: () => Promise.reject(new Error('unused')),
   async images(call) {
     calls.push(call);
