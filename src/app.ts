@@ -42,7 +42,7 @@ import { UsageRepository } from './store/usage-repository.js';
 import { createSandboxProvider } from './sandbox/index.js';
 import { FALLBACK_ERROR_FAMILY, SURFACE_ERROR_FAMILIES, SURFACES, TASK_FAMILIES } from './surfaces/registry.js';
 import { ChannelsRepository } from './store/channels-repository.js';
-import { loadCredentialCipher, loadSecretKey } from './store/credential-cipher.js';
+import { loadCredentialCipher, loadSecretKey, parseSecretKey } from './store/credential-cipher.js';
 import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
@@ -50,6 +50,9 @@ import { LiveChannels } from './gateway/live-channels.js';
 import { LiveCatalog } from './gateway/live-catalog.js';
 import { ModelOverridesRepository } from './store/model-overrides-repository.js';
 import { Gateway } from './gateway/gateway.js';
+import { ReasoningSeal } from './gateway/reasoning-seal.js';
+import { ResponseState } from './gateway/response-state.js';
+import { StoredResponsesRepository } from './store/stored-responses-repository.js';
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
@@ -178,6 +181,20 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     leaseMs: config.tasks.leaseMs,
     revocationOf: (key) => (key.isMaster ? undefined : directory.revocationOf(key)),
   });
+  // Conversation state of the Responses API; its sealed reasoning under a key derived from the same secret as stored credentials.
+  const storedResponses = new StoredResponsesRepository(store.db);
+  const responses = new ResponseState({
+    repository: storedResponses,
+    seal: once(
+      () =>
+        new ReasoningSeal(
+          secretKey(),
+          (config.previousSecretKeys ?? []).map((text, i) => parseSecretKey(text, `GENGATE_SECRET_KEY_PREVIOUS (key ${i + 1})`)),
+        ),
+    ),
+    retentionSeconds: config.responses.retentionDays * 86_400,
+    onSweepError: (error) => logger.warn({ err: error }, 'stored responses sweep failed'),
+  });
   const services = new Gateway({
     config,
     authenticate: (presented) => directory.authenticate(presented),
@@ -187,6 +204,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     tasks: (lifecycle) => engine.services(lifecycle),
     background,
+    responses,
   });
   // Clients are told only "internal error" (a stream's error event has no request to log it with): the detail goes here.
   services.lifecycle.use({
@@ -196,6 +214,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     },
   });
   engine.start();
+  responses.start();
   if (config.limits.cutOnRevoke) {
     cutRevokedCalls(services.lifecycle, directory, (count) => logger.info({ count }, 'in-flight calls of a revoked key or disabled account cut'));
   }
@@ -311,6 +330,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       closing ??= (async () => {
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         clearInterval(sweepSessions);
+        responses.stop();
         await invalidation.close();
         directory.stop();
         liveChannels.stop();

@@ -34,6 +34,8 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     maxTotalBytes: 20 * 1024 ** 3,
   },
   limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
+  // OpenAI keeps stored responses 30 days.
+  responses: { retentionDays: 30 },
   tasks: {
     webhookRetryHours: 24,
     webhookConcurrency: 16,

@@ -28,6 +28,9 @@ const WEBHOOK_POSITIVE_INTS = [
   'webhookCircuitCooldownMs',
 ] as const;
 
+/** Ten years: longer would be forever in all but name. */
+const MAX_RESPONSE_RETENTION_DAYS = 3650;
+
 function intFromEnv(env: Env, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
@@ -151,6 +154,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const media = asRecord(file.media, 'media');
   const limits = asRecord(file.limits, 'limits');
   const tasks = asRecord(file.tasks, 'tasks');
+  const responses = asRecord(file.responses, 'responses');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -182,6 +186,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
     media: { ...DEFAULT_CONFIG.media, ...(media as Partial<GatewayConfig['media']>) },
     limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
     tasks: { ...DEFAULT_CONFIG.tasks, ...(tasks as Partial<GatewayConfig['tasks']>) },
+    responses: { ...DEFAULT_CONFIG.responses, ...(responses as Partial<GatewayConfig['responses']>) },
     channels: [],
     models: parseModelOverrides(file.models),
     sources,
@@ -215,6 +220,12 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   for (const name of ['usageReportMaxRows', 'usageReportTimeoutMs'] as const) {
     const value = config.limits[name];
     if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`limits.${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  }
+  const retentionDays = config.responses.retentionDays;
+  if (!Number.isSafeInteger(retentionDays) || retentionDays < 1 || retentionDays > MAX_RESPONSE_RETENTION_DAYS) {
+    throw new ConfigError(
+      `responses.retentionDays must be a whole number of days from 1 to ${MAX_RESPONSE_RETENTION_DAYS}, got ${JSON.stringify(retentionDays)}`,
+    );
   }
   if (!Number.isInteger(config.media.maxImagePixels) || config.media.maxImagePixels < 1) {
     throw new ConfigError(`media.maxImagePixels must be a positive integer, got ${JSON.stringify(config.media.maxImagePixels)}`);

@@ -79,6 +79,12 @@ export interface MediaSettings {
   maxTotalBytes: number;
 }
 
+/** The Responses API's stored conversations. */
+export interface ResponsesSettings {
+  /** Days a stored response (and so a conversation's `previous_response_id`) is kept; then it is deleted. */
+  retentionDays: number;
+}
+
 export interface LimitSettings {
   /** Largest decoded document (PDF) accepted in a chat request, in bytes. */
   maxDocumentBytes: number;
@@ -200,6 +206,7 @@ export interface GatewayConfig {
   sandbox: SandboxSettings;
   media: MediaSettings;
   limits: LimitSettings;
+  responses: ResponsesSettings;
   tasks: TaskSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */

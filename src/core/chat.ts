@@ -61,6 +61,11 @@ export interface ThinkingPart {
   signature?: string;
   /** Opaque, encrypted thinking (Anthropic `redacted_thinking`). */
   redacted?: string;
+  /**
+   * The provider kind that signed it (`anthropic`, `gemini`, …), when known (reasoning the
+   * Responses surface carried across turns): another vendor cannot verify it and leaves it out.
+   */
+  origin?: string;
 }
 
 export type ContentPart = TextPart | ImagePart | DocumentPart | ToolCallPart | ToolResultPart | ThinkingPart;

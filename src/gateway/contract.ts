@@ -208,6 +208,8 @@ export interface GatewayServices {
   readonly tasks: TaskServices;
   /** Background responses of the Responses API, on durable leased runs. */
   readonly background: BackgroundResponseServices;
+  /** The Responses API's stored conversations (`previous_response_id`) and sealed reasoning. */
+  readonly responses: ResponseStateServices;
   /** Size and pixel caps a surface checks image inputs against before anything decodes them. */
   readonly imageLimits: ImageLimits;
   /** Resolves the key the client presented; throws GatewayError `authentication`. */

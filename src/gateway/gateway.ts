@@ -26,6 +26,7 @@ import type {
   GatewayServices,
   ImageCall,
   ImagesOutcome,
+  ResponseStateServices,
   TaskServices,
 } from './contract.js';
 import { EmbedService } from './embed-service.js';
@@ -43,6 +44,8 @@ interface GatewayDeps {
   tasks(lifecycle: CallLifecycle): TaskServices;
   /** The durable runs of background responses (composed by app.ts). */
   background: BackgroundResponseServices;
+  /** The Responses API's stored conversations (composed by app.ts over the store). */
+  responses: ResponseStateServices;
 }
 
 export class Gateway implements GatewayServices {
@@ -50,6 +53,7 @@ export class Gateway implements GatewayServices {
   readonly imageLimits: ImageLimits;
   readonly tasks: TaskServices;
   readonly background: BackgroundResponseServices;
+  readonly responses: ResponseStateServices;
   private readonly chats: ChatService;
   private readonly embeds: EmbedService;
   private readonly imageService: ImageService;
@@ -70,6 +74,7 @@ export class Gateway implements GatewayServices {
     this.imageService = new ImageService(this.lifecycle, deps.media, config.media);
     this.tasks = deps.tasks(this.lifecycle);
     this.background = deps.background;
+    this.responses = deps.responses;
   }
 
   authenticate(presented: string | undefined): Promise<AuthenticatedKey> {

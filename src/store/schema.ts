@@ -298,6 +298,28 @@ export interface BackgroundResponseEventsTable {
   data: string;
 }
 
+/** One stored Responses API response (`store/stored-responses-repository.ts`); items and object are JSON text. */
+interface StoredResponsesTable {
+  id: string;
+  /** The account id, or `key:<id>` for a key without an account: only its keys see the row. */
+  owner: string;
+  /** The account, null for a key without one (the admin API's filter). */
+  account_id: string | null;
+  key_id: string;
+  model: string;
+  status: string;
+  previous_response_id: string | null;
+  input_items: string;
+  output_items: string;
+  object: string;
+  /** Input plus output items. */
+  item_count: number;
+  /** Characters of the three JSON columns together. */
+  bytes: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   background_responses: BackgroundResponsesTable;
   background_response_events: BackgroundResponseEventsTable;
@@ -321,4 +343,5 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   store_revisions: StoreRevisionsTable;
   model_overrides: ModelOverridesTable;
+  stored_responses: StoredResponsesTable;
 }

@@ -11,7 +11,7 @@ function unused(name: string): () => never {
  * Stand-ins for the services a surface test does not exercise; spread them into a stub.
  * `checkAccess` lets every key use every model (access rules are the gateway's, tested there).
  */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits' | 'tasks' | 'background'> = {
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits' | 'tasks' | 'background' | 'responses'> = {
   imageLimits: DEFAULT_IMAGE_LIMITS,
   tasks: {
     submit: unused('tasks.submit'),
@@ -30,6 +30,14 @@ export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchIm
     cancel: unused('background.cancel'),
     follow: unused('background.follow'),
     serve: () => undefined,
+  },
+  responses: {
+    get: unused('responses.get'),
+    conversation: unused('responses.conversation'),
+    save: unused('responses.save'),
+    remove: unused('responses.remove'),
+    seal: unused('responses.seal'),
+    open: unused('responses.open'),
   },
   embed: unused('embed'),
   images: unused('images'),

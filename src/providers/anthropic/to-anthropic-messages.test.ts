@@ -182,4 +182,60 @@ describe('toAnthropicMessages', () => {
     toAnthropicMessages(request({ temperature: 0.5, topP: 0.9, topK: 10, stop: ['x'], user: 'u' }), quiet, false);
     expect(quiet.warnings).toEqual([]);
   });
+
+  it('drops thinking another vendor signed, with a warning, and replays its own', () => {
+    const attempt = testAttempt();
+    const body = toAnthropicMessages(
+      request({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', text: 'theirs', signature: 'gemini-sig', origin: 'gemini' },
+              { type: 'thinking', text: 'ours', signature: 'anthropic-sig', origin: 'anthropic' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
+          { role: 'user', content: [{ type: 'text', text: 'Again' }] },
+        ],
+      }),
+      attempt,
+      false,
+    );
+    expect(body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'ours', signature: 'anthropic-sig' },
+        { type: 'text', text: 'Hello' },
+      ],
+    });
+    expect(attempt.warnings).toEqual(['reasoning: thinking signed by another vendor dropped (1 from gemini): anthropic cannot verify it']);
+  });
+
+  it('keeps thinking of unknown origin as before, without a warning', () => {
+    const attempt = testAttempt();
+    const body = toAnthropicMessages(
+      request({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', text: 'mine', signature: 'sig' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
+          { role: 'user', content: [{ type: 'text', text: 'Again' }] },
+        ],
+      }),
+      attempt,
+      false,
+    );
+    expect(body.messages[1].content).toEqual([
+      { type: 'thinking', thinking: 'mine', signature: 'sig' },
+      { type: 'text', text: 'Hello' },
+    ]);
+    expect(attempt.warnings).toEqual([]);
+  });
 });

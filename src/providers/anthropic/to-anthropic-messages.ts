@@ -3,6 +3,7 @@
  */
 import type { ChatRequest, TextPart } from '../../core/chat.js';
 import type { AnthropicMessagesRequest, AnthropicTextBlock, AnthropicToolChoice } from '../../core/wire/anthropic-types.js';
+import { withoutForeignThinking } from '../shared/drop-foreign-thinking.js';
 import { formatInstruction, instructionFallbackWarning, jsonResponseFormat, nativeStructuredOutput } from '../shared/structured-output.js';
 import type { Attempt } from '../types.js';
 import { anthropicMaxTokens, applyThinkingAndSampling } from './anthropic-thinking.js';
@@ -66,7 +67,7 @@ export function toAnthropicMessages(request: ChatRequest, attempt: Attempt, stre
   const body: AnthropicMessagesRequest = {
     model: attempt.upstreamModel,
     max_tokens: anthropicMaxTokens(request, attempt),
-    messages: toAnthropicTurns(request.messages),
+    messages: toAnthropicTurns(withoutForeignThinking(request.messages, attempt.channel.provider, warn)),
   };
   const system = toSystem(request.system, applyResponseFormat(body, request, attempt, warn));
   if (system) body.system = system;

@@ -262,4 +262,53 @@ describe('toGeminiRequest', () => {
     toGeminiRequest({ ...base, seed: 1, presencePenalty: 0.1, frequencyPenalty: 0.1, topK: 3, parallelToolCalls: true }, quiet);
     expect(quiet.warnings).toEqual([]);
   });
+
+  it('warns when it drops thinking another vendor signed, and sends the rest of the turn', () => {
+    const attempt = testAttempt();
+    const body = toGeminiRequest(
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', text: 'theirs', signature: 'anthropic-sig', origin: 'anthropic' },
+              { type: 'thinking', text: 'also theirs', redacted: 'opaque', origin: 'anthropic' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
+          { role: 'user', content: [{ type: 'text', text: 'Again' }] },
+        ],
+      },
+      attempt,
+    );
+    expect(body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'Hi' }] },
+      { role: 'model', parts: [{ text: 'Hello' }] },
+      { role: 'user', parts: [{ text: 'Again' }] },
+    ]);
+    expect(attempt.warnings).toEqual(['reasoning: thinking signed by another vendor dropped (2 from anthropic): gemini cannot verify it']);
+  });
+
+  it('gives no warning for its own thinking', () => {
+    const attempt = testAttempt();
+    toGeminiRequest(
+      {
+        ...base,
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Hi' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', text: 'ours', signature: 'g-sig', origin: 'gemini' },
+              { type: 'text', text: 'Hello' },
+            ],
+          },
+        ],
+      },
+      attempt,
+    );
+    expect(attempt.warnings).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@
  */
 import type { ChatRequest, ToolChoice, ToolDefinition } from '../../core/chat.js';
 import type { GeminiFunctionDeclaration, GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiToolConfig } from '../../core/wire/gemini-types.js';
+import { withoutForeignThinking } from '../shared/drop-foreign-thinking.js';
 import { hasCacheBreakpoints } from '../shared/cache-breakpoints.js';
 import { formatInstruction, instructionFallbackWarning, jsonResponseFormat, nativeStructuredOutput } from '../shared/structured-output.js';
 import type { Attempt } from '../types.js';
@@ -26,7 +27,7 @@ export function usesOpenApiSchema(attempt: Attempt): boolean {
 export function toGeminiRequest(request: ChatRequest, attempt: Attempt): GeminiGenerateContentRequest {
   const warn: Warn = (message) => attempt.warn?.(message);
   const openApi = usesOpenApiSchema(attempt);
-  const body: GeminiGenerateContentRequest = { contents: toGeminiContents(request.messages) };
+  const body: GeminiGenerateContentRequest = { contents: toGeminiContents(withoutForeignThinking(request.messages, attempt.channel.provider, warn)) };
   const system = (request.system ?? []).filter((part) => part.text.length > 0).map((part) => ({ text: part.text }));
   const format = jsonResponseFormat(request.responseFormat);
   const native = nativeStructuredOutput(attempt.channel);

@@ -5,30 +5,11 @@
  */
 import type { ChatRequest } from '../../core/chat.js';
 import { invalidRequest } from '../../core/errors.js';
-import {
-  oneOf,
-  optionalBoolean,
-  optionalInteger,
-  optionalNumber,
-  optionalString,
-  optionalStringList,
-  requireObject,
-  requireString,
-} from '../../core/validate.js';
+import { optionalBoolean, optionalInteger, optionalNumber, optionalString, optionalStringList, requireObject, requireString } from '../../core/validate.js';
+import { parseReasoningEffort, thinkingBudgetForEffort } from '../shared/reasoning-effort.js';
 import { parseOpenAIMessages } from './parse-chat-messages.js';
 import { parseOpenAIResponseFormat } from './parse-response-format.js';
 import { parseOpenAITools, parseOpenAIToolChoice } from './parse-tools.js';
-
-const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
-
-/** Thinking budgets (tokens) that stand in for `reasoning_effort` on upstreams that take budgets. */
-const THINKING_BUDGET: Record<(typeof REASONING_EFFORTS)[number], number | undefined> = {
-  none: undefined,
-  minimal: undefined,
-  low: 1024,
-  medium: 4096,
-  high: 16384,
-};
 
 /** OpenAI's own maximum for `n`. */
 const MAX_CHOICES = 128;
@@ -70,9 +51,7 @@ export function parseOpenAIChatRequest(body: unknown): ChatRequest {
     const includeUsage = optionalBoolean(options.include_usage, 'stream_options.include_usage');
     if (stream && includeUsage) request.includeUsage = true;
   }
-  if (json.reasoning_effort !== undefined && json.reasoning_effort !== null) {
-    assign(request, 'thinkingBudget', THINKING_BUDGET[oneOf(json.reasoning_effort, 'reasoning_effort', REASONING_EFFORTS)]);
-  }
+  assign(request, 'thinkingBudget', thinkingBudgetForEffort(parseReasoningEffort(json.reasoning_effort, 'reasoning_effort')));
   return request;
 }
 

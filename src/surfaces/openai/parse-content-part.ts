@@ -1,9 +1,9 @@
 /** One part of a user message's content array (text, image_url, file; audio is refused). */
-import type { DocumentPart, ImagePart, MediaSource, TextPart } from '../../core/chat.js';
+import type { DocumentPart, ImagePart, TextPart } from '../../core/chat.js';
 import { invalidRequest } from '../../core/errors.js';
 import { oneOf, optionalString, requireObject, requireString } from '../../core/validate.js';
-import { parseBase64DataUrl } from '../../core/wire/openai-data-url.js';
 import { describeValue } from '../../core/describe-value.js';
+import { fileDataSource, imageUrlSource } from '../shared/media-source.js';
 
 type UserContentPart = TextPart | ImagePart | DocumentPart;
 
@@ -35,19 +35,9 @@ export function parseUserContentPart(value: unknown, param: string): UserContent
 function parseImageUrlPart(value: unknown, param: string): ImagePart {
   const imageUrl = requireObject(value, param);
   const url = requireString(imageUrl.url, `${param}.url`);
-  const image: ImagePart = { type: 'image', source: imageSource(url, `${param}.url`) };
+  const image: ImagePart = { type: 'image', source: imageUrlSource(url, `${param}.url`) };
   if (imageUrl.detail !== undefined && imageUrl.detail !== null) image.detail = oneOf(imageUrl.detail, `${param}.detail`, IMAGE_DETAILS);
   return image;
-}
-
-function imageSource(url: string, param: string): MediaSource {
-  if (url.startsWith('data:')) {
-    const parsed = parseBase64DataUrl(url);
-    if (!parsed) throw invalidRequest(`${param}: a data URL must be base64-encoded, like data:image/png;base64,…`, param);
-    return { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data };
-  }
-  if (/^https?:\/\//i.test(url)) return { kind: 'url', url };
-  throw invalidRequest(`${param}: expected an http(s) URL or a base64 data URL`, param);
 }
 
 function parseFilePart(value: unknown, param: string): DocumentPart {
@@ -59,41 +49,7 @@ function parseFilePart(value: unknown, param: string): DocumentPart {
   const fileData = file.file_data;
   if (fileData === undefined || fileData === null) throw invalidRequest(`${param}.file_data: is required`, `${param}.file_data`);
   const raw = requireString(fileData, `${param}.file_data`);
-  const document: DocumentPart = { type: 'document', source: fileSource(raw, filename, `${param}.file_data`) };
+  const document: DocumentPart = { type: 'document', source: fileDataSource(raw, filename, `${param}.file_data`) };
   if (filename !== undefined) document.filename = filename;
   return document;
-}
-
-function fileSource(fileData: string, filename: string | undefined, param: string): MediaSource {
-  if (fileData.startsWith('data:')) {
-    const parsed = parseBase64DataUrl(fileData);
-    if (!parsed) throw invalidRequest(`${param}: a data URL must be base64-encoded, like data:application/pdf;base64,…`, param);
-    // A generic type says nothing: the filename does (`report.pdf` sent as application/octet-stream).
-    const mediaType = parsed.mediaType === 'application/octet-stream' ? mediaTypeForFilename(filename) : parsed.mediaType;
-    return { kind: 'base64', mediaType, data: parsed.data };
-  }
-  if (fileData.length === 0 || !/^[A-Za-z0-9+/=\r\n_-]+$/.test(fileData.slice(0, 4096))) {
-    throw invalidRequest(`${param}: expected a base64 data URL or base64 data`, param);
-  }
-  return { kind: 'base64', mediaType: mediaTypeForFilename(filename), data: fileData };
-}
-
-/** Plain base64 file data carries no media type: infer it from the filename, PDF by default. */
-function mediaTypeForFilename(filename: string | undefined): string {
-  const extension = filename?.toLowerCase().split('.').pop();
-  switch (extension) {
-    case 'txt':
-      return 'text/plain';
-    case 'md':
-      return 'text/markdown';
-    case 'csv':
-      return 'text/csv';
-    case 'html':
-    case 'htm':
-      return 'text/html';
-    case 'json':
-      return 'application/json';
-    default:
-      return 'application/pdf';
-  }
 }

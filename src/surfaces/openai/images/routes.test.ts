@@ -41,6 +41,7 @@ const services: GatewayServices = {
   checkAccess: () => undefined,
   tasks: unusedServices.tasks,
   background: unusedServices.background,
+  responses: unusedServices.responses,
   embed: () => Promise.reject(new Error('unused')),
   async images(call) {
     calls.push(call);

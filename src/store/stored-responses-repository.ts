@@ -1,0 +1,200 @@
+/**
+ * The Responses API's stored responses (table `stored_responses`): written whole by id, read by
+ * their owner only (an account id, or `key:<id>` for a key without an account), never once
+ * expired. A conversation is walked up its `previous_response_id` links in one recursive query
+ * that reads only ids and sizes, so its bounds are checked before any item is read; expired rows
+ * are deleted in bounded batches by the retention sweep.
+ */
+import { type Kysely, sql } from 'kysely';
+import type { ResponseItem, StoredResponse, StoredResponseStatus } from '../core/responses.js';
+import type { Database } from './schema.js';
+
+/** One link of a conversation's chain, newest first: no items, only what its bounds need. */
+export interface ChainLink {
+  id: string;
+  previousResponseId: string | null;
+  itemCount: number;
+  bytes: number;
+}
+
+/** A stored response as the admin API lists it: no items. */
+export interface StoredResponseSummary {
+  id: string;
+  accountId: string | null;
+  keyId: string;
+  model: string;
+  status: string;
+  previousResponseId: string | null;
+  itemCount: number;
+  bytes: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** Ids per query when a conversation's items are read (well under either database's parameter limit). */
+const IDS_PER_QUERY = 200;
+
+type Row = Database['stored_responses'];
+
+function parseItems(text: string): ResponseItem[] {
+  return JSON.parse(text) as ResponseItem[];
+}
+
+function fromRow(row: Row): StoredResponse {
+  const response: StoredResponse = {
+    id: row.id,
+    accountId: row.owner,
+    model: row.model,
+    createdAt: Math.floor(Number(row.created_at) / 1000),
+    status: row.status as StoredResponseStatus,
+    inputItems: parseItems(row.input_items),
+    outputItems: parseItems(row.output_items),
+    object: JSON.parse(row.object) as Record<string, unknown>,
+    expiresAt: Math.floor(Number(row.expires_at) / 1000),
+  };
+  if (row.previous_response_id !== null) response.previousResponseId = row.previous_response_id;
+  return response;
+}
+
+function summaryOf(row: Omit<Row, 'input_items' | 'output_items' | 'object' | 'owner'>): StoredResponseSummary {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    keyId: row.key_id,
+    model: row.model,
+    status: row.status,
+    previousResponseId: row.previous_response_id,
+    itemCount: Number(row.item_count),
+    bytes: Number(row.bytes),
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+export class StoredResponsesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Writes (or rewrites, by id) a response; resolves once the database committed it. */
+  async save(owner: { owner: string; accountId: string | null; keyId: string }, response: StoredResponse): Promise<void> {
+    const input = JSON.stringify(response.inputItems);
+    const output = JSON.stringify(response.outputItems);
+    const object = JSON.stringify(response.object);
+    const values = {
+      owner: owner.owner,
+      account_id: owner.accountId,
+      key_id: owner.keyId,
+      model: response.model,
+      status: response.status,
+      previous_response_id: response.previousResponseId ?? null,
+      input_items: input,
+      output_items: output,
+      object,
+      item_count: response.inputItems.length + response.outputItems.length,
+      bytes: input.length + output.length + object.length,
+      created_at: response.createdAt * 1000,
+      expires_at: response.expiresAt * 1000,
+    };
+    await this.db
+      .insertInto('stored_responses')
+      .values({ id: response.id, ...values })
+      // A rewrite never moves a response to another owner.
+      .onConflict((conflict) => conflict.column('id').doUpdateSet(values).where('stored_responses.owner', '=', owner.owner))
+      .execute();
+  }
+
+  /** The owner's response, unless it expired at or before `now` (Unix ms). */
+  async find(owner: string, id: string, now: number): Promise<StoredResponse | undefined> {
+    const row = await this.db
+      .selectFrom('stored_responses')
+      .selectAll()
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row ? fromRow(row) : undefined;
+  }
+
+  /**
+   * The chain that ends at `id`, newest first, at most `maxLinks` long: the owner's live responses
+   * linked by `previous_response_id`. Empty when `id` itself is unknown; a chain whose last link
+   * still names a previous response was either cut by `maxLinks` or reached one deleted or expired.
+   */
+  async chain(owner: string, id: string, now: number, maxLinks: number): Promise<ChainLink[]> {
+    const result = await sql<{ id: string; previous_response_id: string | null; item_count: number | string; bytes: number | string; depth: number }>`
+      with recursive chain (id, previous_response_id, item_count, bytes, depth) as (
+        select id, previous_response_id, item_count, bytes, 1 from stored_responses
+          where id = ${id} and owner = ${owner} and expires_at > ${now}
+        union all
+        select r.id, r.previous_response_id, r.item_count, r.bytes, chain.depth + 1 from stored_responses r
+          join chain on r.id = chain.previous_response_id
+          where r.owner = ${owner} and r.expires_at > ${now} and chain.depth < ${maxLinks}
+      )
+      select id, previous_response_id, item_count, bytes, depth from chain order by depth
+    `.execute(this.db);
+    return result.rows.map((row) => ({
+      id: row.id,
+      previousResponseId: row.previous_response_id,
+      itemCount: Number(row.item_count),
+      bytes: Number(row.bytes),
+    }));
+  }
+
+  /** The input and output items of the given responses, by id (rows gone meanwhile are absent). */
+  async itemsOf(ids: readonly string[]): Promise<Map<string, { inputItems: ResponseItem[]; outputItems: ResponseItem[] }>> {
+    const items = new Map<string, { inputItems: ResponseItem[]; outputItems: ResponseItem[] }>();
+    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+      const rows = await this.db
+        .selectFrom('stored_responses')
+        .select(['id', 'input_items', 'output_items'])
+        .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
+        .execute();
+      for (const row of rows) items.set(row.id, { inputItems: parseItems(row.input_items), outputItems: parseItems(row.output_items) });
+    }
+    return items;
+  }
+
+  /** Deletes the owner's response; false when there was none (or it had expired). */
+  async remove(owner: string, id: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('stored_responses')
+      .where('id', '=', id)
+      .where('owner', '=', owner)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /** Deletes at most `limit` responses expired at or before `now`; returns how many. */
+  async deleteExpired(now: number, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('stored_responses')
+      .where('id', 'in', (eb) => eb.selectFrom('stored_responses').select('id').where('expires_at', '<=', now).limit(limit))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Live responses newest first, one account's when `accountId` is given, older than `before` (`[created_at, id]`). */
+  async list(filter: { accountId?: string; before?: [number, string] }, now: number, limit: number): Promise<StoredResponseSummary[]> {
+    let query = this.db
+      .selectFrom('stored_responses')
+      .select(['id', 'account_id', 'key_id', 'model', 'status', 'previous_response_id', 'item_count', 'bytes', 'created_at', 'expires_at'])
+      .where('expires_at', '>', now)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
+    if (filter.before) {
+      const [createdAt, id] = filter.before;
+      query = query.where((eb) => eb.or([eb('created_at', '<', createdAt), eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)])]));
+    }
+    return (await query.execute()).map(summaryOf);
+  }
+
+  /** Deletes a response whatever its owner, or only if it is `accountId`'s; false when there was none. */
+  async removeAny(id: string, now: number, accountId?: string): Promise<boolean> {
+    let query = this.db.deleteFrom('stored_responses').where('id', '=', id).where('expires_at', '>', now);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
