@@ -27,8 +27,8 @@ import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
 import { loginFailureDevicesMigration } from './migrations/014-login-failure-devices.js';
 import { mediaFilesMigration } from './migrations/015-media-files.js';
-import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
+import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 
 export type { StoreDialect };
 
@@ -59,8 +59,8 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '013-key-revisions': keyRevisionsMigration,
         '014-login-failure-devices': loginFailureDevicesMigration,
         '015-media-files': mediaFilesMigration,
-        '017-background-responses': backgroundResponsesMigration,
         '016-stored-responses': storedResponsesMigration,
+        '017-background-responses': backgroundResponsesMigration,
       };
     },
   };

@@ -44,10 +44,14 @@ export async function createBackgroundResponse(
   peeked: PeekedResponsesRequest,
 ): Promise<FastifyReply> {
   if (!peeked.store) {
-    throw new GatewayError('invalid_request', 'Background mode requires store=true: a background response is stored so that it can be polled. Send store: true, or leave store out.', {
-      param: 'background',
-      code: 'unsupported_parameter',
-    });
+    throw new GatewayError(
+      'invalid_request',
+      'Background mode requires store=true: a background response is stored so that it can be polled. Send store: true, or leave store out.',
+      {
+        param: 'background',
+        code: 'unsupported_parameter',
+      },
+    );
   }
   const key = requestKey(request);
   services.checkAccess(key, peeked.model, 'chat');
@@ -115,7 +119,11 @@ function startingAfter(query: unknown): number {
 }
 
 /** `GET /v1/responses/{id}?stream=true[&starting_after=N]`. */
-export async function streamBackgroundResponse(services: GatewayServices, request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply): Promise<FastifyReply> {
+export async function streamBackgroundResponse(
+  services: GatewayServices,
+  request: FastifyRequest<{ Params: { id: string } }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const after = startingAfter(request.query);
   const stored = await services.responses.get(requestKey(request), request.params.id);
   if (!stored) throw responseNotFound(request.params.id);
@@ -130,7 +138,10 @@ export async function streamBackgroundResponse(services: GatewayServices, reques
 }
 
 /** `POST /v1/responses/{id}/cancel`. */
-export async function cancelBackgroundResponse(services: GatewayServices, request: FastifyRequest<{ Params: { id: string } }>): Promise<Record<string, unknown>> {
+export async function cancelBackgroundResponse(
+  services: GatewayServices,
+  request: FastifyRequest<{ Params: { id: string } }>,
+): Promise<Record<string, unknown>> {
   const key = requestKey(request);
   const stored = await services.responses.get(key, request.params.id);
   if (!stored) throw responseNotFound(request.params.id);

@@ -134,7 +134,12 @@ async function end(
   }
 }
 
-async function endFailed(services: GatewayServices, job: BackgroundResponseJob, stored: StoredResponse, error: { code: string; message: string }): Promise<void> {
+async function endFailed(
+  services: GatewayServices,
+  job: BackgroundResponseJob,
+  stored: StoredResponse,
+  error: { code: string; message: string },
+): Promise<void> {
   const object = failedObject(stored.object, error);
   await end(services, job, stored, { object, outputItems: [] }, terminalEvent(object));
 }
