@@ -71,7 +71,8 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
     requestId: job.requestId,
     model: stored.model,
     stream: true,
-    canonical: () => parsed.canonical,
+    // Streamed upstream whatever the client asked: its events are stored as they come, and a cancel cuts it at once.
+    canonical: () => ({ ...parsed.canonical, stream: true }),
     signal: job.signal,
   });
   if (outcome.kind === 'passthrough') throw new Error('a Responses call was relayed untranslated');
@@ -114,7 +115,8 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
       await end(services, job, stored, final, event);
       return;
     }
-    await job.emit(event);
+    // Only a response created with `stream: true` can be streamed again: the others keep just their terminal event.
+    if (job.stream) await job.emit(event);
   }
 }
 
