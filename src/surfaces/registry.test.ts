@@ -6,6 +6,7 @@ describe('the surface registry', () => {
   it('names every surface once', () => {
     const names = SURFACES.map((surface) => surface.name);
     expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('responses');
   });
 
   it('lists the task families in registry order, each with its id look', () => {
@@ -40,6 +41,8 @@ describe('the error family of a path', () => {
     expect(errorFamilyOf('/v1/video/generations/task_x')).toBe('openai');
     expect(errorFamilyOf('/videogen10/video')).toBe('openai');
     expect(errorFamilyOf('/v1/chat/completions')).toBe('openai');
+    expect(errorFamilyOf('/v1/responses')).toBe('openai');
+    expect(errorFamilyOf('/v1/responses/resp_x/input_items?limit=2')).toBe('openai');
     expect(errorFamilyOf('/v1/messagesx')).toBe('openai');
     expect(errorFamilyOf('/v1beta2/x')).toBe('openai');
     expect(errorFamilyOf('/nothing/here')).toBe('openai');

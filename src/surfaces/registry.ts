@@ -13,6 +13,7 @@ import { imgtaskSurface } from './imgtask/index.js';
 import { sharedModelsSurface } from './models/index.js';
 import { openaiVideosSurface } from './openai-videos/index.js';
 import { openaiSurface } from './openai/index.js';
+import { responsesSurface } from './responses/index.js';
 import type { Surface } from './types.js';
 import { videoGenerationsSurface } from './video-generations/index.js';
 import { videogen1Surface } from './videogen1/index.js';
@@ -21,6 +22,7 @@ import { videogen3Surface } from './videogen3/index.js';
 
 export const SURFACES: readonly Surface[] = [
   openaiSurface,
+  responsesSurface,
   anthropicSurface,
   geminiSurface,
   imagegen2Surface,
