@@ -226,6 +226,16 @@ describe('background responses', () => {
     expect((await client.responses.retrieve(created.id)).status).toBe('cancelled');
   });
 
+  it('a response deleted while it runs is not brought back when the run ends', async () => {
+    anthropic.replayNext(slowAnthropicAnswer(10, 60));
+    const created = await client.responses.create({ model: ANTHROPIC_MODEL, input: 'Slowly.', background: true });
+    await waitForStatus(created.id, 'in_progress');
+    await client.responses.delete(created.id);
+    // Longer than the slow answer takes.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await expect(client.responses.retrieve(created.id)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('refuses what OpenAI refuses', async () => {
     await expect(client.responses.create({ model: SANDBOX_MODEL, input: 'hi', background: true, store: false })).rejects.toMatchObject({
       status: 400,

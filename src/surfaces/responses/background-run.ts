@@ -34,8 +34,7 @@ async function runBackgroundResponse(services: GatewayServices, job: BackgroundR
   const stored = await services.responses.get(key, job.id);
   if (!stored) {
     // Deleted (or expired) before it ran: nothing to answer into.
-    const object = failedObject({ id: job.id, object: 'response' }, { code: 'server_error', message: 'The response was deleted before it ran.' });
-    await job.finish({ status: 'failed', object, terminal: terminalEvent(object) });
+    await endDeleted(job, cancelledObject({ id: job.id, object: 'response' }));
     return;
   }
   if (job.attempt > 1 && FINISHED.has(stored.status)) {
@@ -64,6 +63,10 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
     if (!history) throw new Error(`Previous response with id '${stored.previousResponseId}' is no longer stored.`);
   }
   const parsed = parseResponsesRequest(job.body, { history, openReasoning: (sealed) => services.responses.open(sealed) });
+  if (!(await stillStored(services, job))) {
+    await endDeleted(job, cancelledObject(stored.object));
+    return;
+  }
   await services.responses.save(key, restated(stored, withStatus(stored.object, 'in_progress')));
   const outcome = await services.chat({
     key,
@@ -91,6 +94,7 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
   let saved: RenderedResponse | undefined;
   const save = async (rendered: RenderedResponse): Promise<void> => {
     if (job.signal.aborted) throw new Error('background run stopped');
+    if (!(await stillStored(services, job))) throw new Error('the response was deleted while it ran');
     const object = withStatus(rendered.object, statusOf(rendered.object));
     await services.responses.save(key, restated(stored, object, rendered.outputItems));
     saved = { object, outputItems: rendered.outputItems };
@@ -128,12 +132,25 @@ async function end(
   final: RenderedResponse,
   terminal: { type: string } & Record<string, unknown>,
 ): Promise<void> {
-  if (final !== undefined && statusOf(final.object) === 'failed') await services.responses.save(job.key, restated(stored, final.object, final.outputItems));
+  if (!(await stillStored(services, job))) {
+    await endDeleted(job, cancelledObject(stored.object));
+    return;
+  }
+  if (statusOf(final.object) === 'failed') await services.responses.save(job.key, restated(stored, final.object, final.outputItems));
   if (await job.finish({ status: statusOf(final.object), object: final.object, terminal })) return;
   const run = await services.background.get(job.id);
   if (run?.status === 'cancelled') {
     await services.responses.save(job.key, restated(stored, run.finalObject ?? cancelledObject(stored.object), []));
   }
+}
+
+/** A client may delete a background response while it runs: nothing is saved again then (no resurrection), and the run ends cancelled. */
+async function stillStored(services: GatewayServices, job: BackgroundResponseJob): Promise<boolean> {
+  return (await services.responses.get(job.key, job.id)) !== undefined;
+}
+
+async function endDeleted(job: BackgroundResponseJob, object: Record<string, unknown>): Promise<void> {
+  await job.finish({ status: 'cancelled', object, terminal: terminalEvent(object) });
 }
 
 async function endFailed(
