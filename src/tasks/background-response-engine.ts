@@ -37,6 +37,8 @@ export const DEFAULT_EVENT_CAPS: EventCaps = { maxEvents: 10_000, maxBytes: 16 *
 export const EVENTS_RETENTION_MS = 24 * 3_600_000;
 
 const CLAIM_BATCH = 8;
+/** Runs taken over from dead processes are claimed only while this process runs fewer than this (its own creations always run). */
+const MAX_TAKEN_OVER_RUNS = 64;
 const FOLLOW_BATCH = 200;
 const FOLLOW_POLL_MS = 250;
 const SWEEP_EVERY_MS = 10 * 60_000;
@@ -175,9 +177,11 @@ export class BackgroundResponseEngine implements BackgroundResponseServices {
         this.deps.logger.warn({ err: error }, 'background responses sweep failed');
       });
     }
+    const room = Math.min(CLAIM_BATCH, MAX_TAKEN_OVER_RUNS - this.local.size);
+    if (room <= 0) return false;
     let claimed: BackgroundRunRow[];
     try {
-      claimed = await this.deps.repository.claimOrphans(now, CLAIM_BATCH, this.owner, this.deps.leaseMs);
+      claimed = await this.deps.repository.claimOrphans(now, room, this.owner, this.deps.leaseMs);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'claiming background responses failed');
       return false;
