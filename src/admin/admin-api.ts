@@ -18,6 +18,7 @@ import { channelRoutes } from './routes/channel-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { playgroundRoutes } from './routes/playground-routes.js';
+import { responseRoutes } from './routes/response-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { taskRoutes } from './routes/task-routes.js';
 import { usageRoutes } from './routes/usage-routes.js';
@@ -38,6 +39,7 @@ const ROUTE_MODULES: RouteModule[] = [
   usageRoutes,
   channelRoutes,
   taskRoutes,
+  responseRoutes,
   modelRoutes,
   playgroundRoutes,
 ];
@@ -53,7 +55,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
             title: 'gengate admin API',
             version: '1',
             description:
-              'Accounts, API keys, channels, usage, tasks, models and the audit log of a gengate gateway. ' +
+              'Accounts, API keys, channels, usage, tasks, stored responses, models and the audit log of a gengate gateway. ' +
               'Authenticate with the dashboard session cookie (state changes also need `x-csrf-token`) or `Authorization: Bearer <admin API key>`.',
           },
           servers: [{ url: '/' }],

@@ -71,6 +71,15 @@ function summaryOf(row: Omit<Row, 'input_items' | 'output_items' | 'object' | 'o
   };
 }
 
+/**
+ * `createdAt` is whole seconds; the row keeps milliseconds so that listings order the responses
+ * of one second as they were saved: the time of saving, held within that second.
+ */
+function createdAtMs(createdAt: number): number {
+  const start = createdAt * 1000;
+  return Math.min(Math.max(Date.now(), start), start + 999);
+}
+
 export class StoredResponsesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -91,7 +100,7 @@ export class StoredResponsesRepository {
       object,
       item_count: response.inputItems.length + response.outputItems.length,
       bytes: input.length + output.length + object.length,
-      created_at: response.createdAt * 1000,
+      created_at: createdAtMs(response.createdAt),
       expires_at: response.expiresAt * 1000,
     };
     await this.db

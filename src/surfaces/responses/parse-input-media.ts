@@ -29,8 +29,10 @@ export function parseInputImage(part: Json, param: string): ParsedPart<ImagePart
   const image: ImagePart = { type: 'image', source: imageUrlSource(url, `${param}.image_url`) };
   const wire: Json = { type: 'input_image', image_url: url, detail: 'auto' };
   if (part.detail !== undefined && part.detail !== null) {
-    image.detail = oneOf(part.detail, `${param}.detail`, IMAGE_DETAILS);
-    wire.detail = image.detail;
+    const detail = oneOf(part.detail, `${param}.detail`, IMAGE_DETAILS);
+    // Chat Completions knows no `original` (full resolution): its nearest is `high`.
+    image.detail = detail === 'original' ? 'high' : detail;
+    wire.detail = detail;
   }
   return { part: image, wire };
 }

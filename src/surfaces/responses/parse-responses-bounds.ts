@@ -26,7 +26,7 @@ const TEXT_MEMBERS = ['content', 'output', 'arguments', 'summary', 'encrypted_co
 /** Part members that hold text (media members — `image_url`, `file_data` — are not texts). */
 const PART_TEXT_MEMBERS = ['text', 'refusal'] as const;
 
-export function checkText(value: string, param: string): void {
+function checkText(value: string, param: string): void {
   if (value.length > MAX_TEXT_CHARS) {
     throw invalidRequest(
       `${param}: ${value.length} characters is more than the ${MAX_TEXT_CHARS} a single text may hold; send long documents as an input_file`,

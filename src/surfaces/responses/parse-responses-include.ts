@@ -6,7 +6,7 @@
 import { invalidRequest } from '../../core/errors.js';
 import { oneOf, requireArray } from '../../core/validate.js';
 
-export const RESPONSE_INCLUDABLES = [
+const RESPONSE_INCLUDABLES = [
   'file_search_call.results',
   'web_search_call.results',
   'web_search_call.action.sources',

@@ -7,9 +7,9 @@ import { describeValue } from '../../core/describe-value.js';
 import { invalidRequest } from '../../core/errors.js';
 import { describe, requireObject } from '../../core/validate.js';
 
-export const MAX_METADATA_PAIRS = 16;
-export const MAX_METADATA_KEY_CHARS = 64;
-export const MAX_METADATA_VALUE_CHARS = 512;
+const MAX_METADATA_PAIRS = 16;
+const MAX_METADATA_KEY_CHARS = 64;
+const MAX_METADATA_VALUE_CHARS = 512;
 
 export function parseResponsesMetadata(value: unknown): Record<string, string> {
   if (value === undefined || value === null) return {};

@@ -40,8 +40,7 @@ export const parseResponsesRequest: ParseResponsesRequest = (body, context) => {
   const toolChoice = parseResponsesToolChoice(json.tool_choice, tools.definitions);
   const conversation = parseConversation(context.history, json.input, context);
   if (conversation.messages.length === 0) {
-    const param = 'input';
-    throw invalidRequest(`${param}: ${json.input === undefined ? 'is required' : 'needs at least one user, assistant or tool item'}`, param);
+    throw invalidRequest(`input: ${json.input === undefined ? 'is required' : 'needs at least one user, assistant or tool item'}`, 'input');
   }
 
   const canonical: ChatRequest = { model: peeked.model, messages: conversation.messages, stream: peeked.stream };

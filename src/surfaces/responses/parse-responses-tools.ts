@@ -11,7 +11,7 @@ import { invalidRequest } from '../../core/errors.js';
 import { describe, oneOf, optionalBoolean, optionalString, requireArray, requireObject, requireString, type Json } from '../../core/validate.js';
 
 /** More tools than any model is given in practice; it bounds the loops over them. */
-export const MAX_TOOLS = 512;
+const MAX_TOOLS = 512;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export interface ParsedTools {

@@ -11,7 +11,7 @@ import { describe } from '../../core/validate.js';
 import type { PeekedResponsesRequest } from './seams.js';
 
 /** Longest `previous_response_id` accepted (the gateway's own are `resp_` and a few dozen characters). */
-export const MAX_RESPONSE_ID_CHARS = 256;
+const MAX_RESPONSE_ID_CHARS = 256;
 
 export function peekResponsesRequest(body: unknown): PeekedResponsesRequest {
   if (!isJsonObject(body)) throw invalidRequest(`body: expected an object, got ${describe(body)}`, 'body');

@@ -14,14 +14,14 @@ import type { RenderContext, ResponsesEcho } from './seams.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
-export interface OutputTextPart {
+interface OutputTextPart {
   type: 'output_text';
   annotations: [];
   logprobs: [];
   text: string;
 }
 
-export interface RefusalPart {
+interface RefusalPart {
   type: 'refusal';
   refusal: string;
 }

@@ -13,10 +13,10 @@ import type { Usage } from '../../core/usage.js';
 import { toResponsesUsage } from './responses-usage.js';
 import type { RenderContext, RenderedResponse } from './seams.js';
 
-export type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
-export type IncompleteReason = 'max_output_tokens' | 'content_filter';
+type ResponseStatus = 'in_progress' | 'completed' | 'incomplete' | 'failed';
+type IncompleteReason = 'max_output_tokens' | 'content_filter';
 
-export interface ResponseError {
+interface ResponseError {
   code: string;
   message: string;
 }

@@ -60,34 +60,45 @@ async function* streamResponse(events: AsyncIterable<ChatEvent>, context: Render
   const frames = writer.frames;
   /** The upstream stream ended or threw: nothing to let go of. */
   let exhausted = false;
+  let failure: GatewayError | undefined;
   try {
     writer.opening();
     yield* drain(frames);
     for (;;) {
       if (result.done) {
         exhausted = true;
-        await writer.fail(new GatewayError('upstream', 'upstream stream ended before the response was complete'), beforeTerminal);
+        failure = new GatewayError('upstream', 'upstream stream ended before the response was complete');
         break;
       }
       const event = result.value;
       if (event.type === 'finish') {
-        await writer.finish(event.finishReason, event.usage, beforeTerminal);
-        break;
+        // The open item's last frames go out at once; only the terminal one waits for the store.
+        writer.end(event.finishReason, event.usage);
+        yield* drain(frames);
+        await writer.finish(event.finishReason, beforeTerminal);
+        yield* drain(frames);
+        return;
       }
       if (event.type === 'error') {
-        await writer.fail(event.error, beforeTerminal);
+        failure = event.error;
         break;
       }
       writer.apply(event);
-      if (frames.length > 0) yield* drain(frames);
+      if (frames.length > 0) {
+        for (let i = 0; i < frames.length; i++) yield frames[i];
+        frames.length = 0;
+      }
       try {
         result = await iterator.next();
       } catch (error) {
         exhausted = true;
-        await writer.fail(toGatewayError(error), beforeTerminal);
+        failure = toGatewayError(error);
         break;
       }
     }
+    writer.closeOpen('incomplete');
+    yield* drain(frames);
+    await writer.fail(failure, beforeTerminal);
     yield* drain(frames);
   } finally {
     // After the terminal event, or when the client leaves: let the upstream stream go (its own cleanup runs).
@@ -177,12 +188,16 @@ class ResponsesStreamWriter {
     }
   }
 
-  /** Closes the open item, stores the response, then writes its terminal frame (`response.failed` if storing failed). */
-  async finish(reason: FinishReason, usage: Usage, beforeTerminal: BeforeTerminal): Promise<void> {
+  /** Closes the open item as a finish with `reason` leaves it, and takes the final usage. */
+  end(reason: FinishReason, usage: Usage): void {
     mergeUsage(this.usage, usage);
-    const { status, incompleteReason } = outcomeOf(reason);
-    this.closeOpen(status === 'incomplete' ? 'incomplete' : 'completed');
+    this.closeOpen(outcomeOf(reason).status === 'incomplete' ? 'incomplete' : 'completed');
     if (reason === 'refusal' && !this.output.some((item) => item.type === 'message')) this.emptyRefusal();
+  }
+
+  /** After `end`: stores the response, then writes its terminal frame (`response.failed` if storing failed). */
+  async finish(reason: FinishReason, beforeTerminal: BeforeTerminal): Promise<void> {
+    const { status, incompleteReason } = outcomeOf(reason);
     const rendered = this.rendered({ status, output: this.output, usage: this.usage, incompleteReason });
     try {
       await beforeTerminal(rendered);
@@ -194,9 +209,8 @@ class ResponsesStreamWriter {
     this.terminal(status === 'completed' ? 'response.completed' : 'response.incomplete', rendered);
   }
 
-  /** Ends a stream that failed: the open item closed as incomplete, the failed response stored, then `response.failed`. */
+  /** After `closeOpen('incomplete')`: stores the failed response, then writes `response.failed`. */
   async fail(error: GatewayError, beforeTerminal: BeforeTerminal): Promise<void> {
-    this.closeOpen('incomplete');
     const rendered = this.rendered({ status: 'failed', output: this.output, error: toResponseError(error) });
     // Failed either way: a store that fails as well changes nothing the client is told.
     await beforeTerminal(rendered).catch(() => undefined);
@@ -271,7 +285,7 @@ class ResponsesStreamWriter {
   }
 
   /** Closes the open item, if any, with the frames that end it. */
-  private closeOpen(status: ItemStatus): void {
+  closeOpen(status: ItemStatus): void {
     const open = this.open;
     if (!open) return;
     if (open.kind === 'reasoning') {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export type ResponseItemPrefix = 'msg' | 'fc' | 'rs';
+type ResponseItemPrefix = 'msg' | 'fc' | 'rs';
 
 export function newResponseItemId(prefix: ResponseItemPrefix): string {
   return `${prefix}_${randomBytes(24).toString('hex')}`;

@@ -5,7 +5,7 @@
  */
 import type { Usage } from '../../core/usage.js';
 
-export interface ResponsesUsage {
+interface ResponsesUsage {
   input_tokens: number;
   input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;

@@ -33,7 +33,7 @@ export function fileDataSource(fileData: string, filename: string | undefined, p
 }
 
 /** Plain base64 file data carries no media type: infer it from the filename, PDF by default. */
-export function mediaTypeForFilename(filename: string | undefined): string {
+function mediaTypeForFilename(filename: string | undefined): string {
   const extension = filename?.toLowerCase().split('.').pop();
   switch (extension) {
     case 'txt':

@@ -5,7 +5,7 @@
  */
 import { oneOf } from '../../core/validate.js';
 
-export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
+const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high'] as const;
 
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
