@@ -42,6 +42,7 @@ const MAX_TAKEN_OVER_RUNS = 64;
 const FOLLOW_BATCH = 200;
 const FOLLOW_POLL_MS = 250;
 const SWEEP_EVERY_MS = 10 * 60_000;
+const STOP_PATIENCE_MS = 5_000;
 
 type Runner = (job: BackgroundResponseJob) => Promise<void>;
 
@@ -62,6 +63,8 @@ interface LocalRun {
   controller: AbortController;
   renew: NodeJS.Timeout;
   writer: BackgroundEventWriter;
+  /** Settles once the runner returned and the run let go of everything. */
+  done?: Promise<void>;
 }
 
 const TERMINAL = new Set<string>(['completed', 'incomplete', 'failed', 'cancelled']);
@@ -106,6 +109,13 @@ export class BackgroundResponseEngine implements BackgroundResponseServices {
     const runs = [...this.local.entries()];
     for (const [, run] of runs) run.controller.abort(new RunStopped('shutdown'));
     await Promise.all(runs.map(([id]) => this.deps.repository.releaseLease(id, this.owner).catch(() => undefined)));
+    // The aborted calls end (and record their usage) before the recorder and the store close; a stuck one is not waited for long.
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_PATIENCE_MS);
+    });
+    await Promise.race([Promise.all(runs.map(([, run]) => run.done)), patience]);
+    clearTimeout(timer);
   }
 
   async create(key: AuthenticatedKey, run: { id: string; requestId: string; body: unknown; stream: boolean }): Promise<void> {
@@ -259,7 +269,8 @@ export class BackgroundResponseEngine implements BackgroundResponseServices {
       if (!refusal && row.status === 'queued' && !(await repository.markStarted(id, this.owner, this.now()))) return;
       await runner(job);
     };
-    started()
+    const local = this.local.get(id);
+    const done = started()
       .catch((error: unknown) => {
         if (!controller.signal.aborted) logger.error({ err: error, responseId: id }, 'background response runner failed: it is re-run once its lease runs out');
       })
@@ -268,6 +279,7 @@ export class BackgroundResponseEngine implements BackgroundResponseServices {
         writer.stop();
         this.local.delete(id);
       });
+    if (local) local.done = done;
   }
 
   private wake(id: string): void {
