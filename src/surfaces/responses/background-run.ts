@@ -12,7 +12,7 @@
  * the ones the cut attempt stored (sequence numbers never repeat), without a second
  * `response.created`, and its `response.in_progress` tells a follower that output starts again.
  */
-import { type GatewayError, toGatewayError } from '../../core/errors.js';
+import { GatewayError, toGatewayError } from '../../core/errors.js';
 import type { StoredResponse } from '../../core/responses.js';
 import type { BackgroundResponseJob, GatewayServices } from '../../gateway/contract.js';
 import { cancelledObject, eventOfFrame, failedObject, restated, statusOf, TERMINAL_EVENT_TYPES, terminalEvent, withStatus } from './background-objects.js';
@@ -51,7 +51,7 @@ async function runBackgroundResponse(services: GatewayServices, job: BackgroundR
     await run(services, job, stored);
   } catch (error) {
     if (job.signal.aborted) return;
-    await endFailed(services, job, stored, toResponseError(toGatewayError(error) as GatewayError));
+    await endFailed(services, job, stored, toResponseError(toGatewayError(error)));
   }
 }
 
@@ -60,7 +60,7 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
   let history: Awaited<ReturnType<GatewayServices['responses']['conversation']>> = [];
   if (stored.previousResponseId !== undefined) {
     history = await services.responses.conversation(key, stored.previousResponseId);
-    if (!history) throw new Error(`Previous response with id '${stored.previousResponseId}' is no longer stored.`);
+    if (!history) throw new GatewayError('invalid_request', `Previous response with id '${stored.previousResponseId}' is no longer stored.`);
   }
   const parsed = parseResponsesRequest(job.body, { history, openReasoning: (sealed) => services.responses.open(sealed) });
   if (!(await stillStored(services, job))) {
