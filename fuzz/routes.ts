@@ -147,6 +147,9 @@ const GEMINI_EMBED = 'text-embedding-004';
 /** A well-formed video task id no task has (lookups and cancels answer 404). */
 const VIDEO_UNKNOWN_ID = 'task_fuzzfuzzfuzzfuzzfuzzfuzz22';
 
+/** A well-formed response id no response has (retrieve, delete, cancel, input items answer 404; a follow-up 400). */
+const RESPONSE_UNKNOWN_ID = 'resp_0123456789abcdef0123456789abcdef0123456789abcdef';
+
 /** Video routes take image URLs or `data:` URLs, not bare base64. */
 const videogen2Image: ImageSlot = (body, image, encoding) => {
   body.image_url = encodeImage(image, encoding === 'base64' ? 'data-url' : encoding);
@@ -213,6 +216,88 @@ export const ROUTES: readonly Route[] = [
       tool_choice: 'required',
       response_format: { type: 'json_schema', json_schema: { name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
     }),
+  },
+  {
+    name: 'responses create',
+    method: 'POST',
+    path: '/v1/responses',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-4o', input: 'Say hello.', max_output_tokens: 16 }),
+    optionalFields: () => ({ user: 'fuzz-user', safety_identifier: 'fuzz-safety', metadata: { purpose: 'fuzz' }, instructions: 'Be brief.' }),
+  },
+  {
+    name: 'responses create stream',
+    method: 'POST',
+    path: '/v1/responses',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-a-haiku-4-5-20251001', input: 'Say hello.', max_output_tokens: 16, stream: true, store: false }),
+  },
+  {
+    name: 'responses create items and tools',
+    method: 'POST',
+    path: '/v1/responses',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      model: 'textmodel-b-4o',
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }] },
+        { type: 'function_call', call_id: 'call_1', name: 'get_weather', arguments: '{"city":"Oslo"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'sunny' },
+        { type: 'reasoning', summary: [], encrypted_content: 'ggr1_forged' },
+      ],
+      tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+      tool_choice: 'auto',
+      text: { format: { type: 'json_schema', name: 'answer', schema: { type: 'object', properties: { text: { type: 'string' } } } } },
+      include: ['reasoning.encrypted_content'],
+      max_output_tokens: 32,
+    }),
+  },
+  {
+    name: 'responses create many items',
+    method: 'POST',
+    path: '/v1/responses',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      model: 'textmodel-b-4o',
+      input: Array.from({ length: 3000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` })),
+      max_output_tokens: 8,
+    }),
+  },
+  {
+    name: 'responses follow-up of an unknown response',
+    method: 'POST',
+    path: '/v1/responses',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-4o', input: 'And then?', previous_response_id: RESPONSE_UNKNOWN_ID }),
+  },
+  {
+    name: 'responses input tokens',
+    method: 'POST',
+    path: '/v1/responses/input_tokens',
+    family: 'openai',
+    keyPlaces: ['bearer'],
+    body: () => ({ model: 'textmodel-b-4o', input: [{ role: 'user', content: 'Count me.' }], instructions: 'Be brief.' }),
+  },
+  {
+    name: 'responses retrieve',
+    method: 'GET',
+    path: `/v1/responses/${RESPONSE_UNKNOWN_ID}?include[]=reasoning.encrypted_content`,
+    family: 'openai',
+    keyPlaces: ['bearer'],
+  },
+  { name: 'responses delete', method: 'DELETE', path: `/v1/responses/${RESPONSE_UNKNOWN_ID}`, family: 'openai', keyPlaces: ['bearer'] },
+  { name: 'responses cancel', method: 'POST', path: `/v1/responses/${RESPONSE_UNKNOWN_ID}/cancel`, family: 'openai', keyPlaces: ['bearer'], body: () => ({}) },
+  {
+    name: 'responses input items',
+    method: 'GET',
+    path: `/v1/responses/${RESPONSE_UNKNOWN_ID}/input_items?limit=5&order=asc&after=msg_x`,
+    family: 'openai',
+    keyPlaces: ['bearer'],
   },
   {
     name: 'openai embeddings',
@@ -616,6 +701,8 @@ export const ROUTES: readonly Route[] = [
   { name: 'admin usage csv', method: 'GET', path: '/admin/v1/usage.csv?groupBy=day', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin tasks', method: 'GET', path: '/admin/v1/tasks?status=succeeded', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin task', method: 'GET', path: '/admin/v1/tasks/task_unknown', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin responses', method: 'GET', path: '/admin/v1/responses?limit=5', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin response delete', method: 'DELETE', path: `/admin/v1/responses/${RESPONSE_UNKNOWN_ID}`, family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin models', method: 'GET', path: '/admin/v1/models', family: 'admin', keyPlaces: ['bearer'] },
   {
     name: 'admin model override',

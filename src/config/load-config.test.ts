@@ -140,6 +140,21 @@ channels:
   });
 });
 
+describe('responses.retentionDays', () => {
+  const load = (yaml?: string) => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yaml === undefined ? undefined : yamlFile(yaml) });
+
+  it('keeps stored responses 30 days by default, as OpenAI does, or the days the file says', () => {
+    expect(load().responses.retentionDays).toBe(30);
+    expect(load('responses:\n  retentionDays: 7\n').responses.retentionDays).toBe(7);
+  });
+
+  it('refuses what is not a whole number of days from 1 to 3650', () => {
+    for (const value of ['0', '-1', '1.5', 'forever', '3651', 'null']) {
+      expect(() => load(`responses:\n  retentionDays: ${value}\n`), value).toThrow(/responses\.retentionDays must be a whole number of days from 1 to 3650/);
+    }
+  });
+});
+
 describe('environment presets', () => {
   const acme: ProviderDescriptor = {
     name: 'acme',

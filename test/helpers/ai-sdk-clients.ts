@@ -1,7 +1,7 @@
 /**
  * The Vercel AI SDK's three first-party providers pointed at a running gateway, as their users
- * configure them for a proxy: `@ai-sdk/openai` on `/v1` (chat completions — `openai(model)`
- * means the Responses API in v3, which the gateway does not serve), `@ai-sdk/anthropic` on
+ * configure them for a proxy: `@ai-sdk/openai` on `/v1` (chat completions; `openai(model)`
+ * means the Responses API in v3, tested in responses-ai-sdk.test.ts), `@ai-sdk/anthropic` on
  * `/v1` (messages) and `@ai-sdk/google` on `/v1beta` (generateContent). No retries, so a failure
  * is seen as it is.
  */
