@@ -56,6 +56,8 @@ import { StoredResponsesRepository } from './store/stored-responses-repository.j
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
+import { BackgroundResponseEngine } from './tasks/background-response-engine.js';
+import { BackgroundResponsesRepository } from './store/background-responses-repository.js';
 import { once } from './core/once.js';
 import { AdminAuth } from './admin/admin-auth.js';
 import { registerAdminApi } from './admin/admin-api.js';
@@ -176,6 +178,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     secretKey,
     families: TASK_FAMILIES,
   });
+  // Background responses (`background: true`): durable leased runs, re-run after a crash; the lease is the task engine's.
+  const background = new BackgroundResponseEngine({
+    repository: new BackgroundResponsesRepository(store.db, store.dialect),
+    logger,
+    leaseMs: config.tasks.leaseMs,
+    revocationOf: (key) => (key.isMaster ? undefined : directory.revocationOf(key)),
+  });
   // Conversation state of the Responses API; its sealed reasoning under a key derived from the same secret as stored credentials.
   const storedResponses = new StoredResponsesRepository(store.db);
   const responses = new ResponseState({
@@ -198,6 +207,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     recorder,
     media,
     tasks: (lifecycle) => engine.services(lifecycle),
+    background,
     responses,
   });
   // Clients are told only "internal error" (a stream's error event has no request to log it with): the detail goes here.
@@ -283,6 +293,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerDashboardRoutes(http, { dir: fileURLToPath(new URL('../dist/dashboard', import.meta.url)) });
   registerTaskCallbackRoute(http, (token, headers, body) => engine.services(services.lifecycle).wake(token, headers, body));
   registerNotFound(http, errorShapes);
+  // After the surfaces registered: the Responses surface's runner is in place before any run is claimed.
+  background.start();
 
   let closing: Promise<void> | undefined;
   const drain = async (drainTimeoutMs: number): Promise<void> => {
@@ -328,6 +340,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         liveChannels.stop();
         liveCatalog.stop();
         await engine.stop();
+        await background.stop();
         await media.close();
         await recorder.close();
         await store.close();

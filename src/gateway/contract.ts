@@ -12,7 +12,7 @@ import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { PeekedDocument } from '../core/peeked-chat-request.js';
-import type { ResponseItem, SealedReasoning, StoredResponse } from '../core/responses.js';
+import type { ResponseItem, SealedReasoning, StoredResponse, StoredResponseStatus } from '../core/responses.js';
 import type { RouteInfo } from '../core/route.js';
 import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
 import type { ByteRange, StoredMedia } from '../media/media-store.js';
@@ -141,9 +141,73 @@ export interface ResponseStateServices {
   open(encryptedContent: string): SealedReasoning | undefined;
 }
 
+/** One event of a background response's stream, in OpenAI's shape; its `sequence_number` is set where it is stored. */
+export type BackgroundResponseEvent = { type: string } & Record<string, unknown>;
+
+/** One attempt at running a background response, handed to the surface's runner. */
+export interface BackgroundResponseJob {
+  /** `resp_…`. */
+  id: string;
+  /** The key that created it, as it was then (its revocation is checked before each attempt). */
+  key: AuthenticatedKey;
+  /** The client's request body. */
+  body: unknown;
+  /** Created with `stream: true`. */
+  stream: boolean;
+  /** This attempt's request id (its usage row): the creating request's, with `.<attempt>` after the first. */
+  requestId: string;
+  /** 1 for the run started by the create; more when a run cut by a crash is run again. */
+  attempt: number;
+  /** Set when the run may not call upstream (attempts used up, key revoked): the runner only ends it `failed` with this. */
+  refusal?: { code: string; message: string };
+  /** Aborted when the response is cancelled, its lease is lost, or the gateway shuts down; the runner then writes nothing. */
+  signal: AbortSignal;
+  /** Stores a stream event (numbered in order); resolves once queued. */
+  emit(event: BackgroundResponseEvent): Promise<void>;
+  /**
+   * Ends the run with its final object and terminal event, written together; false when it had
+   * already ended (cancelled meanwhile) or this process lost it.
+   */
+  finish(ending: { status: StoredResponseStatus; object: Record<string, unknown>; terminal: BackgroundResponseEvent }): Promise<boolean>;
+}
+
+/** A background run as the store keeps it. */
+export interface BackgroundResponseRun {
+  status: StoredResponseStatus;
+  stream: boolean;
+  /** The final response object (terminal statuses). */
+  finalObject?: Record<string, unknown>;
+}
+
+/** A stored stream event: its JSON text already carries `sequence_number`. */
+export interface StoredBackgroundEvent {
+  sequence: number;
+  type: string;
+  data: string;
+}
+
+/**
+ * Background responses (`background: true`) run on the gateway's durable runs: written before the
+ * client's answer, leased to one process, run again after a crash, cancellable, their stream
+ * events stored for replay. Lookups take an id the surface has already checked is the key's own.
+ */
+export interface BackgroundResponseServices {
+  /** Writes the run (`queued`) durably, then starts it in this process. */
+  create(key: AuthenticatedKey, run: { id: string; requestId: string; body: unknown; stream: boolean }): Promise<void>;
+  get(id: string): Promise<BackgroundResponseRun | undefined>;
+  /** Ends a run not ended yet as `cancelled` (its upstream call aborted); false when it had already ended. */
+  cancel(id: string, ending: { object: Record<string, unknown>; terminal: BackgroundResponseEvent }): Promise<boolean>;
+  /** The stored events after `after`, then live ones as they are stored, until the terminal one or `signal`. */
+  follow(id: string, after: number, signal: AbortSignal): AsyncIterable<StoredBackgroundEvent>;
+  /** The surface's runner of one attempt (registered once, before the gateway listens). */
+  serve(runner: (job: BackgroundResponseJob) => Promise<void>): void;
+}
+
 export interface GatewayServices {
   /** Asynchronous tasks (image tasks, imagegen1, video). */
   readonly tasks: TaskServices;
+  /** Background responses of the Responses API, on durable leased runs. */
+  readonly background: BackgroundResponseServices;
   /** The Responses API's stored conversations (`previous_response_id`) and sealed reasoning. */
   readonly responses: ResponseStateServices;
   /** Size and pixel caps a surface checks image inputs against before anything decodes them. */

@@ -18,6 +18,7 @@ import { listModels } from '../routing/list-models.js';
 import { CallLifecycle, type LifecycleHooks } from './call-lifecycle.js';
 import { ChatService } from './chat-service.js';
 import type {
+  BackgroundResponseServices,
   ChatCall,
   ChatOutcome,
   EmbedCall,
@@ -41,6 +42,8 @@ interface GatewayDeps {
   hooks?: LifecycleHooks[];
   /** Builds the task engine on this gateway's call lifecycle (composed by app.ts). */
   tasks(lifecycle: CallLifecycle): TaskServices;
+  /** The durable runs of background responses (composed by app.ts). */
+  background: BackgroundResponseServices;
   /** The Responses API's stored conversations (composed by app.ts over the store). */
   responses: ResponseStateServices;
 }
@@ -49,6 +52,7 @@ export class Gateway implements GatewayServices {
   readonly lifecycle: CallLifecycle;
   readonly imageLimits: ImageLimits;
   readonly tasks: TaskServices;
+  readonly background: BackgroundResponseServices;
   readonly responses: ResponseStateServices;
   private readonly chats: ChatService;
   private readonly embeds: EmbedService;
@@ -69,6 +73,7 @@ export class Gateway implements GatewayServices {
     this.embeds = new EmbedService(this.lifecycle);
     this.imageService = new ImageService(this.lifecycle, deps.media, config.media);
     this.tasks = deps.tasks(this.lifecycle);
+    this.background = deps.background;
     this.responses = deps.responses;
   }
 

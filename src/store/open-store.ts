@@ -28,6 +28,7 @@ import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
 import { loginFailureDevicesMigration } from './migrations/014-login-failure-devices.js';
 import { mediaFilesMigration } from './migrations/015-media-files.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
+import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 
 export type { StoreDialect };
 
@@ -59,6 +60,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '014-login-failure-devices': loginFailureDevicesMigration,
         '015-media-files': mediaFilesMigration,
         '016-stored-responses': storedResponsesMigration,
+        '017-background-responses': backgroundResponsesMigration,
       };
     },
   };

@@ -264,6 +264,40 @@ interface MediaDailyWritesTable {
   bytes: number;
 }
 
+/** A background response's durable run (migration 017); `status` is a `StoredResponseStatus`. */
+export interface BackgroundResponsesTable {
+  id: string;
+  key_id: string;
+  account_id: string | null;
+  /** The `AuthenticatedKey` the run calls for, as JSON. */
+  key_json: string;
+  /** The creating request's id. */
+  request_id: string;
+  /** The client's request body as JSON text. */
+  body: string;
+  stream: number;
+  status: string;
+  attempts: Generated<number>;
+  lease_owner: string | null;
+  lease_until: number;
+  /** The response object as it ended (terminal statuses only), JSON. */
+  final_object: string | null;
+  event_count: Generated<number>;
+  event_bytes: Generated<number>;
+  /** The `sequence_number` the next stored event gets. */
+  next_sequence: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One stream event of a background response, its JSON with its `sequence_number`. */
+export interface BackgroundResponseEventsTable {
+  response_id: string;
+  sequence: number;
+  type: string;
+  data: string;
+}
+
 /** One stored Responses API response (`store/stored-responses-repository.ts`); items and object are JSON text. */
 interface StoredResponsesTable {
   id: string;
@@ -287,6 +321,8 @@ interface StoredResponsesTable {
 }
 
 export interface Database {
+  background_responses: BackgroundResponsesTable;
+  background_response_events: BackgroundResponseEventsTable;
   accounts: AccountsTable;
   sessions: SessionsTable;
   account_links: AccountLinksTable;

@@ -21,6 +21,8 @@ export interface GatewaySetup {
   configName?: string;
   /** Listen here (a restart on its predecessor's address) instead of on a fresh free port. */
   port?: number;
+  /** How long the process may take to listen (default 30 s; a loaded host compiles slowly). */
+  startTimeoutMs?: number;
 }
 
 export interface GatewayProcess {
@@ -55,7 +57,7 @@ export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayP
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (setup.startTimeoutMs ?? 30_000);
   while (!output.includes('gengate listening on')) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');

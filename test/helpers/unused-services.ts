@@ -11,7 +11,7 @@ function unused(name: string): () => never {
  * Stand-ins for the services a surface test does not exercise; spread them into a stub.
  * `checkAccess` lets every key use every model (access rules are the gateway's, tested there).
  */
-export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits' | 'tasks' | 'responses'> = {
+export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchImage' | 'checkAccess' | 'imageLimits' | 'tasks' | 'background' | 'responses'> = {
   imageLimits: DEFAULT_IMAGE_LIMITS,
   tasks: {
     submit: unused('tasks.submit'),
@@ -23,6 +23,13 @@ export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchIm
     openResult: unused('tasks.openResult'),
     page: unused('tasks.page'),
     remove: unused('tasks.remove'),
+  },
+  background: {
+    create: unused('background.create'),
+    get: unused('background.get'),
+    cancel: unused('background.cancel'),
+    follow: unused('background.follow'),
+    serve: () => undefined,
   },
   responses: {
     get: unused('responses.get'),

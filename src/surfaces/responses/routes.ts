@@ -17,6 +17,8 @@ import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import { renderOpenAIError } from '../openai/render-error.js';
+import { cancelBackgroundResponse, createBackgroundResponse, streamBackgroundResponse } from './background-routes.js';
+import { backgroundRunner } from './background-run.js';
 import { estimateResponsesInputTokens } from './estimate-responses-input-tokens.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { peekResponsesRequest } from './peek-responses-request.js';
@@ -60,12 +62,7 @@ function parseWithHistory(services: GatewayServices, body: unknown, history: Res
 
 async function createResponse(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const peeked = peekResponsesRequest(request.body);
-  if (peeked.background) {
-    throw invalidRequest(
-      'background: background mode is not supported by this gateway; send the request without it (stream it to follow its progress)',
-      'background',
-    );
-  }
+  if (peeked.background) return createBackgroundResponse(services, request, reply, peeked);
   const key = requestKey(request);
   const history = await historyOf(services, key, peeked.previousResponseId);
   const parsed = parseWithHistory(services, request.body, history);
@@ -159,11 +156,6 @@ async function deleteResponse(services: GatewayServices, request: FastifyRequest
   return { id, object: 'response.deleted', deleted: true };
 }
 
-async function cancelResponse(services: GatewayServices, request: FastifyRequest<{ Params: { id: string } }>): Promise<never> {
-  await findStored(services, request);
-  throw invalidRequest('Only responses created with background=true can be cancelled');
-}
-
 async function listInputItems(services: GatewayServices, request: FastifyRequest<{ Params: { id: string } }>): Promise<Record<string, unknown>> {
   const query = parseInputItemsQuery(request.query);
   const stored = await findStored(services, request);
@@ -206,12 +198,15 @@ async function countInputTokens(services: GatewayServices, request: FastifyReque
 
 export function registerResponsesRoutes(app: FastifyInstance, services: GatewayServices): void {
   useErrorRenderer(app, renderOpenAIError);
+  services.background.serve(backgroundRunner(services));
   authenticateFirst(app, (presented) => services.authenticate(presented), bearerToken);
   app.post('/v1/responses', (request, reply) => createResponse(services, request, reply));
   // Before `/v1/responses/:id/…`: a literal segment wins in Fastify's router whatever the order, this only reads better.
   app.post('/v1/responses/input_tokens', (request) => countInputTokens(services, request));
-  app.get<{ Params: { id: string } }>('/v1/responses/:id', (request) => retrieveResponse(services, request));
+  app.get<{ Params: { id: string } }>('/v1/responses/:id', (request, reply) =>
+    parseRetrieveQuery(request.query).stream ? streamBackgroundResponse(services, request, reply) : retrieveResponse(services, request),
+  );
   app.delete<{ Params: { id: string } }>('/v1/responses/:id', (request) => deleteResponse(services, request));
-  app.post<{ Params: { id: string } }>('/v1/responses/:id/cancel', (request) => cancelResponse(services, request));
+  app.post<{ Params: { id: string } }>('/v1/responses/:id/cancel', (request) => cancelBackgroundResponse(services, request));
   app.get<{ Params: { id: string } }>('/v1/responses/:id/input_items', (request) => listInputItems(services, request));
 }

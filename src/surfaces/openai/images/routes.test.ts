@@ -40,6 +40,7 @@ const services: GatewayServices = {
   listModels: () => [],
   checkAccess: () => undefined,
   tasks: unusedServices.tasks,
+  background: unusedServices.background,
   responses: unusedServices.responses,
   embed: () => Promise.reject(new Error('unused')),
   async images(call) {
