@@ -2,7 +2,8 @@
  * Codex CLI (`codex exec`) against the gateway's Responses surface: a custom model provider in
  * the rig's `CODEX_HOME/config.toml` (`wire_api = "responses"`, `base_url` the gateway's `/v1`,
  * `env_key` naming the variable that holds a gateway key), no retries (a failure shows at
- * once), update checks, analytics, feedback and OpenTelemetry export off. Approvals never,
+ * once), update checks, analytics, feedback, OpenTelemetry export, the plugin marketplace and
+ * connector sync off (`codex features list` names the switches). Approvals never,
  * sandbox off (`danger-full-access`: the Linux sandbox needs namespaces a container may lack),
  * so its `exec_command` tool can write into the rig's working directory.
  */
@@ -33,6 +34,15 @@ export const codex: AgentDefinition = {
       '',
       '[otel]',
       'exporter = "none"',
+      '',
+      // The curated plugin marketplace and connector ("apps") lists are fetched from the
+      // vendor at start; off, as a gateway's users without a ChatGPT login would have them.
+      '[features]',
+      'plugins = false',
+      'remote_plugin = false',
+      'plugin_sharing = false',
+      'apps = false',
+      'in_app_updates = false',
       '',
       '[model_providers.gengate]',
       'name = "gengate"',
