@@ -19,6 +19,8 @@ export interface Launch {
 export interface AgentDefinition {
   /** The name the matrix shows. */
   name: string;
+  /** How this configuration differs from the agent's defaults, when it does (shown in the matrix). */
+  variant?: string;
   /** The npm package the devDependency installs. */
   packageName: string;
   /** The gateway surface the agent speaks to reach this upstream (for the matrix). */

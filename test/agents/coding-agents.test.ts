@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type AgentDefinition, installedVersion } from './agent-definition.js';
 import { startAgentRig, UPSTREAM_NAME } from './agent-rig.js';
 import { claudeCode } from './claude-code-agent.js';
-import { codex } from './codex-agent.js';
+import { codex, codexFunctionTools } from './codex-agent.js';
 import { checkMatrixSection, type MatrixRow } from './compatibility-matrix.js';
 import { geminiCli } from './gemini-cli-agent.js';
 import { observeRun } from './observe-run.js';
@@ -23,8 +23,14 @@ import { opencode } from './opencode-agent.js';
 import { runAgent } from './run-agent.js';
 import type { Dialect } from './tool-loop.js';
 
-const AGENTS: AgentDefinition[] = [claudeCode, codex, geminiCli, opencode];
-const CASES = AGENTS.flatMap((agent) => agent.upstreams.map((upstream) => ({ agent, upstream, label: `${agent.name} → ${UPSTREAM_NAME[upstream]} upstream` })));
+function agentLabel(agent: AgentDefinition): string {
+  return agent.variant ? `${agent.name} (${agent.variant})` : agent.name;
+}
+
+const AGENTS: AgentDefinition[] = [claudeCode, codex, codexFunctionTools, geminiCli, opencode];
+const CASES = AGENTS.flatMap((agent) =>
+  agent.upstreams.map((upstream) => ({ agent, upstream, label: `${agentLabel(agent)} → ${UPSTREAM_NAME[upstream]} upstream` })),
+);
 
 /** The hard limit of one agent run; its process group is killed when it passes. */
 const RUN_LIMIT_MS = 90_000;
@@ -45,10 +51,10 @@ async function runCase(agent: AgentDefinition, upstream: Dialect): Promise<strin
   try {
     const launch = agent.launch(rig, PROMPT);
     const run = await runAgent({ ...launch, cwd: rig.workdir, timeoutMs: RUN_LIMIT_MS });
-    runTimes.push(`${agent.name} → ${upstream}: ${run.ms} ms`);
+    runTimes.push(`${agentLabel(agent)} → ${upstream}: ${run.ms} ms`);
     const observed = observeRun(run, rig, { path: join(rig.workdir, FILE_NAME), content: CONTENT, finalText: FINAL_TEXT });
     rows.push({
-      client: `${agent.name} ${installedVersion(agent.packageName)}`,
+      client: `${agent.name} ${installedVersion(agent.packageName)}${agent.variant ? ` (${agent.variant})` : ''}`,
       surface: agent.surface(upstream),
       upstream: UPSTREAM_NAME[upstream],
       features: observed.features,
@@ -62,7 +68,7 @@ async function runCase(agent: AgentDefinition, upstream: Dialect): Promise<strin
         stdout: run.stdout.slice(-3000),
         stderr: run.stderr,
       };
-      writeFileSync(join(tmpdir(), `gengate-agent-debug-${agent.packageName.replace(/\W/g, '_')}-${upstream}.json`), JSON.stringify(dump, null, 1));
+      writeFileSync(join(tmpdir(), `gengate-agent-debug-${agentLabel(agent).replace(/\W+/g, '_')}-${upstream}.json`), JSON.stringify(dump, null, 1));
     }
     return observed.problems;
   } finally {
