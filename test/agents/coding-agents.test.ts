@@ -33,7 +33,7 @@ const CASES = AGENTS.flatMap((agent) =>
 );
 
 /** The hard limit of one agent run; its process group is killed when it passes. */
-const RUN_LIMIT_MS = 90_000;
+const RUN_LIMIT_MS = 120_000;
 const FILE_NAME = 'gengate-agent-test.txt';
 const CONTENT = 'written by the agent through gengate';
 const FINAL_TEXT = 'GENGATE-AGENT-TEST-DONE';
