@@ -16,6 +16,7 @@
  * with a text block of JSON valid against the schema.
  * Deterministic: the answer depends only on the request (and, for caching, on the prefixes
  * this server instance has already seen).
+ * `answerWith` (scripted-turn.ts) lets a test decide the text or tool call from the request.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import { schemaExample } from './schema-example.js';
 import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
 import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
+import type { TurnScript } from './scripted-turn.js';
 
 export const FAKE_ANTHROPIC_KEY = 'sk-ant-fake-upstream-key';
 
@@ -86,8 +88,16 @@ function validate(body: Json): void {
   if (typeof body.temperature === 'number' && (body.temperature < 0 || body.temperature > 1)) {
     throw new FakeApiError(400, 'invalid_request_error', 'temperature: Input should be less than or equal to 1');
   }
-  const messages = body.messages;
-  if (!Array.isArray(messages)) throw new FakeApiError(400, 'invalid_request_error', 'messages: Field required');
+  if (!Array.isArray(body.messages)) throw new FakeApiError(400, 'invalid_request_error', 'messages: Field required');
+  // `role: "system"` turns (SystemMessageParam: a string or text blocks) may sit between the
+  // others; the turn rules below apply to the user and assistant turns around them.
+  (body.messages as Json[]).forEach((message, i) => {
+    if (message?.role !== 'system') return;
+    const content = message.content;
+    const textOnly = typeof content === 'string' || (Array.isArray(content) && (content as Json[]).every((block) => block?.type === 'text'));
+    if (!textOnly) throw new FakeApiError(400, 'invalid_request_error', `messages.${i}.content: system messages hold only text`);
+  });
+  const messages = (body.messages as Json[]).filter((message) => message?.role !== 'system');
   if (messages.length === 0) throw new FakeApiError(400, 'invalid_request_error', 'messages: at least one message is required');
   let previous: string | undefined;
   messages.forEach((message: Json, i) => {
@@ -226,10 +236,24 @@ class FakeAnthropic {
   private counter = 0;
   private readonly cachedPrefixes = new Set<string>();
 
-  answer(body: Json): Answer {
+  answer(body: Json, script?: TurnScript): Answer {
     this.counter++;
     const id = `msg_fake${String(this.counter).padStart(4, '0')}`;
-    const messages = body.messages as Json[];
+    const turn = script?.(body);
+    if (turn && 'text' in turn) {
+      return {
+        id,
+        content: [{ type: 'text', text: turn.text }],
+        stopReason: 'end_turn',
+        stopSequence: null,
+        usage: { ...this.inputUsage(body), output_tokens: words(turn.text) },
+      };
+    }
+    if (turn) {
+      const call = { type: 'tool_use', id: `toolu_fake${String(this.counter).padStart(4, '0')}`, name: turn.toolCall.name, input: turn.toolCall.args };
+      return { id, content: [call], stopReason: 'tool_use', stopSequence: null, usage: { ...this.inputUsage(body), output_tokens: tokensOf(call.input) } };
+    }
+    const messages = (body.messages as Json[]).filter((message) => message.role !== 'system');
     const tools = (body.tools as Json[] | undefined) ?? [];
     const choice = (body.tool_choice as Json | undefined) ?? { type: 'auto' };
     const last = messages[messages.length - 1];
@@ -379,7 +403,7 @@ function stream(res: ServerResponse, body: Json, answer: Answer, requestId: stri
   res.end();
 }
 
-export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstream> {
+export async function startFakeAnthropicUpstream(options: { answerWith?: TurnScript } = {}): Promise<FakeAnthropicUpstream> {
   const requests: RecordedRequest[] = [];
   const fake = new FakeAnthropic();
   let served = 0;
@@ -412,7 +436,7 @@ export async function startFakeAnthropicUpstream(): Promise<FakeAnthropicUpstrea
         const failure = SCENARIOS[scenario];
         if (failure) throw new FakeApiError(...failure);
         validate(json);
-        const answer = fake.answer(json);
+        const answer = fake.answer(json, options.answerWith);
         addThinking(json, answer);
         const midstream = scenario === 'midstream-error' || String(json.model).includes('midstream-error');
         if (json.stream === true) return stream(res, json, answer, requestId, midstream);

@@ -16,6 +16,7 @@
  * only, upper-case type names, OBJECTs with properties) answers JSON valid against the schema.
  * Deterministic: the answer depends only on the request and the number of requests served.
  * Embeddings (`:embedContent`, `:batchEmbedContents`): see fake-gemini-embeddings.ts.
+ * `answerWith` (scripted-turn.ts) lets a test decide the text or function call from the request.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import { schemaExample } from './schema-example.js';
 import { schemaInstance } from './schema-instance.js';
 import { closeServer } from './fake-http.js';
 import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
+import type { TurnScript } from './scripted-turn.js';
 
 export const FAKE_GEMINI_KEY = 'fake-gemini-upstream-key';
 /** Tokens a request naming `cachedContent` reads from the cache (added to its prompt). */
@@ -330,7 +332,7 @@ interface Answer {
   blocked: boolean;
 }
 
-function answer(body: Json): Answer {
+function answer(body: Json, script?: TurnScript): Answer {
   const contents = body.contents as Json[];
   const last = contents[contents.length - 1];
   const lastParts = last.parts as Json[];
@@ -349,7 +351,14 @@ function answer(body: Json): Answer {
   }
   let finishReason = 'STOP';
   let output = 0;
-  if (declarations.length > 0 && mode !== 'NONE' && response === undefined) {
+  const turn = script?.(body);
+  if (turn && 'text' in turn) {
+    parts.push({ text: turn.text });
+    output = words(turn.text).length;
+  } else if (turn) {
+    parts.push({ functionCall: { name: turn.toolCall.name, args: turn.toolCall.args } });
+    output = 1 + tokensOf(turn.toolCall.args);
+  } else if (declarations.length > 0 && mode !== 'NONE' && response === undefined) {
     const allowed = calling.allowedFunctionNames as string[] | undefined;
     const declaration = declarations.find((d) => !allowed || allowed.includes(String(d.name))) ?? declarations[0];
     const args = schemaExample(declaration.parametersJsonSchema ?? declaration.parameters) as Json;
@@ -446,7 +455,7 @@ function checkKey(headers: IncomingHttpHeaders, query: Record<string, string>, e
   }
 }
 
-export async function startFakeGeminiUpstream(options: { apiKey?: string } = {}): Promise<FakeGeminiUpstream> {
+export async function startFakeGeminiUpstream(options: { apiKey?: string; answerWith?: TurnScript } = {}): Promise<FakeGeminiUpstream> {
   const apiKey = options.apiKey ?? FAKE_GEMINI_KEY;
   const requests: FakeGeminiRequest[] = [];
   let served = 0;
@@ -514,7 +523,7 @@ export async function startFakeGeminiUpstream(options: { apiKey?: string } = {})
     validate(body);
     served++;
     const responseId = `fake-response-${served}`;
-    const result = scenario === 'blocked' ? blockedAnswer(body) : answer(body);
+    const result = scenario === 'blocked' ? blockedAnswer(body) : answer(body, options.answerWith);
     if (action === 'generateContent') {
       if (scenario === 'midstream-error') throw MIDSTREAM_ERROR;
       const count = ((body.generationConfig as Json | undefined)?.candidateCount as number | undefined) ?? 1;

@@ -16,6 +16,7 @@
  * Structured output: `response_format` json_schema answers JSON valid against the schema (with
  * `strict: true`, schemas that leave an object open or a property optional are refused as
  * OpenAI does); json_object answers a small JSON object.
+ * `answerWith` (scripted-turn.ts) lets a test decide the text or tool call from the request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import { answerOpenAIEmbeddings } from './fake-openai-embeddings.js';
 import { closeServer, sendJson, readBody } from './fake-http.js';
 import { schemaInstance } from './schema-instance.js';
 import { ScriptSlot, type ScriptedStream } from './scripted-sse.js';
+import type { ScriptedTurn, TurnScript } from './scripted-turn.js';
 
 export const FAKE_OPENAI_API_KEY = 'sk-fake-openai-upstream';
 export const FAKE_CREATED = 1_700_000_000;
@@ -40,6 +42,8 @@ export interface FakeOpenAIUpstreamOptions {
   apiKey?: string | null;
   /** Pause before each streamed chunk in the `slow-stream` scenario. */
   slowChunkDelayMs?: number;
+  /** Decides chat completion turns from the request (after the fake's checks). */
+  answerWith?: TurnScript;
 }
 
 export interface FakeOpenAIUpstream {
@@ -133,7 +137,8 @@ export async function startFakeOpenAIUpstream(options: FakeOpenAIUpstreamOptions
     next = undefined;
     if (scenario && failWith(res, scenario, body.model)) return;
 
-    const plan = planAnswer(body, n, scenario);
+    const turn = options.answerWith?.(body);
+    const plan = turn ? planTurn(body, turn, n) : planAnswer(body, n, scenario);
     const id = `chatcmpl-fake${n}`;
     const choices = typeof body.n === 'number' && Number.isInteger(body.n) && body.n > 1 ? Math.min(body.n, 8) : 1;
     if (choices > 1) plan.usage = scaleCompletion(plan.usage, choices);
@@ -239,6 +244,15 @@ function planAnswer(body: Json, n: number, scenario: string | undefined): Plan {
     finishReason = 'length';
   }
   return { text: words.join(' '), finishReason, usage: usageFor(words.length) };
+}
+
+/** A scripted turn as the fake's plan, with the usage planAnswer would count. */
+function planTurn(body: Json, turn: ScriptedTurn, n: number): Plan {
+  const promptTokens = (body.messages as Json[]).reduce((sum, message) => sum + 4 + countWords(messageText(message)), 0);
+  const usageFor = (completion: number): Json => ({ prompt_tokens: promptTokens, completion_tokens: completion, total_tokens: promptTokens + completion });
+  if ('text' in turn) return { text: turn.text, finishReason: 'stop', usage: usageFor(countWords(turn.text)) };
+  const call = { id: `call_fake${n}_0`, name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.args) };
+  return { toolCalls: [call], finishReason: 'tool_calls', usage: usageFor(5 + countWords(call.arguments)) };
 }
 
 function scaleCompletion(usage: Json, choices: number): Json {
