@@ -131,6 +131,13 @@ export interface ResponseStateServices {
    * items then its output items, up to and including `id`'s output; undefined when unknown.
    */
   conversation(key: AuthenticatedKey, id: string): Promise<ResponseItem[] | undefined>;
+  /**
+   * The key's account's stored items of these ids (what an `item_reference` may name beyond the
+   * conversation it continues), each from the live response that last stored it; ids unknown,
+   * another account's, or only in deleted or expired responses are absent. `ids` come from one
+   * request's input (the caller bounds them); too many stored bytes to read is a 400 naming `input`.
+   */
+  items(key: AuthenticatedKey, ids: readonly string[]): Promise<Map<string, ResponseItem>>;
   /** Writes (or rewrites, by id) a response; resolves once it is durable and visible to every replica. */
   save(key: AuthenticatedKey, response: StoredResponse): Promise<void>;
   /** Deletes the key's account's response; false when unknown. */

@@ -4,7 +4,9 @@
  * unknown; expired ones are unknown too, and a bounded sweep deletes them. A conversation is
  * walked up its `previous_response_id` links within `CONVERSATION_LIMITS`: a longer or larger one,
  * or one whose earlier response was deleted or has expired, is the client's 400 naming
- * `previous_response_id` rather than a truncated history the model would misread.
+ * `previous_response_id` rather than a truncated history the model would misread. An
+ * `item_reference` outside that conversation is looked up by item id among the account's live
+ * responses, within the same byte bound.
  */
 import { controlCharacterAt } from '../core/client-strings.js';
 import { GatewayError } from '../core/errors.js';
@@ -86,6 +88,32 @@ export class ResponseState implements ResponseStateServices {
       history.push(...turn.inputItems, ...turn.outputItems);
     }
     return history;
+  }
+
+  async items(key: AuthenticatedKey, ids: readonly string[]): Promise<Map<string, ResponseItem>> {
+    const found = new Map<string, ResponseItem>();
+    const wanted = [...new Set(ids)].filter(plausibleId);
+    if (wanted.length === 0) return found;
+    const { repository } = this.deps;
+    const locations = await repository.locateItems(responseOwner(key), wanted, this.now());
+    const sizes = new Map(locations.map((location) => [location.responseId, location.bytes]));
+    let bytes = 0;
+    for (const size of sizes.values()) bytes += size;
+    if (bytes > CONVERSATION_LIMITS.maxBytes) {
+      throw new GatewayError(
+        'invalid_request',
+        `input: the items named by item_reference are in stored responses larger than ${CONVERSATION_LIMITS.maxBytes / 1024 / 1024} MiB together; send the items themselves`,
+        { param: 'input' },
+      );
+    }
+    const where = new Map(locations.map((location) => [location.itemId, location.responseId]));
+    // A response gone between the two reads leaves its items unknown, as if it had been gone before.
+    for (const [responseId, turn] of await repository.itemsOf([...sizes.keys()])) {
+      for (const item of [...turn.inputItems, ...turn.outputItems]) {
+        if (typeof item.id === 'string' && item.type !== 'item_reference' && where.get(item.id) === responseId) found.set(item.id, item);
+      }
+    }
+    return found;
   }
 
   /** The retention setting is the store's: whatever `expiresAt` the caller put, the row expires `retentionSeconds` after `createdAt`. */

@@ -29,6 +29,7 @@ import { loginFailureDevicesMigration } from './migrations/014-login-failure-dev
 import { mediaFilesMigration } from './migrations/015-media-files.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
+import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
 
 export type { StoreDialect };
 
@@ -61,6 +62,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '015-media-files': mediaFilesMigration,
         '016-stored-responses': storedResponsesMigration,
         '017-background-responses': backgroundResponsesMigration,
+        '018-stored-response-items': storedResponseItemsMigration,
       };
     },
   };

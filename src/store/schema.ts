@@ -320,6 +320,13 @@ interface StoredResponsesTable {
   expires_at: number;
 }
 
+/** Which response last stored an item of this id, per owner: what an `item_reference` is looked up by. */
+interface StoredResponseItemsTable {
+  owner: string;
+  item_id: string;
+  response_id: string;
+}
+
 export interface Database {
   background_responses: BackgroundResponsesTable;
   background_response_events: BackgroundResponseEventsTable;
@@ -344,4 +351,5 @@ export interface Database {
   store_revisions: StoreRevisionsTable;
   model_overrides: ModelOverridesTable;
   stored_responses: StoredResponsesTable;
+  stored_response_items: StoredResponseItemsTable;
 }

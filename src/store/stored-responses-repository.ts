@@ -3,9 +3,11 @@
  * their owner only (an account id, or `key:<id>` for a key without an account), never once
  * expired. A conversation is walked up its `previous_response_id` links in one recursive query
  * that reads only ids and sizes, so its bounds are checked before any item is read; expired rows
- * are deleted in bounded batches by the retention sweep.
+ * are deleted in bounded batches by the retention sweep. Each save also indexes its items' ids
+ * (table `stored_response_items`, the owner's id → the response that last stored it), so that an
+ * `item_reference` finds an item of any earlier response; the index rows go with their response.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import type { ResponseItem, StoredResponse, StoredResponseStatus } from '../core/responses.js';
 import type { Database } from './schema.js';
 
@@ -33,6 +35,15 @@ export interface StoredResponseSummary {
 
 /** Ids per query when a conversation's items are read (well under either database's parameter limit). */
 const IDS_PER_QUERY = 200;
+/** Item-index rows per insert (three parameters each). */
+const INDEX_ROWS_PER_INSERT = 500;
+
+/** Where a stored item of an id is: the owner's live response that last stored it, and that response's size. */
+export interface StoredItemLocation {
+  itemId: string;
+  responseId: string;
+  bytes: number;
+}
 
 type Row = Database['stored_responses'];
 
@@ -54,6 +65,19 @@ function fromRow(row: Row): StoredResponse {
   };
   if (row.previous_response_id !== null) response.previousResponseId = row.previous_response_id;
   return response;
+}
+
+/** The ids of a response's items, once each (a reference is stored as the item it names, so never a reference's). */
+function indexedItemIds(response: StoredResponse): string[] {
+  const ids = new Set<string>();
+  for (const item of [...response.inputItems, ...response.outputItems]) {
+    if (typeof item.id === 'string' && item.type !== 'item_reference') ids.add(item.id);
+  }
+  return [...ids];
+}
+
+async function deleteItemIndex(trx: Transaction<Database>, responseIds: readonly string[]): Promise<void> {
+  await trx.deleteFrom('stored_response_items').where('response_id', 'in', responseIds).execute();
 }
 
 function summaryOf(row: Omit<Row, 'input_items' | 'output_items' | 'object' | 'owner'>): StoredResponseSummary {
@@ -83,7 +107,7 @@ function createdAtMs(createdAt: number): number {
 export class StoredResponsesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Writes (or rewrites, by id) a response; resolves once the database committed it. */
+  /** Writes (or rewrites, by id) a response and indexes its items' ids, in one transaction; resolves once the database committed it. */
   async save(owner: { owner: string; accountId: string | null; keyId: string }, response: StoredResponse): Promise<void> {
     const input = JSON.stringify(response.inputItems);
     const output = JSON.stringify(response.outputItems);
@@ -103,12 +127,25 @@ export class StoredResponsesRepository {
       created_at: createdAtMs(response.createdAt),
       expires_at: response.expiresAt * 1000,
     };
-    await this.db
-      .insertInto('stored_responses')
-      .values({ id: response.id, ...values })
-      // A rewrite never moves a response to another owner.
-      .onConflict((conflict) => conflict.column('id').doUpdateSet(values).where('stored_responses.owner', '=', owner.owner))
-      .execute();
+    const itemIds = indexedItemIds(response);
+    await this.db.transaction().execute(async (trx) => {
+      const written = await trx
+        .insertInto('stored_responses')
+        .values({ id: response.id, ...values })
+        // A rewrite never moves a response to another owner.
+        .onConflict((conflict) => conflict.column('id').doUpdateSet(values).where('stored_responses.owner', '=', owner.owner))
+        .executeTakeFirst();
+      if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      for (let start = 0; start < itemIds.length; start += INDEX_ROWS_PER_INSERT) {
+        const rows = itemIds.slice(start, start + INDEX_ROWS_PER_INSERT).map((itemId) => ({ owner: owner.owner, item_id: itemId, response_id: response.id }));
+        // An id stored again (a referenced item) now points at the newer response: the one kept longest.
+        await trx
+          .insertInto('stored_response_items')
+          .values(rows)
+          .onConflict((conflict) => conflict.columns(['owner', 'item_id']).doUpdateSet((eb) => ({ response_id: eb.ref('excluded.response_id') })))
+          .execute();
+      }
+    });
   }
 
   /** The owner's response, unless it expired at or before `now` (Unix ms). */
@@ -148,6 +185,27 @@ export class StoredResponsesRepository {
     }));
   }
 
+  /**
+   * Where the owner's items of these ids are: in live responses only; ids never stored, or whose
+   * response was deleted or expired, are absent. The caller bounds `itemIds`.
+   */
+  async locateItems(owner: string, itemIds: readonly string[], now: number): Promise<StoredItemLocation[]> {
+    const found: StoredItemLocation[] = [];
+    for (let start = 0; start < itemIds.length; start += IDS_PER_QUERY) {
+      const rows = await this.db
+        .selectFrom('stored_response_items as i')
+        .innerJoin('stored_responses as r', 'r.id', 'i.response_id')
+        .select(['i.item_id', 'i.response_id', 'r.bytes'])
+        .where('i.owner', '=', owner)
+        .where('i.item_id', 'in', itemIds.slice(start, start + IDS_PER_QUERY))
+        .where('r.owner', '=', owner)
+        .where('r.expires_at', '>', now)
+        .execute();
+      for (const row of rows) found.push({ itemId: row.item_id, responseId: row.response_id, bytes: Number(row.bytes) });
+    }
+    return found;
+  }
+
   /** The input and output items of the given responses, by id (rows gone meanwhile are absent). */
   async itemsOf(ids: readonly string[]): Promise<Map<string, { inputItems: ResponseItem[]; outputItems: ResponseItem[] }>> {
     const items = new Map<string, { inputItems: ResponseItem[]; outputItems: ResponseItem[] }>();
@@ -164,22 +222,28 @@ export class StoredResponsesRepository {
 
   /** Deletes the owner's response; false when there was none (or it had expired). */
   async remove(owner: string, id: string, now: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('stored_responses')
-      .where('id', '=', id)
-      .where('owner', '=', owner)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('stored_responses').where('id', '=', id).where('owner', '=', owner).where('expires_at', '>', now).executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await deleteItemIndex(trx, [id]);
+      return true;
+    });
   }
 
   /** Deletes at most `limit` responses expired at or before `now`; returns how many. */
   async deleteExpired(now: number, limit: number): Promise<number> {
-    const result = await this.db
-      .deleteFrom('stored_responses')
-      .where('id', 'in', (eb) => eb.selectFrom('stored_responses').select('id').where('expires_at', '<=', now).limit(limit))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.db.transaction().execute(async (trx) => {
+      const expired = (await trx.selectFrom('stored_responses').select('id').where('expires_at', '<=', now).limit(limit).execute()).map((row) => row.id);
+      if (expired.length === 0) return 0;
+      let deleted = 0;
+      for (let start = 0; start < expired.length; start += IDS_PER_QUERY) {
+        const ids = expired.slice(start, start + IDS_PER_QUERY);
+        await deleteItemIndex(trx, ids);
+        const result = await trx.deleteFrom('stored_responses').where('id', 'in', ids).where('expires_at', '<=', now).executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      return deleted;
+    });
   }
 
   /** Live responses newest first, one account's when `accountId` is given, older than `before` (`[created_at, id]`). */
@@ -201,9 +265,13 @@ export class StoredResponsesRepository {
 
   /** Deletes a response whatever its owner, or only if it is `accountId`'s; false when there was none. */
   async removeAny(id: string, now: number, accountId?: string): Promise<boolean> {
-    let query = this.db.deleteFrom('stored_responses').where('id', '=', id).where('expires_at', '>', now);
-    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-    const result = await query.executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.deleteFrom('stored_responses').where('id', '=', id).where('expires_at', '>', now);
+      if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+      const result = await query.executeTakeFirst();
+      if (Number(result.numDeletedRows) === 0) return false;
+      await deleteItemIndex(trx, [id]);
+      return true;
+    });
   }
 }

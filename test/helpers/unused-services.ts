@@ -34,6 +34,7 @@ export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchIm
   responses: {
     get: unused('responses.get'),
     conversation: unused('responses.conversation'),
+    items: unused('responses.items'),
     save: unused('responses.save'),
     remove: unused('responses.remove'),
     seal: unused('responses.seal'),

@@ -297,6 +297,30 @@ describe('parseConversation: history and item_reference', () => {
     expect(parsed.inputItems[2]).toEqual({ type: 'message', id: 'msg_mine', role: 'user', content: [{ type: 'input_text', text: 'Mine' }] });
   });
 
+  it("falls back to the account's stored items, after the history and this input", () => {
+    const call: ResponseItem = { type: 'function_call', id: 'fc_stored', call_id: 'call_s', name: 'get_weather', arguments: '{"city":"Paris"}' };
+    const shadowed: ResponseItem = { type: 'message', id: 'msg_u1', role: 'user', content: [{ type: 'input_text', text: 'Stored copy.' }] };
+    const storedItems = new Map<string, ResponseItem>([
+      ['fc_stored', call],
+      ['msg_u1', shadowed],
+    ]);
+    const parsed = parseConversation(
+      history,
+      [
+        { type: 'item_reference', id: 'fc_stored' },
+        { type: 'function_call_output', call_id: 'call_s', output: '21C' },
+        { type: 'item_reference', id: 'msg_u1' },
+      ],
+      { ...context(history), storedItems },
+    );
+    expect(parsed.inputItems[0]).toEqual({ type: 'function_call', id: 'fc_stored', call_id: 'call_s', name: 'get_weather', arguments: '{"city":"Paris"}' });
+    // The output found the call its reference stood for.
+    expect(parsed.messages[2]).toEqual({ role: 'tool', content: [{ type: 'tool_result', toolCallId: 'call_s', name: 'get_weather', content: '21C' }] });
+    // The conversation's own item of an id wins over a stored one.
+    expect(parsed.inputItems[2]).toEqual(history[0]);
+    expect(rejection([{ type: 'item_reference', id: 'fc_other' }], { ...context(), storedItems }).param).toBe('input[0].id');
+  });
+
   it('refuses a reference to an unknown id, and a reference to a reference', () => {
     const unknown = rejection([{ type: 'item_reference', id: 'msg_nope' }], context(history));
     expect(unknown.param).toBe('input[0].id');

@@ -10,8 +10,9 @@
  * - `function_call` → an assistant tool call; `function_call_output` → a tool result, named
  *   after the call it answers (which must come before it);
  * - `reasoning` → thinking (see parse-reasoning-item.ts);
- * - `item_reference` (also `{id}` alone) → the history's or this input's item of that id, as
- *   if it stood there (and stored as that item).
+ * - `item_reference` (also `{id}` alone) → the history's or this input's item of that id, else
+ *   the account's stored item of that id (`ParseContext.storedItems`), as if it stood there (and
+ *   stored as that item).
  *
  * Consecutive assistant items (reasoning, text, calls of one answer) form one assistant turn.
  * The callers bound the input and the history before this runs (parse-responses-bounds.ts).
@@ -47,12 +48,20 @@ interface State {
   callNames: Map<string, string>;
   /** Items an `item_reference` may name, by id. */
   referable: Map<string, unknown>;
+  storedItems: ReadonlyMap<string, ResponseItem> | undefined;
   openReasoning: ParseContext['openReasoning'];
 }
 
 export function parseConversation(history: readonly ResponseItem[], input: unknown, context: ParseContext): ParsedConversation {
   const items = inputList(input);
-  const state: State = { system: [], messages: [], callNames: new Map(), referable: new Map(), openReasoning: (sealed) => context.openReasoning(sealed) };
+  const state: State = {
+    system: [],
+    messages: [],
+    callNames: new Map(),
+    referable: new Map(),
+    storedItems: context.storedItems,
+    openReasoning: (sealed) => context.openReasoning(sealed),
+  };
   // References name items, never other references (so resolving one never loops).
   for (const item of [...history, ...items]) {
     if (isJson(item) && typeof item.id === 'string' && item.type !== 'item_reference' && isMessageOrTyped(item)) state.referable.set(item.id, item);
@@ -203,7 +212,8 @@ function toolOutput(value: unknown, param: string): { content: ToolResultPart['c
 
 function reference(item: Json, param: string, state: State): ResponseItem {
   const id = nonEmptyString(item.id, `${param}.id`);
-  const target = state.referable.get(id);
+  const stored = state.storedItems?.get(id);
+  const target = state.referable.get(id) ?? (stored?.type === 'item_reference' ? undefined : stored);
   if (target === undefined) throw invalidRequest(`${param}.id: no item with id ${describeValue(id)} in this conversation`, `${param}.id`);
   // A reference stands for the item it names: parsed again here, in this place of the conversation.
   return parseItem(target, param, state);

@@ -20,6 +20,11 @@ export interface PeekedResponsesRequest {
 export interface ParseContext {
   /** The conversation `previous_response_id` continues (empty without one), oldest first. */
   history: readonly ResponseItem[];
+  /**
+   * The account's stored items an `item_reference` of this input names outside the history and
+   * the input itself, by id (looked up by the routes before parsing); absent ones are unknown.
+   */
+  storedItems?: ReadonlyMap<string, ResponseItem>;
   /** Opens a reasoning item's `encrypted_content` the gateway sealed; undefined for anything else. */
   openReasoning(encryptedContent: string): SealedReasoning | undefined;
 }
