@@ -157,6 +157,69 @@ describe.each(backends)('stored responses on %s', (_name, makeBackend) => {
     }
   });
 
+  describe('items by id (item_reference outside a conversation)', () => {
+    const call: ResponseItem = { type: 'function_call', id: 'fc_items1', call_id: 'call_1', name: 'get_weather', arguments: '{}' };
+    const indexRows = (responseId: string) => store.db.selectFrom('stored_response_items').select('item_id').where('response_id', '=', responseId).execute();
+
+    it("finds any of the account's stored input and output items, without a chain, and nobody else's", async () => {
+      await state.save(alice, response('resp_items1', t0, undefined, { outputItems: [call] }));
+      await state.save(alice, response('resp_items2', t0 + 1));
+      const found = await state.items(aliceOtherKey, ['fc_items1', 'msg_in_resp_items2', 'msg_out_resp_items2', 'fc_never']);
+      expect(found).toEqual(
+        new Map([
+          ['fc_items1', call],
+          ['msg_in_resp_items2', message('msg_in_resp_items2', 'user', 'question of resp_items2')],
+          ['msg_out_resp_items2', message('msg_out_resp_items2', 'assistant', 'answer of resp_items2')],
+        ]),
+      );
+      expect(await state.items(bob, ['fc_items1', 'msg_in_resp_items2'])).toEqual(new Map());
+      await state.save(operator, response('resp_items_op', t0, undefined, { outputItems: [{ ...call, id: 'fc_op' }] }));
+      expect([...(await state.items(operator, ['fc_op'])).keys()]).toEqual(['fc_op']);
+      expect(await state.items(otherOperator, ['fc_op'])).toEqual(new Map());
+      expect(await state.items(alice, ['', 'fc_\u0000', 'r'.repeat(300)])).toEqual(new Map());
+    });
+
+    it('gives the newest response that stored an id, tolerates an id twice in one response, and never indexes a reference', async () => {
+      const first = message('msg_twice', 'user', 'first telling');
+      const again = message('msg_twice', 'user', 'told again');
+      await state.save(alice, response('resp_dup1', t0, undefined, { inputItems: [first], outputItems: [] }));
+      await state.save(
+        alice,
+        response('resp_dup2', t0 + 1, undefined, { inputItems: [again, again, { type: 'item_reference', id: 'ref_only' }], outputItems: [again] }),
+      );
+      expect((await state.items(alice, ['msg_twice'])).get('msg_twice')).toEqual(again);
+      expect(await state.items(alice, ['ref_only'])).toEqual(new Map());
+      expect((await indexRows('resp_dup2')).map((row) => row.item_id)).toEqual(['msg_twice']);
+    });
+
+    it("indexes nothing for a save that could not take over another account's response id", async () => {
+      await state.save(alice, response('resp_taken', t0));
+      await state.save(bob, response('resp_taken', t0, undefined, { outputItems: [{ ...call, id: 'fc_bob_steal' }] }));
+      expect(await state.items(bob, ['fc_bob_steal', 'msg_in_resp_taken'])).toEqual(new Map());
+      expect(await state.items(alice, ['fc_bob_steal'])).toEqual(new Map());
+    });
+
+    it("forgets a response's items when it is deleted, by its owner or by the admin API", async () => {
+      await state.save(alice, response('resp_gone1', t0, undefined, { outputItems: [{ ...call, id: 'fc_gone1' }] }));
+      await state.save(alice, response('resp_gone2', t0, undefined, { outputItems: [{ ...call, id: 'fc_gone2' }] }));
+      expect(await state.remove(alice, 'resp_gone1')).toBe(true);
+      expect(await state.items(alice, ['fc_gone1'])).toEqual(new Map());
+      expect(await indexRows('resp_gone1')).toEqual([]);
+      const repository = new StoredResponsesRepository(store.db);
+      expect(await repository.removeAny('resp_gone2', now, 'acct-alice')).toBe(true);
+      expect(await state.items(alice, ['fc_gone2'])).toEqual(new Map());
+      expect(await indexRows('resp_gone2')).toEqual([]);
+    });
+
+    it("treats an expired response's items as unknown, and the sweep deletes their index rows", async () => {
+      await state.save(alice, response('resp_items_old', t0 - 31 * DAY, undefined, { outputItems: [{ ...call, id: 'fc_old' }] }));
+      expect(await state.items(alice, ['fc_old'])).toEqual(new Map());
+      expect(await indexRows('resp_items_old')).toHaveLength(2);
+      expect(await state.sweep()).toBe(1);
+      expect(await indexRows('resp_items_old')).toEqual([]);
+    });
+  });
+
   it('forgets a response once it expires, and the sweep deletes it', async () => {
     await state.save(alice, response('resp_old', t0 - 31 * DAY));
     await state.save(alice, response('resp_young', t0 - 29 * DAY));

@@ -19,6 +19,7 @@ import { requestKey } from '../../http/authenticate-first.js';
 import { clientSignal, sendSse } from '../../http/reply-helpers.js';
 import { cancelledObject, frameOfStored, terminalEvent, withStatus } from './background-objects.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
+import { parseContextFor } from './stored-item-references.js';
 import { responseObject } from './render-response-object.js';
 import type { PeekedResponsesRequest, RenderContext } from './seams.js';
 
@@ -67,7 +68,7 @@ export async function createBackgroundResponse(
     history = found;
   }
   // Checked now, so a bad request is the client's 400 rather than a failed response later; the run parses it again.
-  const parsed = parseResponsesRequest(request.body, { history, openReasoning: (sealed) => services.responses.open(sealed) });
+  const parsed = parseResponsesRequest(request.body, await parseContextFor(services, key, request.body, history));
   const context: RenderContext = {
     responseId: newResponseId(),
     createdAt: nowSeconds(),

@@ -17,6 +17,7 @@ import type { StoredResponse } from '../../core/responses.js';
 import type { BackgroundResponseJob, GatewayServices } from '../../gateway/contract.js';
 import { cancelledObject, eventOfFrame, failedObject, restated, statusOf, TERMINAL_EVENT_TYPES, terminalEvent, withStatus } from './background-objects.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
+import { parseContextFor } from './stored-item-references.js';
 import { forClient, toResponseError } from './render-response-object.js';
 import { renderResponse } from './render-response.js';
 import { renderResponsesStream } from './render-responses-stream.js';
@@ -62,7 +63,7 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
     history = await services.responses.conversation(key, stored.previousResponseId);
     if (!history) throw new GatewayError('invalid_request', `Previous response with id '${stored.previousResponseId}' is no longer stored.`);
   }
-  const parsed = parseResponsesRequest(job.body, { history, openReasoning: (sealed) => services.responses.open(sealed) });
+  const parsed = parseResponsesRequest(job.body, await parseContextFor(services, key, job.body, history));
   if (!(await stillStored(services, job))) {
     await endDeleted(job, cancelledObject(stored.object));
     return;

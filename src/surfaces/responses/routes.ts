@@ -22,6 +22,7 @@ import { backgroundRunner } from './background-run.js';
 import { estimateResponsesInputTokens } from './estimate-responses-input-tokens.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { peekResponsesRequest } from './peek-responses-request.js';
+import { parseContextFor } from './stored-item-references.js';
 import { forClient } from './render-response-object.js';
 import { renderResponse } from './render-response.js';
 import { renderResponsesStream } from './render-responses-stream.js';
@@ -56,16 +57,22 @@ async function historyOf(services: GatewayServices, key: AuthenticatedKey, previ
   return history;
 }
 
-function parseWithHistory(services: GatewayServices, body: unknown, history: ResponseItem[]): ParsedResponsesRequest {
-  return parseResponsesRequest(body, { history, openReasoning: (encrypted) => services.responses.open(encrypted) });
+/** The request parsed with the conversation it continues and the stored items its references name. */
+async function parseWithState(
+  services: GatewayServices,
+  key: AuthenticatedKey,
+  body: unknown,
+  previousResponseId: string | undefined,
+): Promise<ParsedResponsesRequest> {
+  const history = await historyOf(services, key, previousResponseId);
+  return parseResponsesRequest(body, await parseContextFor(services, key, body, history));
 }
 
 async function createResponse(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const peeked = peekResponsesRequest(request.body);
   if (peeked.background) return createBackgroundResponse(services, request, reply, peeked);
   const key = requestKey(request);
-  const history = await historyOf(services, key, peeked.previousResponseId);
-  const parsed = parseWithHistory(services, request.body, history);
+  const parsed = await parseWithState(services, key, request.body, peeked.previousResponseId);
   const outcome = await services.chat({
     key,
     surface: 'responses',
@@ -192,7 +199,7 @@ async function countInputTokens(services: GatewayServices, request: FastifyReque
   const peeked = peekResponsesRequest(request.body);
   const key = requestKey(request);
   services.checkAccess(key, peeked.model, 'chat');
-  const parsed = parseWithHistory(services, request.body, await historyOf(services, key, peeked.previousResponseId));
+  const parsed = await parseWithState(services, key, request.body, peeked.previousResponseId);
   return { object: 'response.input_tokens', input_tokens: await estimateResponsesInputTokens(parsed.canonical) };
 }
 
