@@ -1,8 +1,9 @@
 /**
  * The Vercel AI SDK's default OpenAI provider, `openai(model)` from `@ai-sdk/openai`, speaks the
- * Responses API: generateText, streamText, a two-step tool loop (whose second request refers to
- * the stored output by `item_reference`) and generateObject through the gateway's Responses
- * surface, on the sandbox and on the fake Anthropic upstream.
+ * Responses API: generateText, streamText, a two-step tool loop (whose second request, with the
+ * SDK's default `store: true`, names the first step's stored output items by `item_reference`
+ * without `previous_response_id`) and generateObject through the gateway's Responses surface, on
+ * the sandbox and on the fake Anthropic upstream.
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
@@ -36,13 +37,6 @@ function weatherTool(calls: unknown[]) {
   });
 }
 
-/**
- * The tool loop runs with `store: false` (each step's items sent whole): with the default, the
- * SDK's second step names the first step's message items by `item_reference` without
- * `previous_response_id`, which the gateway resolves only within the conversation it continues
- * (not yet: stored items are not looked up by id across responses; both upstreams say a
- * sentence before their call, so the SDK would refer to it).
- */
 const cases = [
   { where: 'the sandbox', model: 'textmodel-b-4o-mini', provider: 'sandbox' },
   { where: 'the fake Anthropic upstream', model: 'textmodel-a-sonnet-4-20250514', provider: 'anthropic' },
@@ -84,7 +78,6 @@ describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ mo
       tools: { get_weather: weatherTool(calls) },
       stopWhen: stepCountIs(2),
       maxRetries: 0,
-      providerOptions: { openai: { store: false } },
     });
     expect(result.steps).toHaveLength(2);
     expect(result.steps[0].finishReason).toBe('tool-calls');
@@ -92,6 +85,13 @@ describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ mo
     expect(weatherInput.safeParse(calls[0]).success).toBe(true);
     expect(result.steps[1].finishReason).toBe('stop');
     expect(result.text.length).toBeGreaterThan(0);
+    // The second step named the first step's stored message by reference, without previous_response_id.
+    const first = result.steps[0].response.body as { output: Array<{ type: string; id: string }> };
+    const second = result.steps[1].request.body as { input: Array<{ type?: string; id?: string }>; previous_response_id?: string };
+    expect(second.previous_response_id).toBeUndefined();
+    const references = second.input.filter((item) => item.type === 'item_reference').map((item) => item.id);
+    expect(references).toEqual(first.output.filter((item) => item.type === 'message').map((item) => item.id));
+    expect(references).toHaveLength(1);
   });
 
   it('generateObject answers an object that validates against the schema', async () => {

@@ -257,6 +257,20 @@ describe('background responses', () => {
     expect(await res.json()).toMatchObject({ error: { param: 'starting_after' } });
   });
 
+  it("runs with an item_reference to an earlier response's item (no previous_response_id); another key's is the client's 400", async () => {
+    const earlier = await client.responses.create({ model: SANDBOX_MODEL, input: 'Remember the otters.' });
+    const input = [
+      { type: 'item_reference' as const, id: earlier.output[0].id as string },
+      { role: 'user' as const, content: 'And now?' },
+    ];
+    const created = await client.responses.create({ model: SANDBOX_MODEL, input, background: true });
+    const done = await pollUntilDone(created.id);
+    expect(done.status).toBe('completed');
+    expect((await client.responses.inputItems.list(done.id, { order: 'asc' })).data[0]).toMatchObject({ id: earlier.output[0].id, role: 'assistant' });
+    const other = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: await gw.createKey({ name: 'stranger' }), maxRetries: 0 });
+    await expect(other.responses.create({ model: SANDBOX_MODEL, input, background: true })).rejects.toMatchObject({ status: 400, param: 'input[0].id' });
+  });
+
   it("another account's background response is unknown to cancel and replay", async () => {
     const created = await client.responses.create({ model: SANDBOX_MODEL, input: 'mine', background: true, stream: false });
     // A key without an account owns its own responses.

@@ -221,6 +221,35 @@ describe('on the sandbox', () => {
     expect((await clientOf(gw).responses.retrieve(mine.id)).id).toBe(mine.id);
   });
 
+  it("resolves an item_reference to an earlier response's item without previous_response_id, and another account's as unknown", async () => {
+    const mine = await clientOf(gw).responses.create({ model: MODEL, input: 'private words' });
+    const itemId = mine.output[0].id as string;
+    const refer = (key: string) =>
+      fetch(`${gw.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: MODEL,
+          input: [
+            { type: 'item_reference', id: itemId },
+            { role: 'user', content: 'Go on.' },
+          ],
+        }),
+      });
+    const own = await refer(gw.key);
+    expect(own.status).toBe(200);
+    const continued = (await own.json()) as { id: string };
+    // Stored as the item it names, same id.
+    const inputItems = await clientOf(gw).responses.inputItems.list(continued.id, { order: 'asc' });
+    expect(inputItems.data[0]).toMatchObject({ id: itemId, type: 'message', role: 'assistant' });
+    const theirs = await refer(otherAccountKey);
+    expect(theirs.status).toBe(400);
+    const text = await theirs.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { type: 'invalid_request_error', param: 'input[0].id' } });
+    expect(text).toContain(itemId);
+    expect(text).not.toContain('private words');
+  });
+
   it('stores nothing with store: false', async () => {
     const client = clientOf(gw);
     const created = await client.responses.create({ model: MODEL, input: 'forget me', store: false });
