@@ -26,6 +26,7 @@ const TOOLS = [
   },
 ];
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are read field by field, as a client would
 type Json = Record<string, any>;
 
 describe("Codex's default tools on a translated (Anthropic) upstream", () => {
