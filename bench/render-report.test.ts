@@ -57,6 +57,7 @@ function results(): BenchResults {
       cell('chat', 'bare-proxy', 64, 8000, 7, 11),
       cell('chat-stream', 'gengate', 64, 3000, 20, 30, { serverCpuMsPerRequest: 0.4 }),
       cell('cross-stream', 'gengate', 64, 2000, 30, 45, { serverCpuMsPerRequest: 0.7 }),
+      cell('responses-stream', 'gengate', 64, 1900, 31, 47, { serverCpuMsPerRequest: 0.77 }),
       cell('embeddings', 'gengate', 64, 0, Number.NaN, Number.NaN, {
         errors: 5000,
         statuses: { 404: 5000 },
@@ -96,6 +97,7 @@ describe('evaluateTargets', () => {
       ['1000 of 1000 byte-identical, 1000 open at once, slowest headers after 0.4 s', true],
       ['150.0 MB', true],
       ['1.75 × (0.700 vs 0.400 ms)', false],
+      ['1.10 × (0.770 vs 0.700 ms)', true],
     ]);
   });
 

@@ -94,7 +94,7 @@ describe('benchmark smoke run (mock + gengate)', () => {
   }, 60_000);
 
   it('answers the rejected-key scenario with 401 and the stream scenarios with 200', async () => {
-    for (const id of ['bad-key', 'chat-stream', 'cross-stream', 'anthropic-stream']) {
+    for (const id of ['bad-key', 'chat-stream', 'cross-stream', 'anthropic-stream', 'responses-stream']) {
       expect(await probe(gengate.baseUrl, scenarioById(id).request('gengate', endpoints())), id).toBeUndefined();
     }
   }, 30_000);

@@ -3,7 +3,9 @@
  * a real client of the gateway, whose channels reach the fake OpenAI, Anthropic and Gemini
  * upstreams: every provider package against every upstream dialect (pass-through for the
  * same dialect, translation for the others). Text, streams, tools and a tool loop, structured
- * output in each upstream's native form, embeddings, and the gateway's warnings header.
+ * output in each upstream's native form, embeddings, and the gateway's warnings header. The chat
+ * tests mark the features they check in this file's rows of docs/compatibility.md (section
+ * `sdks-ai-sdk-providers`), checked by the last test.
  */
 import { embed, embedMany, generateObject, generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +16,12 @@ import { fakeOpenAIEmbeddingSeed } from './fakes/fake-openai-embeddings.js';
 import { FAKE_OPENAI_API_KEY } from './fakes/fake-openai-upstream.js';
 import { anthropicUpChannel, type FakeUpstreams, geminiUpChannel, openaiUpChannel, startFakeUpstreams } from './helpers/fake-channels.js';
 import { type AiSdkClients, type AiSdkProviderName, aiSdkClients, headerOf, recipeSchema, weatherInput } from './helpers/ai-sdk-clients.js';
+import { clientVersion, type MatrixCase, SdkMatrix } from './helpers/sdk-matrix.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 type Json = Record<string, unknown>;
+
+const matrix = new SdkMatrix('sdks-ai-sdk-providers');
 
 let fakes: FakeUpstreams;
 let gw: RunningGateway;
@@ -69,6 +74,18 @@ const UPSTREAMS = {
 
 const DIALECT: Record<AiSdkProviderName, UpstreamName> = { openai: 'openai', anthropic: 'anthropic', google: 'gemini' };
 
+const PROVIDER_PACKAGE: Record<AiSdkProviderName, string> = { openai: '@ai-sdk/openai', anthropic: '@ai-sdk/anthropic', google: '@ai-sdk/google' };
+const PROVIDER_SURFACE: Record<AiSdkProviderName, string> = {
+  openai: 'OpenAI Chat Completions',
+  anthropic: 'Anthropic Messages',
+  google: 'Gemini generateContent',
+};
+const UPSTREAM_LABEL: Record<UpstreamName, string> = { openai: 'OpenAI', anthropic: 'Anthropic', gemini: 'Gemini' };
+
+function matrixRow(provider: AiSdkProviderName, upstream: UpstreamName): MatrixCase {
+  return { client: clientVersion('ai', PROVIDER_PACKAGE[provider]), surface: PROVIDER_SURFACE[provider], upstream: UPSTREAM_LABEL[upstream] };
+}
+
 /** Whether the last request an upstream received carries the tool's answer in its own form. */
 function sentToolResult(upstream: UpstreamName, body: Json): boolean {
   const json = JSON.stringify(body);
@@ -114,8 +131,10 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   const chat = () => clients.chat(provider, up.model);
   /** @ai-sdk/anthropic does not know the gateway's model ids: an explicit limit spares its own warning. */
   const settings = { maxRetries: 0, maxOutputTokens: 400 } as const;
+  const row = matrixRow(provider, upstream);
 
   it('generateText answers the upstream text, finish reason, usage and route', async () => {
+    matrix.covers(row, 'plain');
     const prompt = `tell me about ${provider} and ${upstream}`;
     const result = await generateText({ model: chat(), prompt, ...settings });
     expect(result.text).toBe(up.text(prompt));
@@ -127,6 +146,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   });
 
   it('streamText assembles the upstream text, with finish reason and usage', async () => {
+    matrix.covers(row, 'stream');
     const prompt = `stream about ${provider} and ${upstream}`;
     const errors: unknown[] = [];
     const result = streamText({ model: chat(), prompt, ...settings, onError: ({ error }) => void errors.push(error) });
@@ -142,6 +162,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   });
 
   it('a required tool runs with the arguments the upstream produced, plain and streamed', async () => {
+    matrix.covers(row, 'tools', 'stream');
     const calls: unknown[] = [];
     const generated = await generateText({
       model: chat(),
@@ -166,6 +187,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   });
 
   it('a two-step tool loop (stopWhen: stepCountIs(2)) sends the tool result upstream and ends with its text', async () => {
+    matrix.covers(row, 'tools');
     const calls: unknown[] = [];
     const result = await generateText({
       model: chat(),
@@ -185,6 +207,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   // Structured output: the client's native request must reach the upstream in the upstream's
   // native form, and the answer must be an object of the schema.
   it('generateObject answers a schema-valid object; the upstream was asked natively', async () => {
+    matrix.covers(row, 'structured output');
     const result = await generateObject({
       model: chat(),
       schema: recipeSchema,
@@ -200,6 +223,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
   });
 
   it('streamText with Output.object streams partial objects and ends with a schema-valid one', async () => {
+    matrix.covers(row, 'structured output', 'stream');
     const errors: unknown[] = [];
     const result = streamText({
       model: chat(),
@@ -220,6 +244,7 @@ describe.each(cases)('@ai-sdk/$provider → $upstream upstream', ({ provider, up
 
 describe('@ai-sdk/anthropic structured output in its default mode for unknown model ids (a forced "json" tool)', () => {
   it.each(upstreams)('generateObject through the %s upstream answers the tool arguments as the object', async (upstream) => {
+    matrix.covers(matrixRow('anthropic', upstream), 'structured output');
     const up = UPSTREAMS[upstream];
     const result = await generateObject({
       model: clients.chat('anthropic', up.model),
@@ -267,5 +292,11 @@ describe('warnings about dropped settings', () => {
   it('no warnings header when nothing was dropped', async () => {
     const result = await generateText({ model: clients.chat('openai', UPSTREAMS.anthropic.model), prompt: 'hello', maxRetries: 0 });
     expect(headerOf(result.response.headers, 'x-gengate-warnings')).toBeUndefined();
+  });
+});
+
+describe('docs/compatibility.md', () => {
+  it('holds the AI SDK providers matrix of this run', (context) => {
+    matrix.checkDocument(context);
   });
 });

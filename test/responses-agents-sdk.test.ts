@@ -2,13 +2,17 @@
  * The OpenAI Agents SDK (`@openai/agents`, which runs its agents on the Responses API) against the
  * gateway: an agent with a function tool runs its tool loop, and a second turn continues the
  * first with `previousResponseId` — on the sandbox and on the fake Anthropic upstream. Tracing is
- * off: nothing leaves the machine.
+ * off: nothing leaves the machine. Each case marks `tools` and `state` in its row of
+ * docs/compatibility.md (section `sdks-agents`), checked by the last test.
  */
 import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
 import { anthropicUpChannel } from './helpers/fake-channels.js';
+import { clientVersion, SdkMatrix } from './helpers/sdk-matrix.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
+
+const matrix = new SdkMatrix('sdks-agents');
 
 let anthropic: FakeAnthropicUpstream;
 let gw: RunningGateway;
@@ -24,12 +28,13 @@ afterAll(async () => {
 });
 
 const cases = [
-  { where: 'the sandbox', model: 'textmodel-b-4o' },
-  { where: 'the fake Anthropic upstream', model: 'textmodel-a-sonnet-4-20250514' },
+  { where: 'the sandbox', model: 'textmodel-b-4o', upstream: 'sandbox' },
+  { where: 'the fake Anthropic upstream', model: 'textmodel-a-sonnet-4-20250514', upstream: 'Anthropic' },
 ];
 
-describe.each(cases)('an Agents SDK agent on $where', ({ model }) => {
+describe.each(cases)('an Agents SDK agent on $where', ({ model, upstream }) => {
   it('runs its function tool, answers, and continues the conversation with previousResponseId', async () => {
+    matrix.covers({ client: clientVersion('@openai/agents'), surface: 'OpenAI Responses', upstream }, 'tools', 'state');
     const asked: string[] = [];
     const weather = tool({
       name: 'get_weather',
@@ -70,4 +75,10 @@ describe.each(cases)('an Agents SDK agent on $where', ({ model }) => {
     }
     expect(id).toBe(first.lastResponseId);
   }, 60_000);
+});
+
+describe('docs/compatibility.md', () => {
+  it('holds the Agents SDK matrix of this run', (context) => {
+    matrix.checkDocument(context);
+  });
 });

@@ -3,7 +3,8 @@
  * Responses API: generateText, streamText, a two-step tool loop (whose second request, with the
  * SDK's default `store: true`, names the first step's stored output items by `item_reference`
  * without `previous_response_id`) and generateObject through the gateway's Responses surface, on
- * the sandbox and on the fake Anthropic upstream.
+ * the sandbox and on the fake Anthropic upstream. Each test marks the feature it checks in this
+ * file's rows of docs/compatibility.md (section `sdks-ai-sdk`), checked last.
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
@@ -11,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropicUpstream, type FakeAnthropicUpstream } from './fakes/fake-anthropic-upstream.js';
 import { headerOf, recipeSchema, weatherInput } from './helpers/ai-sdk-clients.js';
 import { anthropicUpChannel } from './helpers/fake-channels.js';
+import { clientVersion, SdkMatrix } from './helpers/sdk-matrix.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
+
+const matrix = new SdkMatrix('sdks-ai-sdk');
+const AI_SDK = clientVersion('ai', '@ai-sdk/openai');
 
 let anthropic: FakeAnthropicUpstream;
 let gw: RunningGateway;
@@ -38,14 +43,16 @@ function weatherTool(calls: unknown[]) {
 }
 
 const cases = [
-  { where: 'the sandbox', model: 'textmodel-b-4o-mini', provider: 'sandbox' },
-  { where: 'the fake Anthropic upstream', model: 'textmodel-a-sonnet-4-20250514', provider: 'anthropic' },
+  { where: 'the sandbox', model: 'textmodel-b-4o-mini', provider: 'sandbox', upstream: 'sandbox' },
+  { where: 'the fake Anthropic upstream', model: 'textmodel-a-sonnet-4-20250514', provider: 'anthropic', upstream: 'Anthropic' },
 ];
 
-describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ model, provider }) => {
+describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ model, provider, upstream }) => {
+  const row = { client: AI_SDK, surface: 'OpenAI Responses', upstream };
   const responsesModel = () => createOpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key })(model);
 
   it('generateText answers with usage, through /v1/responses', async () => {
+    matrix.covers(row, 'plain');
     const result = await generateText({ model: responsesModel(), prompt: 'Say hello', maxRetries: 0 });
     expect(result.text.length).toBeGreaterThan(0);
     expect(result.finishReason).toBe('stop');
@@ -59,6 +66,7 @@ describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ mo
   });
 
   it('streamText assembles its text from the deltas and ends with stop and usage', async () => {
+    matrix.covers(row, 'stream');
     const errors: unknown[] = [];
     const result = streamText({ model: responsesModel(), prompt: 'Tell me something', maxRetries: 0, onError: ({ error }) => void errors.push(error) });
     let text = '';
@@ -71,6 +79,7 @@ describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ mo
   });
 
   it('a two-step tool loop runs the tool and ends with text', async () => {
+    matrix.covers(row, 'tools', 'state');
     const calls: unknown[] = [];
     const result = await generateText({
       model: responsesModel(),
@@ -95,7 +104,14 @@ describe.each(cases)('@ai-sdk/openai openai(model) (Responses) on $where', ({ mo
   });
 
   it('generateObject answers an object that validates against the schema', async () => {
+    matrix.covers(row, 'structured output');
     const result = await generateObject({ model: responsesModel(), schema: recipeSchema, prompt: 'A vegetarian lasagna recipe.', maxRetries: 0 });
     expect(recipeSchema.safeParse(result.object).success).toBe(true);
+  });
+});
+
+describe('docs/compatibility.md', () => {
+  it('holds the AI SDK Responses matrix of this run', (context) => {
+    matrix.checkDocument(context);
   });
 });

@@ -6,13 +6,22 @@
  * and the conversation state: `previous_response_id` follow-ups (one sent the instant a stream
  * ends), another account's ids unknown, `store: false`, and a conversation carried from Anthropic
  * (signed thinking) to Gemini (thinking dropped, with a warning) and back to Anthropic (the
- * signature and its text reach the fake unchanged).
+ * signature and its text reach the fake unchanged). Each test marks the features it checks in
+ * this file's rows of docs/compatibility.md (section `sdks-responses`), checked by the last test.
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeThinkingSignature } from './fakes/fake-anthropic-thinking.js';
 import { anthropicUpChannel, geminiUpChannel, openaiUpChannel, startFakeUpstreams, type FakeUpstreams } from './helpers/fake-channels.js';
+import { clientVersion, SdkMatrix, type MatrixCase } from './helpers/sdk-matrix.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
+
+const matrix = new SdkMatrix('sdks-responses');
+const OPENAI_SDK = clientVersion('openai');
+
+function rowOn(upstream: string): MatrixCase {
+  return { client: OPENAI_SDK, surface: 'OpenAI Responses', upstream };
+}
 
 const SANDBOX_MARKER = '[gengate sandbox — simulated response, no model was called]';
 
@@ -55,9 +64,11 @@ async function statusOf(promise: Promise<unknown>): Promise<{ status?: number; e
 }
 
 /** The parts of the SDK every upstream is driven through the same way. */
-function sharedBehaviour(name: string, setup: () => { gw: RunningGateway; model: string; provider: string }): void {
+function sharedBehaviour(name: string, upstream: string, setup: () => { gw: RunningGateway; model: string; provider: string }): void {
+  const row = rowOn(upstream);
   describe(`the openai SDK's responses on ${name}`, () => {
     it('creates a response, says who answered, and retrieves it as created', async () => {
+      matrix.covers(row, 'plain');
       const { gw, model, provider } = setup();
       const client = clientOf(gw);
       const { data: created, response } = await client.responses.create({ model, input: 'Say hello to Ada' }).withResponse();
@@ -77,6 +88,7 @@ function sharedBehaviour(name: string, setup: () => { gw: RunningGateway; model:
     });
 
     it('runs a function call round trip with previous_response_id', async () => {
+      matrix.covers(row, 'tools', 'state');
       const { gw, model } = setup();
       const client = clientOf(gw);
       const first = await client.responses.create({ model, input: 'What is the weather in Paris?', tools: [WEATHER], tool_choice: 'required' });
@@ -98,6 +110,7 @@ function sharedBehaviour(name: string, setup: () => { gw: RunningGateway; model:
     });
 
     it('answers text.format json_schema with JSON of that schema', async () => {
+      matrix.covers(row, 'structured output');
       const { gw, model } = setup();
       const response = await clientOf(gw).responses.create({ model, input: 'Report the weather in Oslo', text: { format: REPORT_FORMAT } });
       const report = JSON.parse(response.output_text) as Record<string, unknown>;
@@ -107,6 +120,7 @@ function sharedBehaviour(name: string, setup: () => { gw: RunningGateway; model:
     });
 
     it('streams with the helpers, and a follow-up sent the instant the stream ends continues it', async () => {
+      matrix.covers(row, 'stream', 'state');
       const { gw, model } = setup();
       const client = clientOf(gw);
       const stream = client.responses.stream({ model, input: 'Tell me about rivers' });
@@ -129,6 +143,7 @@ function sharedBehaviour(name: string, setup: () => { gw: RunningGateway; model:
     });
 
     it('deletes a response: then it is unknown to retrieve, delete and follow-ups', async () => {
+      matrix.covers(row, 'state');
       const { gw, model } = setup();
       const client = clientOf(gw);
       const created = await client.responses.create({ model, input: 'Short-lived' });
@@ -153,9 +168,10 @@ describe('on the sandbox', () => {
   });
   afterAll(() => gw.close());
 
-  sharedBehaviour('the sandbox', () => ({ gw, model: MODEL, provider: 'sandbox' }));
+  sharedBehaviour('the sandbox', 'sandbox', () => ({ gw, model: MODEL, provider: 'sandbox' }));
 
   it('marks the answer simulated', async () => {
+    matrix.covers(rowOn('sandbox'), 'plain');
     const { data, response } = await clientOf(gw).responses.create({ model: MODEL, input: 'hello' }).withResponse();
     expect(response.headers.get('x-gengate-simulated')).toBe('true');
     expect(data.output_text.startsWith(SANDBOX_MARKER)).toBe(true);
@@ -186,6 +202,7 @@ describe('on the sandbox', () => {
   });
 
   it('counts input tokens, more for a longer input and with the conversation it continues', async () => {
+    matrix.covers(rowOn('sandbox'), 'state');
     const client = clientOf(gw);
     const short = await client.responses.inputTokens.count({ model: MODEL, input: 'Hi' });
     expect(short.object).toBe('response.input_tokens');
@@ -207,6 +224,7 @@ describe('on the sandbox', () => {
   });
 
   it("keeps another account's responses unknown: GET, DELETE, input_items and previous_response_id", async () => {
+    matrix.covers(rowOn('sandbox'), 'state');
     const mine = await clientOf(gw).responses.create({ model: MODEL, input: 'private' });
     const theirs = clientOf(gw, otherAccountKey);
     const get = await statusOf(theirs.responses.retrieve(mine.id));
@@ -251,6 +269,7 @@ describe('on the sandbox', () => {
   });
 
   it('stores nothing with store: false', async () => {
+    matrix.covers(rowOn('sandbox'), 'state');
     const client = clientOf(gw);
     const created = await client.responses.create({ model: MODEL, input: 'forget me', store: false });
     expect((created as unknown as { store: boolean }).store).toBe(false);
@@ -288,6 +307,7 @@ describe('on the sandbox', () => {
   });
 
   it('records each call in the ledger under the responses surface', async () => {
+    matrix.covers(rowOn('sandbox'), 'plain', 'stream');
     await gw.gateway.recorder.flush();
     const before = (await gw.gateway.usage.recent(1000)).length;
     await clientOf(gw).responses.create({ model: MODEL, input: 'bill me' });
@@ -318,11 +338,13 @@ describe('on the fake upstreams', () => {
     await fakes?.close();
   });
 
-  sharedBehaviour('the fake Anthropic upstream', () => ({ gw, model: CLAUDE, provider: 'anthropic' }));
-  sharedBehaviour('the fake Gemini upstream', () => ({ gw, model: GEMINI, provider: 'gemini' }));
-  sharedBehaviour('the fake OpenAI chat completions upstream', () => ({ gw, model: 'textmodel-b-4o', provider: 'openai' }));
+  sharedBehaviour('the fake Anthropic upstream', 'Anthropic', () => ({ gw, model: CLAUDE, provider: 'anthropic' }));
+  sharedBehaviour('the fake Gemini upstream', 'Gemini', () => ({ gw, model: GEMINI, provider: 'gemini' }));
+  sharedBehaviour('the fake OpenAI chat completions upstream', 'OpenAI', () => ({ gw, model: 'textmodel-b-4o', provider: 'openai' }));
 
   it('carries a conversation from Anthropic (signed thinking) to Gemini (dropped, with a warning) and back to Anthropic (signature and text unchanged)', async () => {
+    matrix.covers(rowOn('Anthropic'), 'reasoning', 'state');
+    matrix.covers(rowOn('Gemini'), 'state');
     const client = clientOf(gw);
     const first = await client.responses.create({
       model: CLAUDE,
@@ -364,6 +386,7 @@ describe('on the fake upstreams', () => {
   });
 
   it('continues a streamed Anthropic turn with thinking on Anthropic, the signature intact', async () => {
+    matrix.covers(rowOn('Anthropic'), 'stream', 'tools', 'reasoning', 'state');
     const client = clientOf(gw);
     const stream = client.responses.stream({ model: CLAUDE, input: 'Plan a hike', reasoning: { effort: 'low' }, tools: [WEATHER], tool_choice: 'required' });
     const first = await stream.finalResponse();
@@ -381,5 +404,11 @@ describe('on the fake upstreams', () => {
     const thought = 'The user needs get_weather, so I will call it.';
     const sent = fakes.anthropic.requests.at(-1)?.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     expect(sent.messages[1].content[0]).toEqual({ type: 'thinking', thinking: thought, signature: fakeThinkingSignature(thought) });
+  });
+});
+
+describe('docs/compatibility.md', () => {
+  it('holds the openai SDK responses matrix of this run', (context) => {
+    matrix.checkDocument(context);
   });
 });

@@ -1,15 +1,22 @@
 /**
  * The gateway on its embedded defaults (no upstream configured): the sandbox answers every
- * spec chat model through all three official SDKs, and always says it is simulated.
+ * spec chat model through all three official SDKs, and always says it is simulated. The SDK tests
+ * mark the features they check in this file's rows of docs/compatibility.md (section
+ * `sdks-sandbox`), checked by the last test.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientVersion, type MatrixCase, SdkMatrix } from './helpers/sdk-matrix.js';
 import { startGateway, type RunningGateway } from './helpers/start-gateway.js';
 
 const MARKER = '[gengate sandbox — simulated response, no model was called]';
 let gw: RunningGateway;
+const matrix = new SdkMatrix('sdks-sandbox');
+const OPENAI_ROW: MatrixCase = { client: clientVersion('openai'), surface: 'OpenAI Chat Completions', upstream: 'sandbox' };
+const ANTHROPIC_ROW: MatrixCase = { client: clientVersion('@anthropic-ai/sdk'), surface: 'Anthropic Messages', upstream: 'sandbox' };
+const GEMINI_ROW: MatrixCase = { client: clientVersion('@google/genai'), surface: 'Gemini generateContent', upstream: 'sandbox' };
 
 beforeAll(async () => {
   gw = await startGateway();
@@ -43,6 +50,7 @@ describe('openai SDK against the sandbox', () => {
   const client = () => new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key });
 
   it('answers, marks the answer simulated, and counts tokens', async () => {
+    matrix.covers(OPENAI_ROW, 'plain');
     const { data, response } = await client()
       .chat.completions.create({ model: 'textmodel-a-opus-4-5-20251101', messages: [{ role: 'user', content: 'Say hello' }] })
       .withResponse();
@@ -57,6 +65,7 @@ describe('openai SDK against the sandbox', () => {
   });
 
   it('streams the same text as the non-stream answer, with usage when asked', async () => {
+    matrix.covers(OPENAI_ROW, 'stream');
     const request = { model: 'textmodel-b-4o', messages: [{ role: 'user' as const, content: 'Tell me something' }] };
     const whole = await client().chat.completions.create(request);
     const stream = await client().chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } });
@@ -71,6 +80,7 @@ describe('openai SDK against the sandbox', () => {
   });
 
   it('calls a required tool with arguments that satisfy its schema', async () => {
+    matrix.covers(OPENAI_ROW, 'tools');
     const completion = await client().chat.completions.create({
       model: 'textmodel-c-2.5-pro',
       messages: [{ role: 'user', content: 'What is it like outside?' }],
@@ -89,6 +99,7 @@ describe('openai SDK against the sandbox', () => {
 
 describe('anthropic SDK against the sandbox', () => {
   it('messages.create and messages.stream with a tool', async () => {
+    matrix.covers(ANTHROPIC_ROW, 'plain', 'stream', 'tools');
     const client = new Anthropic({ baseURL: gw.url, apiKey: gw.key });
     const message = await client.messages.create({ model: 'textmodel-b-4o-mini', max_tokens: 200, messages: [{ role: 'user', content: 'Hi' }] });
     expect(message.type).toBe('message');
@@ -113,6 +124,7 @@ describe('anthropic SDK against the sandbox', () => {
 
 describe('google genai SDK against the sandbox', () => {
   it('generateContent and generateContentStream', async () => {
+    matrix.covers(GEMINI_ROW, 'plain', 'stream');
     const ai = new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
     const result = await ai.models.generateContent({ model: 'textmodel-c-2.5-flash', contents: 'Hello there' });
     expect(result.text!.startsWith(MARKER)).toBe(true);
@@ -127,6 +139,7 @@ describe('google genai SDK against the sandbox', () => {
   });
 
   it('calls a function with schema-valid arguments', async () => {
+    matrix.covers(GEMINI_ROW, 'tools');
     const ai = new GoogleGenAI({ apiKey: gw.key, httpOptions: { baseUrl: gw.url } });
     const result = await ai.models.generateContent({
       model: 'textmodel-a-sonnet-4-20250514',
@@ -178,5 +191,11 @@ describe('model lists', () => {
     const key = await gw.createKey({ name: 'r', models: ['textmodel-a-*'] });
     const res = (await (await fetch(`${gw.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string }> };
     expect(res.data.map((m) => m.id).sort()).toEqual(['textmodel-a-haiku-4-5-20251001', 'textmodel-a-opus-4-5-20251101', 'textmodel-a-sonnet-4-20250514']);
+  });
+});
+
+describe('docs/compatibility.md', () => {
+  it('holds the sandbox SDK matrix of this run', (context) => {
+    matrix.checkDocument(context);
   });
 });

@@ -78,6 +78,7 @@ export async function createBackgroundResponse(
     sealReasoning: (reasoning) => services.responses.seal(reasoning),
     include: parsed.include,
     includeObfuscation: false,
+    toolNamespaces: parsed.toolNamespaces,
   };
   if (peeked.previousResponseId !== undefined) context.previousResponseId = peeked.previousResponseId;
   const object = withStatus(responseObject(context, { status: 'in_progress', output: [] }), 'queued');

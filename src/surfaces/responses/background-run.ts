@@ -90,6 +90,7 @@ async function run(services: GatewayServices, job: BackgroundResponseJob, stored
     include: parsed.include,
     // No client reads these frames as they are made: padding against length side channels has nothing to guard.
     includeObfuscation: false,
+    toolNamespaces: parsed.toolNamespaces,
   };
   if (stored.previousResponseId !== undefined) context.previousResponseId = stored.previousResponseId;
   let saved: RenderedResponse | undefined;

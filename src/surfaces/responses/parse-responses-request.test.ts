@@ -209,7 +209,17 @@ describe('parseResponsesRequest', () => {
   });
 
   it('leaves hosted tools out with a warning naming each by position, and refuses a tool_choice that forces one', () => {
-    for (const type of ['web_search', 'web_search_preview', 'file_search', 'code_interpreter', 'image_generation', 'mcp', 'computer_use_preview', 'local_shell', 'custom']) {
+    for (const type of [
+      'web_search',
+      'web_search_preview',
+      'file_search',
+      'code_interpreter',
+      'image_generation',
+      'mcp',
+      'computer_use_preview',
+      'local_shell',
+      'custom',
+    ]) {
       const parsed = parseResponsesRequest({ ...base, tools: [weather, { type: 'function', name: 'b' }, { type }] }, context());
       expect(parsed.canonical.tools?.map((tool) => tool.name)).toEqual(['get_weather', 'b']);
       expect(parsed.warnings).toEqual([

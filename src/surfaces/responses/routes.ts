@@ -12,6 +12,7 @@ import { escapeControlCharacters } from '../../core/client-strings.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
 import { nowSeconds } from '../../core/ids.js';
 import type { AuthenticatedKey } from '../../core/key.js';
+import type { RouteInfo } from '../../core/route.js';
 import type { ResponseItem, StoredResponse, StoredResponseStatus } from '../../core/responses.js';
 import type { GatewayServices } from '../../gateway/contract.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
@@ -82,7 +83,7 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
     canonical: () => parsed.canonical,
     signal: clientSignal(request, reply),
   });
-  setRouteHeaders(reply, outcome.route);
+  setRouteHeaders(reply, withParseWarnings(outcome.route, parsed.warnings));
   const context: RenderContext = {
     responseId: newResponseId(),
     createdAt: nowSeconds(),
@@ -92,6 +93,7 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
     sealReasoning: (reasoning) => services.responses.seal(reasoning),
     include: parsed.include,
     includeObfuscation: parsed.includeObfuscation,
+    toolNamespaces: parsed.toolNamespaces,
   };
   if (peeked.previousResponseId !== undefined) context.previousResponseId = peeked.previousResponseId;
   const save = async (rendered: RenderedResponse): Promise<void> => {
@@ -114,6 +116,11 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
       // No raw request is offered, so no upstream relays this dialect.
       throw new GatewayError('internal', 'a Responses call was relayed untranslated');
   }
+}
+
+/** The route's warnings after what the parser left out (hosted tools), for `x-gengate-warnings`. */
+function withParseWarnings(route: RouteInfo, warnings: readonly string[]): RouteInfo {
+  return warnings.length === 0 ? route : { ...route, warnings: [...warnings, ...(route.warnings ?? [])] };
 }
 
 async function* startingWith(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncGenerator<string> {
