@@ -8,7 +8,6 @@
  * ends `cancelled`, its upstream call aborted; again answers the same; a finished one is refused
  * as OpenAI refuses it). Lookups are the key's account's own: another's id is unknown (404).
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { escapeControlCharacters } from '../../core/client-strings.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
@@ -21,16 +20,13 @@ import { cancelledObject, frameOfStored, terminalEvent, withStatus } from './bac
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { parseContextFor } from './stored-item-references.js';
 import { responseObject } from './render-response-object.js';
+import { newResponseId } from './response-item-ids.js';
 import type { PeekedResponsesRequest, RenderContext } from './seams.js';
 
 /** Longest id echoed in a message; a path segment may be longer. */
 const MAX_ECHOED_ID_CHARS = 256;
 /** `starting_after` beyond this is no sequence number any response reaches. */
 const MAX_SEQUENCE = 2 ** 31 - 1;
-
-function newResponseId(): string {
-  return `resp_${randomBytes(24).toString('hex')}`;
-}
 
 function responseNotFound(id: string): GatewayError {
   const shown = escapeControlCharacters(id.length > MAX_ECHOED_ID_CHARS ? `${id.slice(0, MAX_ECHOED_ID_CHARS)}…` : id);

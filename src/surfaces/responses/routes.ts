@@ -6,7 +6,6 @@
  * client sees its end (the JSON answer, or the stream's terminal event), so a follow-up sent the
  * instant it ends finds it, on any replica sharing the database.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeControlCharacters } from '../../core/client-strings.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
@@ -22,6 +21,7 @@ import { cancelBackgroundResponse, createBackgroundResponse, streamBackgroundRes
 import { backgroundRunner } from './background-run.js';
 import { estimateResponsesInputTokens } from './estimate-responses-input-tokens.js';
 import { parseResponsesRequest } from './parse-responses-request.js';
+import { newResponseId } from './response-item-ids.js';
 import { peekResponsesRequest } from './peek-responses-request.js';
 import { parseContextFor } from './stored-item-references.js';
 import { forClient } from './render-response-object.js';
@@ -33,9 +33,6 @@ import type { ParsedResponsesRequest, RenderContext, RenderedResponse } from './
 const STATUSES: readonly StoredResponseStatus[] = ['queued', 'in_progress', 'completed', 'incomplete', 'failed', 'cancelled'];
 
 /** `resp_` and 48 hexadecimal characters (192 random bits), as OpenAI's look. */
-function newResponseId(): string {
-  return `resp_${randomBytes(24).toString('hex')}`;
-}
 
 /** Longest id echoed in a message; a path segment may be longer. */
 const MAX_ECHOED_ID_CHARS = 256;
@@ -123,14 +120,22 @@ function withParseWarnings(route: RouteInfo, warnings: readonly string[]): Route
   return warnings.length === 0 ? route : { ...route, warnings: [...warnings, ...(route.warnings ?? [])] };
 }
 
-async function* startingWith(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncGenerator<string> {
-  if (first.done) return;
-  yield first.value;
-  while (true) {
-    const next = await rest.next();
-    if (next.done) return;
-    yield next.value;
-  }
+/**
+ * The stream again with its first result, already read, put back in front. An iterator of its
+ * own rather than a generator: a generator would add an await and a promise to every frame.
+ */
+function startingWith(first: IteratorResult<string>, rest: AsyncIterator<string>): AsyncIterable<string> {
+  let pending: IteratorResult<string> | undefined = first;
+  const iterator: AsyncIterator<string> = {
+    next: () => {
+      if (pending === undefined) return rest.next();
+      const result = pending;
+      pending = undefined;
+      return Promise.resolve(result);
+    },
+    return: (value?: unknown) => rest.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 function storedResponse(key: AuthenticatedKey, context: RenderContext, inputItems: ResponseItem[], rendered: RenderedResponse): StoredResponse {
