@@ -39,6 +39,14 @@ const CONTENT = 'written by the agent through gengate';
 const FINAL_TEXT = 'GENGATE-AGENT-TEST-DONE';
 const PROMPT = `Create the file ${FILE_NAME} in the current directory containing exactly "${CONTENT}", then reply ${FINAL_TEXT}.`;
 
+/** The request that proves a run went through the surface its row names. */
+const SURFACE_CALL: Record<string, RegExp> = {
+  'Anthropic Messages': /^\/v1\/messages(\?|$)/,
+  'OpenAI Chat Completions': /^\/v1\/chat\/completions(\?|$)/,
+  'OpenAI Responses': /^\/v1\/responses(\?|$)/,
+  'Gemini streamGenerateContent': /:streamGenerateContent(\?|$)/,
+};
+
 const rows: MatrixRow[] = [];
 const runTimes: string[] = [];
 
@@ -53,9 +61,14 @@ async function runCase(agent: AgentDefinition, upstream: Dialect): Promise<strin
     const run = await runAgent({ ...launch, cwd: rig.workdir, timeoutMs: RUN_LIMIT_MS });
     runTimes.push(`${agentLabel(agent)} → ${upstream}: ${run.ms} ms`);
     const observed = observeRun(run, rig, { path: join(rig.workdir, FILE_NAME), content: CONTENT, finalText: FINAL_TEXT });
+    const surface = agent.surface(upstream);
+    const surfaceCall = SURFACE_CALL[surface];
+    if (!surfaceCall || !rig.proxy.requests.some((request) => request.method === 'POST' && surfaceCall.test(request.path))) {
+      observed.problems.push(`no POST to the ${surface} surface`);
+    }
     rows.push({
       client: `${agent.name} ${installedVersion(agent.packageName)}${agent.variant ? ` (${agent.variant})` : ''}`,
-      surface: agent.surface(upstream),
+      surface,
       upstream: UPSTREAM_NAME[upstream],
       features: observed.features,
       note: observed.problems.join('; '),

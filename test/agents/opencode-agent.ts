@@ -1,7 +1,9 @@
 /**
  * opencode (`opencode run`) against the gateway, once per provider kind its config can declare:
  * an OpenAI-compatible provider (`@ai-sdk/openai-compatible`, Chat Completions at the gateway's
- * `/v1`) and an Anthropic provider (`@ai-sdk/anthropic`, Messages at the gateway's `/v1`),
+ * `/v1`), an Anthropic provider (`@ai-sdk/anthropic`, Messages at the gateway's `/v1`) and its
+ * built-in `openai` provider given the gateway's `/v1` as base URL (`@ai-sdk/openai`, which
+ * speaks the Responses API),
  * each with a gateway key and the upstream's catalog model as both `model` and `small_model`.
  * The config (`OPENCODE_CONFIG`, in the rig's home) turns auto-update and sharing off; the
  * models.dev fetch, LSP downloads, default plugins and the Claude Code compatibility reads
@@ -14,9 +16,10 @@ import type { AgentRig } from './agent-rig.js';
 import type { Dialect } from './tool-loop.js';
 
 /** Which of the config's providers reaches which upstream. */
-const PROVIDER_FOR: Partial<Record<Dialect, 'gengate-openai' | 'gengate-anthropic'>> = {
+const PROVIDER_FOR: Partial<Record<Dialect, 'gengate-openai' | 'gengate-anthropic' | 'openai'>> = {
   anthropic: 'gengate-openai',
   openai: 'gengate-anthropic',
+  gemini: 'openai',
 };
 
 /**
@@ -52,6 +55,8 @@ function writeConfig(rig: AgentRig): string {
         models,
       },
       'gengate-anthropic': { npm: '@ai-sdk/anthropic', name: 'gengate (Anthropic)', options: { baseURL: `${rig.gatewayUrl}/v1`, apiKey: rig.key }, models },
+      // The built-in provider, only pointed elsewhere: it keeps its own SDK (the Responses API).
+      openai: { options: { baseURL: `${rig.gatewayUrl}/v1`, apiKey: rig.key }, models },
     },
   };
   const path = join(rig.home, 'opencode.json');
@@ -62,10 +67,14 @@ function writeConfig(rig: AgentRig): string {
 export const opencode: AgentDefinition = {
   name: 'opencode',
   packageName: 'opencode-ai',
-  surface: (upstream) => (PROVIDER_FOR[upstream] === 'gengate-anthropic' ? 'Anthropic Messages' : 'OpenAI Chat Completions'),
+  surface: (upstream) => {
+    const provider = PROVIDER_FOR[upstream];
+    if (provider === 'gengate-anthropic') return 'Anthropic Messages';
+    return provider === 'openai' ? 'OpenAI Responses' : 'OpenAI Chat Completions';
+  },
   tool: 'write',
   toolArgs: (path, content) => ({ filePath: path, content }),
-  upstreams: ['anthropic', 'openai'],
+  upstreams: ['anthropic', 'openai', 'gemini'],
   launch: (rig, prompt) => ({
     command: binPath('opencode'),
     args: ['run', prompt],
