@@ -41,7 +41,8 @@ export interface CallEnding {
   error?: GatewayError;
   /** The channel that answered or was tried last; absent when no channel was tried. */
   route?: RouteInfo;
-  costUsd: number;
+  /** What the call cost, in nUSD (`ledger/money.ts`). */
+  costNusd: number;
   latencyMs: number;
 }
 
@@ -265,7 +266,7 @@ export class Call {
     this.ended = Promise.resolve();
     this.inFlight.delete(this);
     const { subject, deps, route } = this;
-    const costUsd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.get(subject.model)?.price, usage, units);
+    const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.get(subject.model)?.price, usage, units);
     const latencyMs = Math.round(performance.now() - this.startedAt);
     if (route) {
       this.ended = deps.recorder.record(
@@ -281,7 +282,7 @@ export class Call {
           outcome,
           usage,
           units,
-          costUsd,
+          costNusd,
           latencyMs,
           createdAt: Date.now(),
         }),
@@ -290,7 +291,7 @@ export class Call {
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {
       if (!hook.end) continue;
-      ending ??= { outcome, usage, units, error, route, costUsd, latencyMs };
+      ending ??= { outcome, usage, units, error, route, costNusd, latencyMs };
       hook.end(this, ending);
     }
     return this.ended;

@@ -7,6 +7,7 @@
  * settlement never charges more than was reserved, and a release returns all of it.
  */
 import type { LedgerEntry, LedgerMove, LedgerWrites } from '../store/ledger-writes.js';
+import { usdToNusd } from './money.js';
 import { type UsageFacts, usageRow } from './usage-row.js';
 
 interface Reservation {
@@ -21,7 +22,7 @@ interface Reservation {
 /** How a reservation ends: when, and the facts of its usage row (the ledger prices it: the amount settled, or nothing). */
 export interface ReservationEnd {
   at: number;
-  usage: Omit<UsageFacts, 'costUsd'>;
+  usage: Omit<UsageFacts, 'costNusd'>;
 }
 
 type ReservationState = 'none' | 'reserved' | 'settled' | 'released';
@@ -61,6 +62,6 @@ async function close(
   const reserved = entries.find((entry) => entry.kind === 'reserve') as LedgerEntry;
   const amount = amountOf(reserved.amount_usd);
   await writes.addEntry({ task_id: id, owner: reserved.owner, kind, amount_usd: amount, created_at: end.at });
-  await writes.addUsage(usageRow({ ...end.usage, costUsd: kind === 'settle' ? amount : 0 }));
+  await writes.addUsage(usageRow({ ...end.usage, costNusd: kind === 'settle' ? usdToNusd(amount.toFixed(9)) : 0 }));
   return true;
 }
