@@ -21,6 +21,9 @@ import { registerMediaRoutes } from './http/media-routes.js';
 import { registerVideoDownloadRoute } from './http/video-files/video-download-route.js';
 import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
+import { type ReadinessCheck, registerReadinessRoute } from './http/readiness-route.js';
+import { folderNotWritable } from './media/folder-writable.js';
+import { storeNotReady } from './store/store-readiness.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
 import { DEAD_LETTER_FILE_NAME } from './ledger/usage-dead-letters.js';
@@ -259,6 +262,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
+  let draining = false;
+  const mediaDir = config.media.dir ?? join(config.dataDir, 'media');
+  const readiness: ReadinessCheck[] = [
+    { name: 'store', check: () => storeNotReady(store) },
+    { name: 'media', check: () => folderNotWritable(mediaDir) },
+  ];
+  registerReadinessRoute(http, { checks: readiness, draining: () => draining });
   for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));
   registerMediaRoutes(http, media, errorShapes);
   registerVideoDownloadRoute(http, { authenticate: (presented) => services.authenticate(presented), tasks: services.tasks, render: errorShapes.fallback });
@@ -298,6 +308,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   let closing: Promise<void> | undefined;
   const drain = async (drainTimeoutMs: number): Promise<void> => {
+    draining = true;
     let grace: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => {
       logger.warn({ inFlight: recorder.openCalls, drainTimeoutMs }, 'drain deadline passed: ending in-flight requests');

@@ -41,7 +41,7 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-function migrationsFor(dialect: StoreDialect): MigrationProvider {
+export function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
