@@ -50,6 +50,8 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
   ['src/ledger/', 'src/auth/'],
+  /** Rate limits and budgets: rules from the store, counters in memory or Redis, priced by the ledger. */
+  ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],
   ['src/admin/'],
