@@ -48,6 +48,7 @@ import { ChannelsRepository } from './store/channels-repository.js';
 import { loadCredentialCipher, loadSecretKey, parseSecretKey } from './store/credential-cipher.js';
 import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
+import { changeNotifier } from './store/open-change-notifier.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { LiveCatalog } from './gateway/live-catalog.js';
@@ -113,8 +114,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
-  // Changes by other processes on the same database (revoked keys, edited channels) arrive within a poll.
-  const invalidation = new StoreInvalidationBus(store.db, { logger });
+  // Changes by other processes on the same database (revoked keys, edited channels) arrive by notice (Redis or PostgreSQL), else within a poll.
+  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier: changeNotifier(config, store, logger) });
   await invalidation.start();
   const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
