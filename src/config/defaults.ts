@@ -48,8 +48,8 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     maxResultBytes: 512 * 1024 * 1024,
     pollConcurrency: 8,
     claimBatch: 64,
-    leaseMs: 120_000,
-    submitLeaseMs: 600_000,
+    leaseMs: 30_000,
+    submitLeaseMs: 30_000,
   },
 };
 

@@ -226,6 +226,20 @@ export class TasksRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Extends, in one statement, the leases `leaseOwner` still holds among `ids` (the heartbeat); returns how many. */
+  async renewLeases(ids: readonly string[], leaseOwner: string, until: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const result = await this.db
+      .updateTable('tasks')
+      .set({ lease_until: until })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', leaseOwner)
+      .where('lease_until', '<', until)
+      .where('status', 'in', NOT_TERMINAL)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Gives a task back after a poll that did not finish it, with its next poll time. */
   async release(id: string, leaseOwner: string, patch: TaskPatch): Promise<void> {
     await this.db

@@ -87,6 +87,8 @@ export class TaskService implements TaskServices {
       reserve({ id, owner: call.key.id, amountUsd: priceUsd, at: now }),
     );
     const queued = (await repository.get(id)) as StoredTask;
+    // The submit lease is renewed while the upstream takes its time; should this process die, the task is swept within one lease.
+    poller.leases.hold(id);
     let accepted: { submission: TaskSubmission; channel: RuntimeChannel };
     try {
       accepted = await admitted.attempt(
@@ -111,6 +113,7 @@ export class TaskService implements TaskServices {
       );
     } catch (error) {
       const failure = toGatewayError(error);
+      poller.leases.drop(id);
       await finisher.fail(queued, { code: 'submit_failed', message: failure.message }, 'failed', poller.instance);
       throw error;
     }
@@ -121,30 +124,32 @@ export class TaskService implements TaskServices {
     const done = observed?.status === 'succeeded' || observed?.status === 'failed' || observed?.status === 'canceled';
     const submittedAt = Date.now();
     const nextPollAt = done ? submittedAt : submittedAt + pollDelay(policy, 0);
-    const task = await repository.update(
-      id,
-      poller.instance,
-      {
-        channel: channel.name,
-        provider: channel.config.provider,
-        upstream_model: channel.upstreamModel(model),
-        upstream_id: submission.upstreamId,
-        upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
-        status: startedNow ? 'running' : 'submitted',
-        vendor_status: observed?.vendorStatus ?? null,
-        callback_url: call.callback?.url ?? null,
-        callback_state: call.callback?.state ?? null,
-        submitted_at: submittedAt,
-        ...(startedNow ? { started_at: submittedAt } : {}),
-        updated_at: submittedAt,
-        deadline_at: now + policy.deadlineMs,
-        next_poll_at: nextPollAt,
-        lease_owner: null,
-        lease_until: 0,
-      },
-      true,
-      this.options.notify,
-    );
+    const task = await repository
+      .update(
+        id,
+        poller.instance,
+        {
+          channel: channel.name,
+          provider: channel.config.provider,
+          upstream_model: channel.upstreamModel(model),
+          upstream_id: submission.upstreamId,
+          upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
+          status: startedNow ? 'running' : 'submitted',
+          vendor_status: observed?.vendorStatus ?? null,
+          callback_url: call.callback?.url ?? null,
+          callback_state: call.callback?.state ?? null,
+          submitted_at: submittedAt,
+          ...(startedNow ? { started_at: submittedAt } : {}),
+          updated_at: submittedAt,
+          deadline_at: now + policy.deadlineMs,
+          next_poll_at: nextPollAt,
+          lease_owner: null,
+          lease_until: 0,
+        },
+        true,
+        this.options.notify,
+      )
+      .finally(() => poller.leases.drop(id));
     await admitted.settle(undefined, 0);
     if (!task) {
       // Only a lease that ran out while the upstream took longer than the submit lease gets here: the sweeper failed and refunded it.
