@@ -216,14 +216,7 @@ export class TasksRepository {
 
   /** Extends a lease this process still holds (before a long step such as a download); false when it was lost. */
   async renewLease(id: string, leaseOwner: string, until: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('tasks')
-      .set({ lease_until: until })
-      .where('id', '=', id)
-      .where('lease_owner', '=', leaseOwner)
-      .where('status', 'in', NOT_TERMINAL)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return (await this.renewLeases([id], leaseOwner, until)) === 1;
   }
 
   /** Extends, in one statement, the leases `leaseOwner` still holds among `ids` (the heartbeat); returns how many. */
@@ -234,7 +227,6 @@ export class TasksRepository {
       .set({ lease_until: until })
       .where('id', 'in', ids)
       .where('lease_owner', '=', leaseOwner)
-      .where('lease_until', '<', until)
       .where('status', 'in', NOT_TERMINAL)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
