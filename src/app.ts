@@ -57,6 +57,7 @@ import { Gateway } from './gateway/gateway.js';
 import { ReasoningSeal } from './gateway/reasoning-seal.js';
 import { ResponseState } from './gateway/response-state.js';
 import { StoredResponsesRepository } from './store/stored-responses-repository.js';
+import { RetentionSweeper } from './store/retention-sweeper.js';
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
@@ -223,6 +224,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   engine.start();
   responses.start();
+  const retention = new RetentionSweeper(store.db, config.retention, { logger });
+  retention.start();
   if (config.limits.cutOnRevoke) {
     cutRevokedCalls(services.lifecycle, directory, (count) => logger.info({ count }, 'in-flight calls of a revoked key or disabled account cut'));
   }
@@ -347,6 +350,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         clearInterval(sweepSessions);
         responses.stop();
+        await retention.stop();
         await invalidation.close();
         directory.stop();
         liveChannels.stop();
