@@ -188,7 +188,7 @@ export class MemoryCounterStore implements CounterStore {
         if (tat > now) this.rates.set(hold.counter, tat);
         else this.rates.delete(hold.counter);
       } else if (hold.type === 'count') {
-        this.counts.get(hold.counter)?.delete(reservationId);
+        this.freeCount(hold.counter, reservationId);
       } else {
         const spend = this.spends.get(hold.counter);
         if (!spend?.reservations.delete(reservationId)) continue;
@@ -220,10 +220,15 @@ export class MemoryCounterStore implements CounterStore {
   /** A dead holder's lease ran out: its counts and spend reservations go; rates keep what they took. */
   private expire(id: string, reservation: Reservation): void {
     for (const hold of reservation.holds) {
-      if (hold.type === 'count') this.counts.get(hold.counter)?.delete(id);
+      if (hold.type === 'count') this.freeCount(hold.counter, id);
       if (hold.type === 'spend') this.spends.get(hold.counter)?.reservations.delete(id);
     }
     this.reservations.delete(id);
+  }
+
+  private freeCount(counter: string, id: string): void {
+    const holders = this.counts.get(counter);
+    if (holders?.delete(id) && holders.size === 0) this.counts.delete(counter);
   }
 
   private liveHolders(counter: string, now: number): Map<string, number> | undefined {

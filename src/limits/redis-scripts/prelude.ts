@@ -72,11 +72,16 @@ local function live_count(c)
   return redis.call('ZCARD', k)
 end
 
--- A period's counter lives until its exp; a lifetime counter (exp < 0) has no end, its leases do.
+-- A period's counter lives until its exp (measured on the caller's clock, like everything here);
+-- a lifetime counter (exp < 0) has no end, its leases do.
 local function touch_spend(c, exp)
   if exp >= 0 then
-    redis.call('PEXPIREAT', spend_key(c), int(exp))
-    redis.call('PEXPIREAT', lease_key(c), int(exp))
+    if exp <= now then
+      redis.call('DEL', spend_key(c), lease_key(c))
+    else
+      redis.call('PEXPIRE', spend_key(c), math.ceil(exp - now))
+      redis.call('PEXPIRE', lease_key(c), math.ceil(exp - now))
+    end
   else
     touch_zset(lease_key(c))
   end
