@@ -21,7 +21,7 @@ const id = () => `req_${++seq}`;
 const rpm = (limit: number, subject = 'k1'): Hold => ({ type: 'rate', counter: `lim:requests_per_minute:key:${subject}:*`, limit, amount: 1, label: 'key requests per minute' });
 const tpm = (limit: number, amount: number, subject = 'k1'): Hold => ({ type: 'rate', counter: `lim:tokens_per_minute:key:${subject}:*`, limit, amount, label: 'key tokens per minute' });
 const concurrent = (limit: number): Hold => ({ type: 'count', counter: 'lim:concurrent_requests:key:k1:*', limit, label: 'key concurrent requests' });
-const spend = (limitNusd: number, amountNusd: number, expiresAt: number | null = T0 + 86_400_000): Hold => ({
+const spend = (limitNusd: number, amountNusd: number, expiresAt: number | null = T0 + 86_400_000): Extract<Hold, { type: 'spend' }> => ({
   type: 'spend',
   counter: `bud:key:k1:day:UTC:${expiresAt ?? 0}`,
   limitNusd,
