@@ -15,11 +15,12 @@ export interface StoreUnderTest {
 // Near the real clock (Redis key TTLs of seeded counters follow it), and not round, so float steps are exercised.
 const T0 = Math.floor(Date.now() / 1_000) * 1_000 + 123;
 const LEASE = 30_000;
+type RateHold = Extract<Hold, { type: 'rate' }>;
 let seq = 0;
 const id = () => `req_${++seq}`;
 
-const rpm = (limit: number, subject = 'k1'): Hold => ({ type: 'rate', counter: `lim:requests_per_minute:key:${subject}:*`, limit, amount: 1, label: 'key requests per minute' });
-const tpm = (limit: number, amount: number, subject = 'k1'): Hold => ({ type: 'rate', counter: `lim:tokens_per_minute:key:${subject}:*`, limit, amount, label: 'key tokens per minute' });
+const rpm = (limit: number, subject = 'k1'): RateHold => ({ type: 'rate', counter: `lim:requests_per_minute:key:${subject}:*`, limit, amount: 1, label: 'key requests per minute' });
+const tpm = (limit: number, amount: number, subject = 'k1'): RateHold => ({ type: 'rate', counter: `lim:tokens_per_minute:key:${subject}:*`, limit, amount, label: 'key tokens per minute' });
 const concurrent = (limit: number): Hold => ({ type: 'count', counter: 'lim:concurrent_requests:key:k1:*', limit, label: 'key concurrent requests' });
 const spend = (limitNusd: number, amountNusd: number, expiresAt: number | null = T0 + 86_400_000): Extract<Hold, { type: 'spend' }> => ({
   type: 'spend',
