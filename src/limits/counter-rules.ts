@@ -75,7 +75,8 @@ export function checkNusd(value: number, name: string): void {
 }
 
 function checkHold(hold: Hold): void {
-  if (typeof hold.counter !== 'string' || hold.counter.length === 0 || hold.counter.length > 512) throw new RangeError('a hold needs a counter name of 1 to 512 characters');
+  if (typeof hold.counter !== 'string' || hold.counter.length === 0 || hold.counter.length > 512)
+    throw new RangeError('a hold needs a counter name of 1 to 512 characters');
   if (hold.type === 'rate') {
     if (!(Number.isSafeInteger(hold.limit) && hold.limit > 0)) throw new RangeError(`rate ${hold.counter}: limit must be a positive integer`);
     if (!(Number.isFinite(hold.amount) && hold.amount >= 0)) throw new RangeError(`rate ${hold.counter}: amount must be a non-negative number`);

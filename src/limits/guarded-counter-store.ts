@@ -115,7 +115,8 @@ export class GuardedCounterStore implements CounterStore {
     this.retryTimer = null;
     if (this.pending.length > 0) {
       await this.drain();
-      if (this.pending.length > 0) this.options.logger?.warn({ count: this.pending.length }, 'limits: closing with ends not applied; their holds expire by lease');
+      if (this.pending.length > 0)
+        this.options.logger?.warn({ count: this.pending.length }, 'limits: closing with ends not applied; their holds expire by lease');
     }
     await this.inner.close();
   }
@@ -151,7 +152,9 @@ export class GuardedCounterStore implements CounterStore {
   }
 
   private apply(pending: PendingEnd): Promise<void> {
-    return pending.op === 'settle' ? this.inner.settle(pending.reservationId, pending.actual, pending.now) : this.inner.release(pending.reservationId, pending.now);
+    return pending.op === 'settle'
+      ? this.inner.settle(pending.reservationId, pending.actual, pending.now)
+      : this.inner.release(pending.reservationId, pending.now);
   }
 
   private enqueue(pending: PendingEnd): void {

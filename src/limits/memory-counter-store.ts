@@ -182,7 +182,8 @@ export class MemoryCounterStore implements CounterStore {
     if (!reservation) return;
     for (const hold of reservation.holds) {
       if (hold.type === 'rate') {
-        const delta = how === 'release' ? (rateKeptOnRelease(hold.counter) ? 0 : -hold.amount) : usedAmount(how.settle, hold.counter, hold.amount) - hold.amount;
+        const delta =
+          how === 'release' ? (rateKeptOnRelease(hold.counter) ? 0 : -hold.amount) : usedAmount(how.settle, hold.counter, hold.amount) - hold.amount;
         if (delta === 0) continue;
         const tat = gcraAdjust(this.rates.get(hold.counter) ?? null, hold.limit, delta, now);
         if (tat > now) this.rates.set(hold.counter, tat);
@@ -268,10 +269,11 @@ export class MemoryCounterStore implements CounterStore {
   private sweep(now: number): void {
     if (now - this.lastSweep < this.sweepEveryMs && now >= this.lastSweep) return;
     this.lastSweep = now;
-    for (const [id, reservation] of this.reservations) if (reservation.leaseExpiry <= now) {
-      this.expire(id, reservation);
-      this.remember(id, now);
-    }
+    for (const [id, reservation] of this.reservations)
+      if (reservation.leaseExpiry <= now) {
+        this.expire(id, reservation);
+        this.remember(id, now);
+      }
     for (const [counter, tat] of this.rates) if (tat <= now) this.rates.delete(counter);
     for (const counter of [...this.counts.keys()]) this.liveHolders(counter, now);
     for (const counter of [...this.spends.keys()]) {

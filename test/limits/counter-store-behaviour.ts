@@ -19,8 +19,20 @@ type RateHold = Extract<Hold, { type: 'rate' }>;
 let seq = 0;
 const id = () => `req_${++seq}`;
 
-const rpm = (limit: number, subject = 'k1'): RateHold => ({ type: 'rate', counter: `lim:requests_per_minute:key:${subject}:*`, limit, amount: 1, label: 'key requests per minute' });
-const tpm = (limit: number, amount: number, subject = 'k1'): RateHold => ({ type: 'rate', counter: `lim:tokens_per_minute:key:${subject}:*`, limit, amount, label: 'key tokens per minute' });
+const rpm = (limit: number, subject = 'k1'): RateHold => ({
+  type: 'rate',
+  counter: `lim:requests_per_minute:key:${subject}:*`,
+  limit,
+  amount: 1,
+  label: 'key requests per minute',
+});
+const tpm = (limit: number, amount: number, subject = 'k1'): RateHold => ({
+  type: 'rate',
+  counter: `lim:tokens_per_minute:key:${subject}:*`,
+  limit,
+  amount,
+  label: 'key tokens per minute',
+});
 const concurrent = (limit: number): Hold => ({ type: 'count', counter: 'lim:concurrent_requests:key:k1:*', limit, label: 'key concurrent requests' });
 const spend = (limitNusd: number, amountNusd: number, expiresAt: number | null = T0 + 86_400_000): Extract<Hold, { type: 'spend' }> => ({
   type: 'spend',

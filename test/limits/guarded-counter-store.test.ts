@@ -74,7 +74,10 @@ describe('GuardedCounterStore', () => {
     });
     const allClosed = setup({ rates: 'closed', counts: 'closed', budgets: 'closed' });
     allClosed.sw.set('down');
-    await expect(allClosed.guard.admit({ reservationId: 'r2', holds: [rate], now: 0, leaseMs: 1_000 })).rejects.toMatchObject({ closedTypes: ['rate'], budget: false });
+    await expect(allClosed.guard.admit({ reservationId: 'r2', holds: [rate], now: 0, leaseMs: 1_000 })).rejects.toMatchObject({
+      closedTypes: ['rate'],
+      budget: false,
+    });
   });
 
   it('queues settles and releases while the store is away and applies them once it answers', async () => {

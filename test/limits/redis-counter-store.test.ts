@@ -51,7 +51,12 @@ describe('RedisCounterStore across replicas', () => {
     expect(results.filter((r) => r.ok)).toHaveLength(30);
     const counts = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        stores[i % 3].admit({ reservationId: `race_c${i}`, holds: [{ type: 'count', counter: 'lim:concurrent_requests:model::x', limit: 7, label: 'c' }], now, leaseMs: 30_000 }),
+        stores[i % 3].admit({
+          reservationId: `race_c${i}`,
+          holds: [{ type: 'count', counter: 'lim:concurrent_requests:model::x', limit: 7, label: 'c' }],
+          now,
+          leaseMs: 30_000,
+        }),
       ),
     );
     expect(counts.filter((r) => r.ok)).toHaveLength(7);
