@@ -98,8 +98,7 @@ export class MemoryCounterStore implements CounterStore {
           });
         } else {
           states.push(state(hold, Math.max(0, hold.limitNusd - used), resetAt));
-          const settledAlone = (spend?.settled ?? 0) + hold.amountNusd > hold.limitNusd;
-          refusals.push({ index, retryAt: settledAlone ? (hold.expiresAt ?? undefined) : now + SOON_RETRY_MS });
+          refusals.push({ index, retryAt: spendRetryAt(hold, spend?.settled ?? 0, now) });
         }
       }
     });
@@ -286,6 +285,17 @@ export class MemoryCounterStore implements CounterStore {
       this.ended.delete(id);
     }
   }
+}
+
+/**
+ * When a full spend may fit: soon if only reservations in flight stand in the way, at the
+ * period's end if settled spend alone does, never if the amount is above the cap itself or the
+ * budget is for a lifetime.
+ */
+function spendRetryAt(hold: Extract<Hold, { type: 'spend' }>, settled: number, now: number): number | undefined {
+  if (hold.amountNusd > hold.limitNusd) return undefined;
+  if (settled + hold.amountNusd > hold.limitNusd) return hold.expiresAt ?? undefined;
+  return now + SOON_RETRY_MS;
 }
 
 /** What a settle says a hold used; a counter not named (or named with nonsense) keeps its estimate. */

@@ -174,7 +174,11 @@ export class RedisCounterStore implements CounterStore {
 
   /** Before the first connection, waits for it (the guard's deadline bounds the wait); after, never. */
   private async ready(): Promise<void> {
-    if (!this.everReady) await this.firstReady;
+    if (this.everReady) return;
+    // Waiting is for a first connection under way; once an attempt failed, calls fail at once.
+    const status = this.client.status;
+    if (status !== 'wait' && status !== 'connecting' && status !== 'connect') throw new Error(`redis ${status}`);
+    await this.firstReady;
   }
 }
 

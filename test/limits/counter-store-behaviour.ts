@@ -189,6 +189,9 @@ export function describeCounterStore(name: string, make: () => Promise<StoreUnde
         const never = await admit([spend(1_000, 200, null)], T0);
         expect(never.ok).toBe(false);
         if (!never.ok) expect(never.retryAt).toBeUndefined();
+        const aboveCap = await admit([spend(100, 101)], T0);
+        expect(aboveCap).toMatchObject({ ok: false, refused: { type: 'spend' } });
+        if (!aboveCap.ok) expect(aboveCap.retryAt).toBeUndefined();
       });
 
       it('release returns the whole reservation; a lease that runs out does too', async () => {

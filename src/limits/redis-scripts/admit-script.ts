@@ -53,7 +53,9 @@ for i, h in ipairs(holds) do
     if h.x >= 0 then reset = h.x end
     if used + h.a <= h.l then push(h.l - used - h.a, reset) else
       push(h.l - used, reset)
-      if settled + h.a > h.l then
+      if h.a > h.l then
+        refuse(i, nil)
+      elseif settled + h.a > h.l then
         if h.x >= 0 then refuse(i, h.x) else refuse(i, nil) end
       else
         refuse(i, now + SOON)
