@@ -68,7 +68,7 @@ export class MemoryCounterStore implements CounterStore {
       if (hold.type === 'rate') {
         const decision = gcraTake(this.rates.get(hold.counter) ?? null, hold.limit, hold.amount, now);
         states.push(state(hold, decision.remaining, decision.resetAt));
-        if (decision.allowed) commits.push(() => this.rates.set(hold.counter, decision.tat));
+        if (decision.allowed) commits.push(() => decision.tat > now && this.rates.set(hold.counter, decision.tat));
         else refusals.push({ index, retryAt: decision.retryAt });
       } else if (hold.type === 'count') {
         const holders = this.liveHolders(hold.counter, now);

@@ -60,6 +60,11 @@ describe('RedisCounterStore across replicas', () => {
       ),
     );
     expect(counts.filter((r) => r.ok)).toHaveLength(7);
+    const spend = { type: 'spend' as const, counter: 'bud:account:a:day:UTC:0', limitNusd: 1_000, amountNusd: 100, expiresAt: now + 60_000, label: 's' };
+    const spends = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => stores[i % 3].admit({ reservationId: `race_s${i}`, holds: [spend], now, leaseMs: 30_000 })),
+    );
+    expect(spends.filter((r) => r.ok)).toHaveLength(10);
     await dropPrefix(clients[clients.length - 1], prefix);
   });
 
