@@ -63,7 +63,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value?: T
 }
 
 afterAll(() => {
-  server?.kill('SIGKILL');
+  server?.kill('SIGKILL'); // a test that failed midway leaves its server here
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -121,6 +121,8 @@ describe('counter store over a Redis that dies and comes back', () => {
     expect((await store.peek([count, budget], now + 1_000)).map((s) => s.remaining)).toEqual([2, 900]);
     expect((await store.health()).ok).toBe(true);
     await store.close();
+    server.kill('SIGKILL');
+    server = null;
   }, 30_000);
 
   it('answers within the deadline when Redis hangs, and a settle that lands late and again applies once', async () => {
