@@ -2,8 +2,11 @@
  * A usage report as CSV (RFC 4180: CRLF line ends, fields with a comma, quote or line break
  * quoted, quotes doubled). Text a spreadsheet would run as a formula (starting with = + - @,
  * tab or carriage return) gets a leading apostrophe first — key names and model ids are
- * chosen by users, and an exported file is opened by someone else.
+ * chosen by users, and an exported file is opened by someone else. Money is exact: `cost_usd`
+ * is the integer nUSD written with all nine decimals, and `cost_nusd` (last, so columns read by
+ * position keep their place) is the integer itself.
  */
+import { formatNusd } from '../ledger/money.js';
 import type { UsageReport, UsageReportRow } from '../store/usage-report.js';
 
 const HEADER = [
@@ -21,6 +24,7 @@ const HEADER = [
   'latency_p50_ms',
   'latency_p95_ms',
   'latency_p99_ms',
+  'cost_nusd',
 ];
 
 export function csvCell(value: string | number | null): string {
@@ -42,10 +46,11 @@ function cells(row: UsageReportRow): (string | number | null)[] {
     row.outputTokens,
     row.reasoningTokens,
     row.units,
-    row.costUsd,
+    formatNusd(row.costNusd),
     row.latencyMs.p50,
     row.latencyMs.p95,
     row.latencyMs.p99,
+    row.costNusd,
   ];
 }
 
