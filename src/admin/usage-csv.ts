@@ -3,8 +3,9 @@
  * quoted, quotes doubled). Text a spreadsheet would run as a formula (starting with = + - @,
  * tab or carriage return) gets a leading apostrophe first — key names and model ids are
  * chosen by users, and an exported file is opened by someone else. Money is exact: `cost_usd`
- * is the integer nUSD written with all nine decimals, and `cost_nusd` (last, so columns read by
- * position keep their place) is the integer itself.
+ * is the integer nUSD as a decimal (trailing zeros dropped: `0.25`, `0.000012345`, never a float's
+ * `1e-7` or `0.30000000000000004`), and `cost_nusd` (last, so columns read by position keep their
+ * place) is the integer itself.
  */
 import { formatNusd } from '../ledger/money.js';
 import type { UsageReport, UsageReportRow } from '../store/usage-report.js';
@@ -34,6 +35,11 @@ export function csvCell(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** nUSD as the shortest exact decimal of USD. */
+function exactUsd(nusd: number): string {
+  return formatNusd(nusd).replace(/\.?0+$/, '');
+}
+
 function cells(row: UsageReportRow): (string | number | null)[] {
   return [
     row.group,
@@ -46,7 +52,7 @@ function cells(row: UsageReportRow): (string | number | null)[] {
     row.outputTokens,
     row.reasoningTokens,
     row.units,
-    formatNusd(row.costNusd),
+    exactUsd(row.costNusd),
     row.latencyMs.p50,
     row.latencyMs.p95,
     row.latencyMs.p99,
