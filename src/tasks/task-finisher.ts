@@ -146,7 +146,7 @@ function terminalCopyFailure(error: unknown): TaskError | undefined {
  * What a finished task is charged: per image produced (imagegen1), per second the vendor reports
  * (video; the asked length otherwise), else the task (the ledger charges never more than was reserved).
  */
-function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
+export function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
   const asked = Math.max(1, taskUnits(task.operation, task.request));
   let units = asked;
   if (task.operation === 'image.generate') units = produced;

@@ -98,6 +98,9 @@ describe('admin API: models and prices', () => {
       { price: { output: 1e12 } },
       { price: { input: 'free' } },
       { price: { bogus: 1 } },
+      // Finer than a micro-dollar per million tokens, or than a nano-dollar per unit: no integer price holds it.
+      { price: { input: 0.0000001 } },
+      { price: { perUnit: 0.0000000005 } },
       { operations: ['teleport'] },
       { operations: [] },
       {},
