@@ -5,8 +5,7 @@ import { costOf as costOfInteger, costOfCall as costOfCallInteger, unitsCost } f
 
 // The catalog converts its USD prices once (`integerPrice`); these helpers do the same for each case.
 const costOf = (price: ModelPrice | undefined, usage: Parameters<typeof costOfInteger>[1]) => costOfInteger(price && integerPrice(price), usage);
-const costOfCall = (price: ModelPrice, usage: Parameters<typeof costOfCallInteger>[1], units: number) =>
-  costOfCallInteger(integerPrice(price), usage, units);
+const costOfCall = (price: ModelPrice, usage: Parameters<typeof costOfCallInteger>[1], units: number) => costOfCallInteger(integerPrice(price), usage, units);
 
 describe('costOf (nUSD)', () => {
   const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };

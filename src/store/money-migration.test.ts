@@ -118,11 +118,12 @@ describe.each(backends)('migration 019 (money in nUSD) on %s', (_name, makeBacke
     db = store.db as unknown as typeof db;
     await migrateStore(store, '018-stored-response-items');
     // Usage rows as the float schema stored them: the typical values, then the spread over five days.
-    const rows = [
-      ...TYPICAL.map(([usd], i) => usageRow(i, usd, 0)),
-      ...spreadNusd.map((nusd, i) => usageRow(TYPICAL.length + i, nusd / 1e9, i % 5)),
-    ];
-    for (let i = 0; i < rows.length; i += 100) await db.insertInto('usage_records').values(rows.slice(i, i + 100)).execute();
+    const rows = [...TYPICAL.map(([usd], i) => usageRow(i, usd, 0)), ...spreadNusd.map((nusd, i) => usageRow(TYPICAL.length + i, nusd / 1e9, i % 5))];
+    for (let i = 0; i < rows.length; i += 100)
+      await db
+        .insertInto('usage_records')
+        .values(rows.slice(i, i + 100))
+        .execute();
     // The rollups as the float schema summed them (the backfills add the float costs up, as the old writer did).
     const old = db as unknown as Kysely<unknown>;
     const rollups = usageRollupsMigration(store.dialect);

@@ -25,21 +25,25 @@ const MONEY_COLUMNS: readonly { table: string; from: string; to: string }[] = [
  */
 export function moneyNusdMigration(dialect: StoreDialect) {
   const nusdOf = (column: string) =>
-    dialect === 'postgres'
-      ? `CAST(ROUND(CAST(${column} AS NUMERIC) * 1000000000) AS BIGINT)`
-      : `CAST(ROUND(${column} * 1000000000) AS INTEGER)`;
+    dialect === 'postgres' ? `CAST(ROUND(CAST(${column} AS NUMERIC) * 1000000000) AS BIGINT)` : `CAST(ROUND(${column} * 1000000000) AS INTEGER)`;
   const usdOf = (column: string) => `CAST(${column} AS DOUBLE PRECISION) / 1000000000`;
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       for (const { table, from, to } of MONEY_COLUMNS) {
-        await db.schema.alterTable(table).addColumn(to, 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable(table)
+          .addColumn(to, 'bigint', (c) => c.notNull().defaultTo(0))
+          .execute();
         await sql.raw(`UPDATE ${table} SET ${to} = ${nusdOf(from)}`).execute(db);
         await db.schema.alterTable(table).dropColumn(from).execute();
       }
     },
     async down(db: Kysely<unknown>): Promise<void> {
       for (const { table, from, to } of MONEY_COLUMNS) {
-        await db.schema.alterTable(table).addColumn(from, 'double precision', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable(table)
+          .addColumn(from, 'double precision', (c) => c.notNull().defaultTo(0))
+          .execute();
         await sql.raw(`UPDATE ${table} SET ${from} = ${usdOf(to)}`).execute(db);
         await db.schema.alterTable(table).dropColumn(to).execute();
       }
