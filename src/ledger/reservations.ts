@@ -3,8 +3,9 @@
  * by the reservation's id. Settle and release are idempotent: a second settle or release of the
  * same reservation, or one after the other, writes nothing. Each move runs inside the store's
  * transaction of the change it belongs to (`LedgerMove`), so a task's terminal status, its money
- * and its usage row are written together or not at all. The ledger decides the amounts: a
- * settlement never charges more than was reserved, and a release returns all of it.
+ * and its usage row are written together or not at all. The ledger decides the amounts, all
+ * whole nUSD (`money.ts`): a settlement never charges more than was reserved, and a release
+ * returns all of it.
  */
 import type { LedgerEntry, LedgerMove, LedgerWrites } from '../store/ledger-writes.js';
 import { type UsageFacts, usageRow } from './usage-row.js';
