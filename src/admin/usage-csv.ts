@@ -7,7 +7,7 @@
  * `1e-7` or `0.30000000000000004`), and `cost_nusd` (last, so columns read by position keep their
  * place) is the integer itself.
  */
-import { formatNusd } from '../ledger/money.js';
+import { formatNusd } from '../core/money.js';
 import type { UsageReport, UsageReportRow } from '../store/usage-report.js';
 
 const HEADER = [

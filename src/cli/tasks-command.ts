@@ -1,7 +1,7 @@
 /** `gengate tasks ledger TASK_ID`: a task's status and its ledger entries (reserve, then one settle or refund). */
 import type { GatewayConfig } from '../config/types.js';
 import { openStore } from '../store/open-store.js';
-import { formatNusd } from '../ledger/money.js';
+import { formatNusd } from '../core/money.js';
 import { TasksRepository } from '../store/tasks-repository.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
 import { UsageError } from './usage.js';

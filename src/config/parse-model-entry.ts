@@ -3,7 +3,7 @@
  * Errors name the entry (`<where> (<id>)`) and the field.
  */
 import type { Operation } from '../core/operation.js';
-import { pricePerMillionToMicros, usdToNusd } from '../ledger/money.js';
+import { pricePerMillionToMicros, usdToNusd } from '../core/money.js';
 import { ConfigError } from './config-error.js';
 import type { CatalogEntry, ModelOverride, ModelPrice } from './types.js';
 
@@ -69,7 +69,7 @@ function price(value: unknown, where: string): Partial<ModelPrice> | undefined {
 }
 
 /**
- * Prices become integers (`ledger/integer-price.ts`): per million tokens in micro-dollars (6
+ * Prices become integers (`routing/integer-price.ts`): per million tokens in micro-dollars (6
  * decimals), per unit in nano-dollars (9). A finer price cannot be charged exactly: a config error.
  */
 function checkPriceUnit(field: string, amount: number, where: string): void {

@@ -122,7 +122,7 @@ export interface Task {
   progress: number;
   result?: TaskResult;
   error?: TaskError;
-  /** Reserved at submit, in nUSD (`ledger/money.ts`); settled on success, refunded otherwise. */
+  /** Reserved at submit, in nUSD (`core/money.ts`); settled on success, refunded otherwise. */
   priceNusd: number;
   callback?: { url: string; state?: string };
   createdAt: number;

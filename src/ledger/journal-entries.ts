@@ -3,7 +3,7 @@
  * admitted, `{"r":UsageRow}` when it ends. Reading checks every field, so a torn last line
  * (a `kill -9` in the middle of a write) or any damaged line is skipped, never inserted.
  */
-import { NUSD_PER_USD } from './money.js';
+import { NUSD_PER_USD } from '../core/money.js';
 import { USAGE_NUMBER_COLUMNS, USAGE_TEXT_COLUMNS, type UsageRow } from '../store/usage-repository.js';
 
 /** What is known of a call when it is admitted, before its first upstream attempt. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelPrice } from '../config/types.js';
-import { integerPrice } from './integer-price.js';
+import { integerPrice } from '../routing/integer-price.js';
 import { costOf as costOfInteger, costOfCall as costOfCallInteger, unitsCost } from './pricing.js';
 
 // The catalog converts its USD prices once (`integerPrice`); these helpers do the same for each case.

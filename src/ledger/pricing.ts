@@ -1,11 +1,11 @@
 /**
- * What a call costs, in nUSD (`money.ts`), from the catalog's integer prices
- * (`integer-price.ts`): integer arithmetic on the token counts and the prices in micro-dollars
+ * What a call costs, in nUSD (`core/money.ts`), from the catalog's integer prices
+ * (`routing/integer-price.ts`): integer arithmetic on the token counts and the prices in micro-dollars
  * per million tokens, rounded once (half up) at the end, so the same usage always costs the same
  * integer.
  */
 import type { Usage } from '../core/usage.js';
-import type { IntegerPrice } from './integer-price.js';
+import type { IntegerPrice } from '../routing/integer-price.js';
 
 /** µUSD per million tokens = pUSD per token; one nUSD is 1,000 of them. */
 const PICO_PER_NANO = 1000n;

@@ -4,7 +4,7 @@
  * same reservation, or one after the other, writes nothing. Each move runs inside the store's
  * transaction of the change it belongs to (`LedgerMove`), so a task's terminal status, its money
  * and its usage row are written together or not at all. The ledger decides the amounts, all
- * whole nUSD (`money.ts`): a settlement never charges more than was reserved, and a release
+ * whole nUSD (`core/money.ts`): a settlement never charges more than was reserved, and a release
  * returns all of it.
  */
 import type { LedgerEntry, LedgerMove, LedgerWrites } from '../store/ledger-writes.js';
@@ -15,7 +15,7 @@ interface Reservation {
   id: string;
   /** The key the money is held for. */
   owner: string;
-  /** nUSD (`money.ts`). */
+  /** nUSD (`core/money.ts`). */
   amountNusd: number;
   at: number;
 }

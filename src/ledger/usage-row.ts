@@ -22,7 +22,7 @@ export interface UsageFacts {
   usage: Usage | undefined;
   /** Priced units other than tokens (images, seconds of video, tasks). */
   units: number;
-  /** What it cost, in nUSD (`money.ts`). */
+  /** What it cost, in nUSD (`core/money.ts`). */
   costNusd: number;
   latencyMs: number;
   createdAt: number;

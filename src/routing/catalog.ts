@@ -7,7 +7,7 @@
 import { applyModelOverrides, shippedModelCatalog } from '../config/load-model-catalog.js';
 import type { CatalogEntry, ModelOverride } from '../config/types.js';
 import type { Operation } from '../core/operation.js';
-import { type IntegerPrice, integerPrice } from '../ledger/integer-price.js';
+import { type IntegerPrice, integerPrice } from './integer-price.js';
 
 export type { CatalogEntry };
 
@@ -45,7 +45,7 @@ export class Catalog {
     return this.byId.get(id);
   }
 
-  /** A catalog model's price as integers (`ledger/integer-price.ts`); none for an unpriced or unknown model. */
+  /** A catalog model's price as integers (`routing/integer-price.ts`); none for an unpriced or unknown model. */
   priceOf(id: string): IntegerPrice | undefined {
     return this.prices.get(id);
   }

@@ -40,7 +40,7 @@ export interface UsageRecordsTable {
   reasoning_tokens: number;
   /** Non-token units the call produced (images, seconds of video), priced per unit. */
   units: number;
-  /** What it cost, in nUSD (10⁻⁹ USD, `ledger/money.ts`); migration 019 made it an integer. */
+  /** What it cost, in nUSD (10⁻⁹ USD, `core/money.ts`); migration 019 made it an integer. */
   cost_nusd: number;
   latency_ms: number;
   created_at: number;

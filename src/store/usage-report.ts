@@ -9,7 +9,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GatewayError } from '../core/errors.js';
-import { nusdToUsd } from '../ledger/money.js';
+import { nusdToUsd } from '../core/money.js';
 import { LATENCY_COLUMNS, percentilesOf } from './latency-histogram.js';
 import type { Database } from './schema.js';
 import { DAY_MS, DIMENSION_ROLLUPS, dayOf, FINE_ROLLUP, ROLLUP_SUM_COLUMNS, type RollupTable } from './usage-rollup.js';
@@ -60,7 +60,7 @@ export interface UsageReportRow {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
-  /** The cost in nUSD (`ledger/money.ts`): the exact figure, the one to add up. */
+  /** The cost in nUSD (`core/money.ts`): the exact figure, the one to add up. */
   costNusd: number;
   /** `costNusd` in USD, for display only. */
   costUsd: number;

@@ -8,7 +8,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { TaskStatus, TaskSurface } from '../../core/task.js';
 import { publicBaseUrl } from '../../http/public-base-url.js';
-import { nusdToUsd } from '../../ledger/money.js';
+import { nusdToUsd } from '../../core/money.js';
 import { TaskAdminQueries } from '../../store/task-admin-queries.js';
 import type { StoredTask } from '../../store/tasks-repository.js';
 import { taskMediaUrl } from '../../tasks/task-media-url.js';

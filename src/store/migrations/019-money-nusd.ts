@@ -15,7 +15,7 @@ const MONEY_COLUMNS: readonly { table: string; from: string; to: string }[] = [
 
 /**
  * Money becomes integers: each float USD column (a usage row's cost, the rollups' sums, a task's
- * price, a ledger entry's amount) is replaced by a BIGINT of nano-dollars (`ledger/money.ts`),
+ * price, a ledger entry's amount) is replaced by a BIGINT of nano-dollars (`core/money.ts`),
  * `round(usd × 10⁹)`. The rows written so far held `nUSD / 10⁹` (or sums of those), so this gives
  * each row its integer back; a rollup's float sum is rounded once, off by at most a few nUSD,
  * which is far below a cent. PostgreSQL rounds through NUMERIC (the double's 15 significant

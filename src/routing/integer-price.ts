@@ -1,12 +1,12 @@
 /**
- * A catalog price as integers, made once when the catalog is loaded (`routing/catalog.ts`):
+ * A catalog price as integers, made once when the catalog is loaded (`catalog.ts`):
  * token prices in micro-dollars per million tokens (= pico-dollars per token), the per-unit
  * price in nUSD. The YAML and the admin API keep USD decimals; `parse-model-entry.ts` refuses a
  * price finer than these units, so the conversion here is exact decimal arithmetic, never a
  * float rounded.
  */
 import type { ModelPrice } from '../config/types.js';
-import { pricePerMillionToMicros, usdToNusd } from './money.js';
+import { pricePerMillionToMicros, usdToNusd } from '../core/money.js';
 
 export interface IntegerPrice {
   inputMicros: number;
