@@ -147,12 +147,12 @@ function terminalCopyFailure(error: unknown): TaskError | undefined {
  * (video; the asked length otherwise), else the task (the ledger charges never more than was reserved).
  */
 export function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
-  const asked = Math.max(1, taskUnits(task.operation, task.request));
+  const asked = taskUnits(task.operation, task.request);
   let units = asked;
   if (task.operation === 'image.generate') units = produced;
   if (task.operation === 'video.generate' && observation.usage?.seconds !== undefined) units = observation.usage.seconds;
   // nUSD: the price's share for the units produced, rounded once (half up); all of it when they are what was asked.
-  const amount = units >= asked ? task.priceNusd : Math.round((task.priceNusd * Math.max(0, units)) / asked);
+  const amount = units >= asked ? task.priceNusd : Math.round((task.priceNusd * Math.max(0, units)) / Math.max(1, asked));
   return { units, amount };
 }
 
