@@ -30,6 +30,7 @@ import { mediaFilesMigration } from './migrations/015-media-files.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
+import { moneyNusdMigration } from './migrations/019-money-nusd.js';
 
 export type { StoreDialect };
 
@@ -63,6 +64,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '016-stored-responses': storedResponsesMigration,
         '017-background-responses': backgroundResponsesMigration,
         '018-stored-response-items': storedResponseItemsMigration,
+        '019-money-nusd': moneyNusdMigration(dialect),
       };
     },
   };
@@ -185,10 +187,14 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
-/** Applies the pending migrations; returns the names of those it applied, in order (none: up to date). */
-export async function migrateStore(store: OpenedStore): Promise<string[]> {
+/**
+ * Applies the pending migrations (up to and including `upTo`, a migration's name, when given:
+ * tests write rows the way an older schema did); returns the names of those it applied, in
+ * order (none: up to date).
+ */
+export async function migrateStore(store: OpenedStore, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db: store.db, provider: migrationsFor(store.dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new StoreOpenError(`database migration${failed ? ` ${failed}` : ''} failed: ${firstLine(error)}`, 'failed', { cause: error });

@@ -19,7 +19,7 @@ const ACTIVE: TaskStatus[] = ['submitted', 'running'];
 const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
 
 /** A task's row as submitted: the task's own fields, plus what only the store keeps. */
-interface NewTask extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
+interface NewTask extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceNusd' | 'callback' | 'createdAt'> {
   /** The account of the submitting key (null: an operator key or the master key). */
   accountId?: string | null;
   callbackToken: string;
@@ -76,7 +76,7 @@ export class TasksRepository {
           result: null,
           error_code: null,
           error_message: null,
-          price_usd: task.priceUsd,
+          price_nusd: task.priceNusd,
           callback_url: task.callback?.url ?? null,
           callback_state: task.callback?.state ?? null,
           callback_token: task.callbackToken,

@@ -71,14 +71,14 @@ async function setup(due: number, { pollTakesMs = 0, ...options }: SetupOptions)
         operation: 'image.imagine',
         model: 'imgtask-imagine',
         request: { model: 'imgtask-imagine', prompt: 'p' },
-        priceUsd: 0,
+        priceNusd: 0,
         callbackToken: `tok${i}`,
         createdAt: now,
         deadlineAt: now + 3_600_000,
         leaseOwner: poller.instance,
         leaseUntil: now + 60_000,
       },
-      reserve({ id, owner: 'k', amountUsd: 0, at: now }),
+      reserve({ id, owner: 'k', amountNusd: 0, at: now }),
     );
     await repository.update(
       id,

@@ -12,6 +12,7 @@ import type { AuthenticatedKey } from '../core/key.js';
 import type { MediaRef, StoredTaskRequest, Task, TaskOperation } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import { reserve } from '../ledger/reservations.js';
+import { unitsCost } from '../ledger/pricing.js';
 import type { TaskCall, TaskServices } from '../gateway/contract.js';
 import { type ByteRange, type MediaStore, mediaOwner, type StoredMedia } from '../media/media-store.js';
 import type { TaskSubmission } from '../providers/types.js';
@@ -66,7 +67,7 @@ export class TaskService implements TaskServices {
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
     const accepts = (channel: RuntimeChannel) =>
       channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
-    const priceUsd = this.priceOf(call, accepts);
+    const priceNusd = this.priceOf(call, accepts);
     await repository.insertQueued(
       {
         id,
@@ -77,14 +78,14 @@ export class TaskService implements TaskServices {
         model,
         request,
         parentId: parent?.id,
-        priceUsd,
+        priceNusd,
         callbackToken: randomId(32),
         createdAt: now,
         deadlineAt: now + PROVISIONAL_DEADLINE_MS,
         leaseOwner: poller.instance,
         leaseUntil: now + this.options.submitLeaseMs,
       },
-      reserve({ id, owner: call.key.id, amountUsd: priceUsd, at: now }),
+      reserve({ id, owner: call.key.id, amountNusd: priceNusd, at: now }),
     );
     const queued = (await repository.get(id)) as StoredTask;
     // The submit lease is renewed while the upstream takes its time; should this process die, the task is swept within one lease.
@@ -251,12 +252,11 @@ export class TaskService implements TaskServices {
     return isStorableText(id) ? this.options.repository.findForOwner(id, owner) : Promise.resolve(undefined);
   }
 
-  /** Reserved at submit: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */
+  /** Reserved at submit, in nUSD: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */
   private priceOf(call: TaskCall, accepts: (channel: RuntimeChannel) => boolean): number {
     const candidates = this.options.registry.current().candidates(call.request.model, call.operation).filter(accepts);
     if (candidates.every((channel) => channel.provider.simulated === true)) return 0;
-    const perUnit = this.options.catalog.get(call.request.model)?.price?.perUnit ?? 0;
-    return perUnit * taskUnits(call.operation, call.request);
+    return unitsCost(this.options.catalog.priceOf(call.request.model), taskUnits(call.operation, call.request));
   }
 
   private async loadMedia(ref: MediaRef): Promise<Uint8Array> {
