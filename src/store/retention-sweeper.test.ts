@@ -49,14 +49,14 @@ async function seed(store: OpenedStore): Promise<void> {
         operation: 'image.imagine',
         model: 'm',
         request: { model: 'm', prompt: 'p' },
-        priceUsd: 0,
+        priceNusd: 0,
         callbackToken: `tok-${id}`,
         createdAt,
         deadlineAt: NOW + DAY,
         leaseOwner: 'x',
         leaseUntil: 0,
       },
-      reserve({ id, owner: 'k', amountUsd: 0, at: createdAt }),
+      reserve({ id, owner: 'k', amountNusd: 0, at: createdAt }),
     );
     await tasks.update(id, null, { status, finished_at: finishedDaysAgo === undefined ? null : NOW - finishedDaysAgo * DAY }, false);
   }
