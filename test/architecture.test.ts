@@ -50,6 +50,8 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
   ['src/ledger/', 'src/auth/'],
+  /** Rate limits and budgets: the seam, the counters, the rules, admission (the gateway and the task engine use it). */
+  ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],
   ['src/admin/'],
