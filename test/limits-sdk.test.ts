@@ -156,8 +156,11 @@ describe('requests per minute', () => {
       expect(retried.data.choices[0].message.content).toBeTruthy();
       // It was refused once, then waited the second Retry-After said.
       expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      await own.gateway.recorder.flush();
       const rows = await own.gateway.usage.recent(10, record.id);
-      expect(rows.filter((row) => row.outcome === 'rate_limit')).toHaveLength(1);
+      const refusals = rows.filter((row) => row.outcome === 'rate_limit');
+      expect(refusals).toHaveLength(1);
+      expect(refusals[0]).toMatchObject({ channel: '', refusal: 'key requests per minute (1)' });
     } finally {
       await own.close();
     }
@@ -256,7 +259,7 @@ describe('budgets', () => {
     expect(rows.filter((row) => row.outcome === 'ok').length).toBeGreaterThan(1);
     expect(spentUsd).toBeGreaterThan(0);
     expect(spentUsd).toBeLessThanOrEqual(limitNusd / 1e9 + 1e-12);
-    expect(rows.filter((row) => row.outcome === 'insufficient_quota')).toHaveLength(1);
+    expect(rows.filter((row) => row.outcome === 'insufficient_quota').map((row) => row.refusal)).toEqual(['key monthly budget of $0.0002']);
   });
 
   it('a budget that cannot be checked refuses with 503 budget_unavailable and Retry-After 1', async () => {

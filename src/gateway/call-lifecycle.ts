@@ -15,7 +15,7 @@ import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
 import { costOfCall } from '../ledger/pricing.js';
 import type { UsageRecorder } from '../ledger/usage-recorder.js';
-import type { CallEstimate } from '../limits/limits-service.js';
+import { type CallEstimate, LimitRefusal } from '../limits/limits-service.js';
 import { usageRow } from '../ledger/usage-row.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
@@ -274,7 +274,8 @@ export class Call {
     const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.get(subject.model)?.price, usage, units);
     const latencyMs = Math.round(performance.now() - this.startedAt);
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
-    if (route || isLimitRefusal(error)) {
+    const refusal = error instanceof LimitRefusal ? error.label : undefined;
+    if (route || refusal !== undefined) {
       this.ended = deps.recorder.record(
         usageRow({
           requestId: subject.requestId,
@@ -291,6 +292,7 @@ export class Call {
           costNusd,
           latencyMs,
           createdAt: Date.now(),
+          refusal,
         }),
       );
     }
@@ -302,11 +304,6 @@ export class Call {
     }
     return this.ended;
   }
-}
-
-/** The gateway's own 429s (an upstream's carry its route). */
-function isLimitRefusal(error: GatewayError | undefined): boolean {
-  return error !== undefined && (error.code === 'rate_limit_exceeded' || error.code === 'insufficient_quota') && error.upstreamStatus === undefined;
 }
 
 const OPERATION_NAMES: Record<Operation, string> = {

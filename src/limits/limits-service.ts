@@ -319,16 +319,29 @@ function limitHold(rule: LimitRule, tokens: number): Hold {
   return { type: 'rate', counter, limit: rule.limit, amount: rule.kind === 'tokens_per_minute' ? tokens : 1, label };
 }
 
+/** A call refused by a limit or a budget; `label` names it on the refusal's usage row (reports group by it). */
+export class LimitRefusal extends GatewayError {
+  constructor(
+    kind: 'rate_limit' | 'insufficient_quota',
+    message: string,
+    readonly label: string,
+    options: ConstructorParameters<typeof GatewayError>[2],
+  ) {
+    super(kind, message, options);
+  }
+}
+
 /** The error a refused hold stands for, with `Retry-After` when a retry can succeed. */
 function refusal(metas: readonly HoldMeta[], refused: HoldState, retryAt: number | undefined, now: number): GatewayError {
   const meta = metas.find((candidate) => candidate.hold.counter === refused.counter);
   // A slot held by a call in flight frees at an unknown moment: a second is a fair first wait.
   const retryAfter = retryAt !== undefined ? Math.max(1, Math.ceil((retryAt - now) / 1000)) : refused.type === 'count' ? 1 : undefined;
   if (meta?.kind === 'budget') {
-    return new GatewayError('insufficient_quota', `This request would exceed the ${refused.label}.`, { code: 'insufficient_quota', retryAfter });
+    const name = meta.budget ? budgetName(meta.budget) : refused.label;
+    return new LimitRefusal('insufficient_quota', `This request would exceed the ${refused.label}.`, name, { code: 'insufficient_quota', retryAfter });
   }
   const when = retryAfter === undefined ? ' This request alone is larger than the limit.' : ` Retry after ${retryAfter} s.`;
-  return new GatewayError('rate_limit', `Rate limit reached: ${refused.label}.${when}`, {
+  return new LimitRefusal('rate_limit', `Rate limit reached: ${refused.label}.${when}`, refused.label, {
     code: 'rate_limit_exceeded',
     retryAfter,
     rateLimitType: meta?.kind === 'tokens_per_minute' ? 'tokens' : 'requests',
