@@ -43,7 +43,11 @@ describe('limit refusals on every route', () => {
       const auth = keyHeaders(place, key);
       const path = route.path.replace(/\{[^}]+\}/g, 'x');
       const url = `${gw.url}${auth.query ? `${path}${path.includes('?') ? '&' : '?'}${auth.query}` : path}`;
-      const response = await fetch(url, { method: 'POST', headers: { ...auth.headers, 'content-type': 'application/json' }, body: JSON.stringify(route.body()) });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...auth.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(route.body()),
+      });
       const text = await response.text();
       if (response.status >= 500) problems.push(`${route.name}: ${response.status} ${text.slice(0, 200)}`);
       if (response.status !== 429) continue;

@@ -214,7 +214,11 @@ describe('concurrent requests', () => {
       slowRules.set({ limits: [{ scope: 'key', subject: record.id, kind: 'concurrent_requests', limit: 2 }] });
       const client = new OpenAI({ baseURL: `${slow.url}/v1`, apiKey: key, maxRetries: 0 });
       const run = async () => {
-        const stream = await client.chat.completions.create({ model: 'textmodel-b-4o', stream: true, messages: [{ role: 'user', content: 'tell me a story' }] });
+        const stream = await client.chat.completions.create({
+          model: 'textmodel-b-4o',
+          stream: true,
+          messages: [{ role: 'user', content: 'tell me a story' }],
+        });
         let text = '';
         for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
         return text;
@@ -309,7 +313,9 @@ describe('task families', () => {
     const first = (await (await submit()).json()) as { id: string };
     expect((await submit()).status).toBe(429);
     for (let i = 0; i < 200; i++) {
-      const record = (await (await fetch(`${gw.url}/imagegen1/task/${first.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string };
+      const record = (await (await fetch(`${gw.url}/imagegen1/task/${first.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+        status: string;
+      };
       if (record.status === 'succeeded' || record.status === 'failed') break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -12,7 +12,11 @@ describe('rate-limit headers', () => {
 
   it('OpenAI style: the limit, the remaining and the reset of requests and tokens', () => {
     const now = 1_000_000;
-    const headers = rateLimitHeaders({ requests: { limit: 30, remaining: 29, resetAt: now + 2000 }, tokens: { limit: 1000, remaining: 12.7, resetAt: now + 90_000 } }, 'openai', now);
+    const headers = rateLimitHeaders(
+      { requests: { limit: 30, remaining: 29, resetAt: now + 2000 }, tokens: { limit: 1000, remaining: 12.7, resetAt: now + 90_000 } },
+      'openai',
+      now,
+    );
     expect(headers).toEqual({
       'x-ratelimit-limit-requests': '30',
       'x-ratelimit-remaining-requests': '29',
@@ -25,7 +29,11 @@ describe('rate-limit headers', () => {
 
   it('Anthropic style: RFC 3339 resets, and the budget warning header', () => {
     const now = Date.UTC(2026, 0, 1, 0, 0, 0);
-    const headers = rateLimitHeaders({ requests: { limit: 5, remaining: 0, resetAt: now + 1500 }, budgetWarnings: ['key monthly budget of $5.00: past its warning threshold'] }, 'anthropic', now);
+    const headers = rateLimitHeaders(
+      { requests: { limit: 5, remaining: 0, resetAt: now + 1500 }, budgetWarnings: ['key monthly budget of $5.00: past its warning threshold'] },
+      'anthropic',
+      now,
+    );
     expect(headers).toEqual({
       'anthropic-ratelimit-requests-limit': '5',
       'anthropic-ratelimit-requests-remaining': '0',

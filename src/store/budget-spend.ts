@@ -10,13 +10,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.js';
 
-export async function spentInPeriod(
-  db: Kysely<Database>,
-  scope: 'key' | 'account',
-  subject: string,
-  start: number,
-  end: number | null,
-): Promise<number> {
+export async function spentInPeriod(db: Kysely<Database>, scope: 'key' | 'account', subject: string, start: number, end: number | null): Promise<number> {
   let query = db
     .selectFrom('usage_records')
     .select(sql<string | number | null>`sum(cost_nusd)`.as('spent'))

@@ -122,7 +122,9 @@ export class TaskEngine {
       const charged = chargedUsd === undefined ? undefined : Math.round(chargedUsd * NUSD_PER_USD);
       limits
         .endTask({ id: task.id, keyId: task.owner, accountId: task.accountId, createdAt: task.createdAt }, charged)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, task: task.id }, 'limits: ending the holds of a task failed (they expire with its lease)'));
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, task: task.id }, 'limits: ending the holds of a task failed (they expire with its lease)'),
+        );
     };
   }
 

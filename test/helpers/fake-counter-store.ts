@@ -3,18 +3,7 @@
  * last minute (not GCRA), counts and spend reservations with leases, settle / release / renew
  * by reservation id, idempotent. Plus a static `RuleSource` whose rules a test can change.
  */
-import type {
-  ActualAmounts,
-  AdmitRequest,
-  AdmitResult,
-  BudgetRule,
-  CounterStore,
-  Hold,
-  HoldState,
-  LimitRule,
-  RuleSource,
-} from '../../src/limits/contract.js';
-
+import type { ActualAmounts, AdmitRequest, AdmitResult, BudgetRule, CounterStore, Hold, HoldState, LimitRule, RuleSource } from '../../src/limits/contract.js';
 
 interface RateEvent {
   at: number;
@@ -55,7 +44,12 @@ export class FakeCounterStore implements CounterStore {
       // The refusal that frees last (never: last of all).
       refusals.sort((a, b) => (a.retryAt ?? Number.POSITIVE_INFINITY) - (b.retryAt ?? Number.POSITIVE_INFINITY));
       const worst = refusals[refusals.length - 1];
-      return { ok: false, refused: worst.state, ...(worst.retryAt === undefined ? {} : { retryAt: worst.retryAt }), states: request.holds.map((hold) => this.stateOf(hold, now)) };
+      return {
+        ok: false,
+        refused: worst.state,
+        ...(worst.retryAt === undefined ? {} : { retryAt: worst.retryAt }),
+        states: request.holds.map((hold) => this.stateOf(hold, now)),
+      };
     }
     for (const hold of request.holds) {
       if (hold.type === 'rate') this.events(hold.counter, now).push({ at: now, amount: hold.amount, reservationId: request.reservationId });
@@ -192,11 +186,19 @@ export class StaticRuleSource implements RuleSource {
   private limitRules: readonly LimitRule[] = [];
   private budgetRules: readonly BudgetRule[] = [];
 
-  constructor(rules: { limits?: Array<Partial<LimitRule> & Pick<LimitRule, 'scope' | 'kind' | 'limit'>>; budgets?: Array<Partial<BudgetRule> & Pick<BudgetRule, 'scope' | 'subject' | 'limitNusd'>> } = {}) {
+  constructor(
+    rules: {
+      limits?: Array<Partial<LimitRule> & Pick<LimitRule, 'scope' | 'kind' | 'limit'>>;
+      budgets?: Array<Partial<BudgetRule> & Pick<BudgetRule, 'scope' | 'subject' | 'limitNusd'>>;
+    } = {},
+  ) {
     this.set(rules);
   }
 
-  set(rules: { limits?: Array<Partial<LimitRule> & Pick<LimitRule, 'scope' | 'kind' | 'limit'>>; budgets?: Array<Partial<BudgetRule> & Pick<BudgetRule, 'scope' | 'subject' | 'limitNusd'>> }): void {
+  set(rules: {
+    limits?: Array<Partial<LimitRule> & Pick<LimitRule, 'scope' | 'kind' | 'limit'>>;
+    budgets?: Array<Partial<BudgetRule> & Pick<BudgetRule, 'scope' | 'subject' | 'limitNusd'>>;
+  }): void {
     this.limitRules = (rules.limits ?? []).map((rule, i) => ({ id: `lim_${i}`, subject: '', model: null, createdAt: 0, updatedAt: 0, ...rule }));
     this.budgetRules = (rules.budgets ?? []).map((rule, i) => ({
       id: `bud_${i}`,
