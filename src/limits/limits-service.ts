@@ -22,6 +22,8 @@ import { budgetLabel, budgetName, limitLabel } from './limit-labels.js';
 type Price = CatalogEntry['price'];
 
 const DAY_MS = 86_400_000;
+/** After a failed read of the ledger, how long a budget counter waits before it is read again. */
+const SEED_RETRY_MS = 30_000;
 /** Most snapshots waiting for their answer's headers; past it the oldest go (an answer never sent). */
 const MAX_PENDING_SNAPSHOTS = 10_000;
 
@@ -266,8 +268,8 @@ export class LimitsService {
         const spent = await spentInPeriod(budget, start, end);
         await this.deps.counters.seedSpend(counter, spent, expiresAt);
       })().catch((error: unknown) => {
-        // Tried again by the next call: an unseeded counter counts from zero meanwhile.
-        this.seeded.delete(counter);
+        // Tried again a little later (not by every call: a failing database is not asked on each one); the counter counts from zero meanwhile.
+        setTimeout(() => this.seeded.delete(counter), SEED_RETRY_MS).unref();
         this.deps.warn?.({ err: error, budget: budget.id }, 'limits: a budget could not be seeded from the ledger');
       });
       this.seeded.set(counter, seeding);
