@@ -31,8 +31,10 @@ export class ChatService {
   async chat(chatCall: ChatCall): Promise<ChatOutcome> {
     if (chatCall.documents) checkPeekedDocuments(chatCall.documents, this.settings.maxDocumentBytes);
     else checkDocumentLimits(chatCall.canonical(), this.settings.maxDocumentBytes);
-    const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const }));
     const estimateInput = () => countPromptTokens(chatCall.canonical());
+    // Read by admission only when a tokens or budget rule applies: a call without one is never tokenized here.
+    const estimate = { inputTokens: estimateInput, outputCap: () => chatCall.canonical().maxTokens };
+    const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const, estimate }));
     // Once per call: the relay's end (a stream's last bytes wait for it) or its usage promise (a stream cut short).
     let relayEnded: Promise<void> | undefined;
     const endRelay = (tap: TapResult): Promise<void> => (relayEnded ??= endRelayed(call, tap, estimateInput));

@@ -31,6 +31,7 @@ import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
 import { moneyNusdMigration } from './migrations/019-money-nusd.js';
+import { usageRefusalMigration } from './migrations/021-usage-refusal.js';
 
 export type { StoreDialect };
 
@@ -65,6 +66,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '017-background-responses': backgroundResponsesMigration,
         '018-stored-response-items': storedResponseItemsMigration,
         '019-money-nusd': moneyNusdMigration(dialect),
+        '021-usage-refusal': usageRefusalMigration,
       };
     },
   };
