@@ -46,7 +46,7 @@ export class ChatService {
       const chat = channel.provider.chat;
       if (!chat) throw modelNotFound(chatCall.model);
       const raw = chatCall.raw;
-      if (raw && chat.passthrough && relays(channel.provider, raw.dialect)) {
+      if (raw && chat.passthrough && relays(channel.provider, raw.dialect) && (chat.relaysOn?.(raw.dialect, attempt.channel) ?? true)) {
         route.passthrough = true;
         const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay, cutEvent });
         return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };

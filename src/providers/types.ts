@@ -61,6 +61,12 @@ export interface ChatProvider {
    * answer; any other answer is thrown as a GatewayError like in `chat`.
    */
   passthrough?(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse>;
+  /**
+   * Whether this channel relays `dialect` (one its provider declares) untranslated; absent:
+   * always. Lets a channel opt out of a dialect its server does not serve (a proxy in front of
+   * OpenAI without the Responses API), which is then translated.
+   */
+  relaysOn?(dialect: Dialect, channel: ChannelConfig): boolean;
 }
 
 export interface EmbedProvider {

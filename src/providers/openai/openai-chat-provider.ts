@@ -52,6 +52,8 @@ export function createOpenAIChat(flavour: OpenAIFlavour): ChatProvider {
       const { response, names } = await send({ ...request, stream: true }, attempt);
       return restoreToolNamesInStream(decodeOpenAIChatStream(response.body, { model: attempt.upstreamModel }), names);
     },
+    // Channel option `responsesApi: false`: the server behind this channel lacks `/responses`, so Responses requests are translated.
+    relaysOn: (dialect, channel) => dialect !== 'responses' || channel.options.responsesApi !== false,
     passthrough: (raw, attempt) => (raw.dialect === 'responses' ? openAIResponsesPassthrough(raw, attempt) : openAIPassthrough(raw, attempt, flavour)),
   };
 }
