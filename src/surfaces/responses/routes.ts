@@ -141,7 +141,8 @@ async function relayAnswer(
   const answer = new RelayedAnswer(context);
   const keep: KeepResponse = async (object, outputItems) => {
     if (!peeked.store) return;
-    await services.responses.save(key, storedResponse(key, { ...context, createdAt: createdAtOf(object) }, inputItems, { object, outputItems }));
+    // Stored as of now (the retention counts from the gateway's clock); the object keeps OpenAI's `created_at`.
+    await services.responses.save(key, storedResponse(key, { ...context, createdAt: nowSeconds() }, inputItems, { object, outputItems }));
   };
   if (response.upstreamRequestId !== undefined) reply.header('x-gengate-upstream-request-id', response.upstreamRequestId);
   reply.code(response.status);
@@ -158,10 +159,6 @@ async function relayAnswer(
 function clientInclude(body: unknown): string[] {
   const include = (body as Json).include;
   return Array.isArray(include) ? include.filter((value): value is string => typeof value === 'string') : [];
-}
-
-function createdAtOf(object: Json): number {
-  return typeof object.created_at === 'number' ? object.created_at : nowSeconds();
 }
 
 function asChunks(body: Readable | Buffer): AsyncIterable<Buffer | string> | Iterable<Buffer> {
