@@ -41,7 +41,14 @@ beforeAll(async () => {
   [responsesFake, chatFake, anthropic] = await Promise.all([startFakeResponsesUpstream(), startFakeOpenAIUpstream(), startFakeAnthropicUpstream()]);
   gw = await startGateway({
     channels: [
-      { name: 'openai-responses', provider: 'openai', baseUrl: responsesFake.url, apiKey: FAKE_RESPONSES_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }] },
+      {
+        name: 'openai-responses',
+        provider: 'openai',
+        baseUrl: responsesFake.url,
+        apiKey: FAKE_RESPONSES_KEY,
+        models: ['textmodel-b-*'],
+        modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      },
       anthropicUpChannel(anthropic),
       openaiUpChannel(chatFake, { name: 'local-compatible', provider: 'openai-compatible', models: ['local-*'], modelRewrite: [], options: {} }),
     ],
@@ -111,7 +118,12 @@ describe('create through a channel of OpenAI itself', () => {
   });
 
   it('streams OpenAI’s events with the gateway’s ids in every one, sequence numbers as sent, and retrieves the stored response', async () => {
-    const stream = client.responses.stream({ model: GPT, input: 'Tell me about rivers', include: ['reasoning.encrypted_content'], reasoning: { effort: 'low' } });
+    const stream = client.responses.stream({
+      model: GPT,
+      input: 'Tell me about rivers',
+      include: ['reasoning.encrypted_content'],
+      reasoning: { effort: 'low' },
+    });
     const events: OpenAI.Responses.ResponseStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     const final = await stream.finalResponse();
@@ -165,10 +177,21 @@ describe('create through a channel of OpenAI itself', () => {
   it('expands an item_reference to the stored item the gateway issued', async () => {
     const first = await client.responses.create({ model: GPT, input: 'Remember the number 42' });
     const message = first.output.find((item) => item.type === 'message')!;
-    await client.responses.create({ model: GPT, input: [{ type: 'item_reference', id: message.id }, { role: 'user', content: 'What was it?' }] });
+    await client.responses.create({
+      model: GPT,
+      input: [
+        { type: 'item_reference', id: message.id },
+        { role: 'user', content: 'What was it?' },
+      ],
+    });
     const sent = lastUpstreamBody();
     expect(sent.input).toEqual([
-      { type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Turn 1: you said "Remember the number 42"', annotations: [], logprobs: [] }] },
+      {
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Turn 1: you said "Remember the number 42"', annotations: [], logprobs: [] }],
+      },
       { role: 'user', content: 'What was it?' },
     ]);
   });

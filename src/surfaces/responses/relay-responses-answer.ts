@@ -23,7 +23,10 @@ const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['response.completed', 'res
 const MAX_JSON_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export async function* relayResponsesStream(
-  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>, answer: RelayedAnswer, keep: KeepResponse): AsyncGenerator<string> {
+  body: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+  answer: RelayedAnswer,
+  keep: KeepResponse,
+): AsyncGenerator<string> {
   const decoder = new SseDecoder();
   for await (const chunk of body) {
     const out = yield* relayEvents(decoder.push(chunk), answer, keep);
@@ -83,7 +86,11 @@ async function readWhole(body: Readable): Promise<Buffer> {
 }
 
 function frame(name: string | undefined, data: string): string {
-  if (data.includes('\n')) return `${name === undefined ? '' : `event: ${name}\n`}${data.split('\n').map((line) => `data: ${line}\n`).join('')}\n`;
+  if (data.includes('\n'))
+    return `${name === undefined ? '' : `event: ${name}\n`}${data
+      .split('\n')
+      .map((line) => `data: ${line}\n`)
+      .join('')}\n`;
   return name === undefined ? sseData(data) : sseEvent(name, data);
 }
 
