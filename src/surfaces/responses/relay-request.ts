@@ -18,7 +18,7 @@ import { invalidRequest } from '../../core/errors.js';
 import { prefixedId } from '../../core/ids.js';
 import { isJsonObject } from '../../core/peeked-chat-request.js';
 import type { ResponseItem, SealedReasoning } from '../../core/responses.js';
-import { requireObject, type Json } from '../../core/validate.js';
+import { describe, requireObject, type Json } from '../../core/validate.js';
 import { checkHistoryBounds, checkResponsesInputBounds } from './parse-responses-bounds.js';
 import { refuseOpenAIState } from './parse-responses-request.js';
 import type { ParseContext } from './seams.js';
@@ -71,7 +71,7 @@ export function relayRequest(body: Json, context: ParseContext, store: boolean):
 function inputList(input: unknown): unknown[] {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
-  if (!Array.isArray(input)) throw invalidRequest(`input: expected a string or an array of items, got ${describeValue(input)}`, 'input');
+  if (!Array.isArray(input)) throw invalidRequest(`input: expected a string or an array of items, got ${describe(input)}`, 'input');
   return input;
 }
 
@@ -83,7 +83,8 @@ function isReference(item: Json): boolean {
 
 function resolve(item: Json, param: string, referable: ReadonlyMap<string, ResponseItem>, stored: ReadonlyMap<string, ResponseItem> | undefined): ResponseItem {
   const id = item.id;
-  if (typeof id !== 'string' || id.length === 0) throw invalidRequest(`${param}.id: expected a non-empty string`, `${param}.id`);
+  if (typeof id !== 'string') throw invalidRequest(`${param}.id: expected a string, got ${describe(id)}`, `${param}.id`);
+  if (id.length === 0) throw invalidRequest(`${param}.id: must not be empty`, `${param}.id`);
   const found = referable.get(id) ?? stored?.get(id);
   if (found === undefined || isReference(found)) throw invalidRequest(`${param}.id: no item with id ${describeValue(id)} in this conversation`, `${param}.id`);
   return found;
