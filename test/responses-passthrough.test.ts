@@ -149,6 +149,16 @@ describe('create through a channel of OpenAI itself', () => {
     expect(retrieved.id).toBe(final.id);
     const items = await client.responses.inputItems.list(final.id);
     expect(items.data).toMatchObject([{ type: 'message', role: 'user', content: 'Tell me about rivers' }]);
+
+    // The usage of the stream's terminal event is the call's.
+    await gw.gateway.recorder.flush();
+    const row = await gw.gateway.store.db.selectFrom('usage_records').selectAll().where('stream', '=', 1).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ surface: 'responses', channel: 'openai-responses', upstream_model: UPSTREAM_GPT, outcome: 'ok' });
+    expect({ input: row.input_tokens, output: row.output_tokens, reasoning: row.reasoning_tokens }).toEqual({
+      input: final.usage?.input_tokens,
+      output: final.usage?.output_tokens,
+      reasoning: 6,
+    });
   });
 
   it('answers a forced function call, and continues it with previous_response_id', async () => {
