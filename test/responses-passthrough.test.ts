@@ -115,6 +115,12 @@ describe('create through a channel of OpenAI itself', () => {
       output: created.usage?.output_tokens,
       reasoning: 6,
     });
+
+    // Continued on OpenAI: the search's call (its id OpenAI's, never kept) is left out, its cited answer and reasoning sent.
+    const next = await client.responses.create({ model: GPT, input: 'Thanks', previous_response_id: created.id, tools: request.tools });
+    expect(next.output_text).toBe('Turn 2: you said "Thanks"');
+    const sent = lastUpstreamBody().input as Array<Record<string, unknown>>;
+    expect(sent.map((item) => item.type)).toEqual(['message', 'reasoning', 'message', 'message']);
   });
 
   it('streams OpenAI’s events with the gateway’s ids in every one, sequence numbers as sent, and retrieves the stored response', async () => {

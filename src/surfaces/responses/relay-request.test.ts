@@ -33,7 +33,7 @@ describe('relayRequest', () => {
     expect(inputItems).toEqual([{ type: 'message', role: 'user', content: 'Hi', id: expect.stringMatching(/^msg_/) }]);
   });
 
-  it('replaces previous_response_id by the history, without the gateway ids, OpenAI reasoning opened and another vendor’s left out', () => {
+  it('replaces previous_response_id by the history, without the gateway ids, OpenAI reasoning opened, another vendor’s and hosted-tool items left out', () => {
     const history: ResponseItem[] = [
       { type: 'message', id: 'msg_g1', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] },
       { type: 'reasoning', id: 'rs_g1', summary: [], encrypted_content: 'sealed-anthropic' },
@@ -48,7 +48,6 @@ describe('relayRequest', () => {
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hello' }] },
       { type: 'reasoning', id: 'rs_upstream', summary: [], encrypted_content: 'gAAAA-openai-own' },
       { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
-      { type: 'web_search_call', id: 'ws_1', status: 'completed' },
       { type: 'message', role: 'user', content: 'Next' },
     ]);
   });

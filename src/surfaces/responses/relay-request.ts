@@ -5,7 +5,8 @@
  * an `item_reference` becomes the stored item it names. Items go up without the gateway's ids
  * (OpenAI would look them up and not find them), save reasoning, which OpenAI requires under its
  * own id: reasoning OpenAI encrypted is opened from the gateway's seal and sent back as OpenAI
- * wrote it; another vendor's (or one no vendor signed) is left out, since OpenAI cannot verify it.
+ * wrote it; another vendor's (or one no vendor signed) is left out, since OpenAI cannot verify it;
+ * so are stored hosted-tool items (their ids, which OpenAI requires, are the gateway's).
  * `store` is always false upstream: the gateway keeps the state (so a conversation continues on
  * any vendor and is deleted when its owner deletes it), and a store on OpenAI's side would keep
  * every tenant's conversations under the channel's organisation, under ids no client ever sees.
@@ -45,19 +46,21 @@ export function relayRequest(body: Json, context: ParseContext, store: boolean):
     if (isJsonObject(item) && typeof item.id === 'string' && !isReference(item)) referable.set(item.id, item as ResponseItem);
   }
   const upstream: Json[] = [];
-  const send = (item: Json): void => {
+  /** `stored`: an item of the gateway's state (the history, a reference's target), not the client's own. */
+  const send = (item: Json, stored: boolean): void => {
+    if (stored && isHostedToolItem(item)) return;
     const sent = upstreamItem(item, context.openReasoning);
     if (sent !== undefined) upstream.push(sent);
   };
-  for (const item of context.history) send(item);
+  for (const item of context.history) send(item, true);
   const inputItems = clientItems.map((value, i): ResponseItem => {
     const item = requireObject(value, `input[${i}]`);
     if (isReference(item)) {
       const target = resolve(item, `input[${i}]`, referable, context.storedItems);
-      send(target);
+      send(target, true);
       return target;
     }
-    send(item);
+    send(item, false);
     return withId(item);
   });
   const relayed: Record<string, unknown> = { ...body, store: false };
@@ -88,6 +91,15 @@ function resolve(item: Json, param: string, referable: ReadonlyMap<string, Respo
   const found = referable.get(id) ?? stored?.get(id);
   if (found === undefined || isReference(found)) throw invalidRequest(`${param}.id: no item with id ${describeValue(id)} in this conversation`, `${param}.id`);
   return found;
+}
+
+/**
+ * A stored hosted-tool item (`web_search_call`, …) of an earlier relayed turn: its id, which
+ * OpenAI requires, is the gateway's (OpenAI's own is not kept), so it is left out, as on a
+ * translated turn; the answer that used the tool is in the conversation as its message.
+ */
+function isHostedToolItem(item: Json): boolean {
+  return typeof item.type === 'string' && !ID_OPTIONAL_TYPES.has(item.type) && item.type !== 'reasoning' && item.type !== 'item_reference';
 }
 
 /** An item as OpenAI gets it; undefined when it is left out (reasoning OpenAI cannot verify). */
