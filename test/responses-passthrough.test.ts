@@ -154,7 +154,7 @@ describe('create through a channel of OpenAI itself', () => {
     expect(retrieved.output).toEqual(completed.response.output);
     expect(retrieved.id).toBe(final.id);
     const items = await client.responses.inputItems.list(final.id);
-    expect(items.data).toMatchObject([{ type: 'message', role: 'user', content: 'Tell me about rivers' }]);
+    expect(items.data).toMatchObject([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Tell me about rivers' }] }]);
 
     // The usage of the stream's terminal event is the call's.
     await gw.gateway.recorder.flush();
@@ -184,7 +184,7 @@ describe('create through a channel of OpenAI itself', () => {
     expect(sent.previous_response_id).toBeUndefined();
     // The history as input items, without the gateway's ids (OpenAI would look them up), the call id as OpenAI issued it.
     expect(sent.input).toEqual([
-      { type: 'message', role: 'user', content: 'Weather in Paris?' },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Weather in Paris?' }] },
       { type: 'function_call', status: 'completed', call_id: call.call_id, name: 'get_weather', arguments: call.arguments },
       { type: 'function_call_output', call_id: call.call_id, output: 'sunny, 21 degrees' },
     ]);

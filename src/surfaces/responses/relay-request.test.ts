@@ -30,7 +30,7 @@ describe('relayRequest', () => {
     expect(sent).toEqual({ ...body, store: false, include: ['message.output_text.logprobs', 'reasoning.encrypted_content'] });
     expect(relayRequest({ ...body, include: ['reasoning.encrypted_content'] }, context(), true).body.include).toEqual(['reasoning.encrypted_content']);
     expect(relayRequest({ model: 'm', input: 'Hi' }, context(), false).body).toEqual({ model: 'm', input: 'Hi', store: false });
-    expect(inputItems).toEqual([{ type: 'message', role: 'user', content: 'Hi', id: expect.stringMatching(/^msg_/) }]);
+    expect(inputItems).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }], id: expect.stringMatching(/^msg_/) }]);
   });
 
   it('replaces previous_response_id by the history, without the gateway ids, OpenAI reasoning opened, another vendor’s and hosted-tool items left out', () => {

@@ -120,11 +120,18 @@ function upstreamReasoning(item: Json, open: (sealed: string) => SealedReasoning
   return { ...item, id: sealed.itemId ?? item.id, encrypted_content: sealed.encrypted };
 }
 
-/** The item with an id of its own, for the store and the `input_items` list. */
+/**
+ * The item as stored and listed by `input_items`: with an id of its own, and a message's text
+ * content as a list of parts, as OpenAI lists it (and as a translated turn stores it).
+ */
 function withId(item: Json): ResponseItem {
-  if (typeof item.id === 'string' && item.id.length > 0) return item as ResponseItem;
   const type = typeof item.type === 'string' ? item.type : 'message';
-  return { ...item, type, id: prefixedId(ID_PREFIXES[type] ?? 'item_') };
+  const stored: Json = { ...item, type };
+  if (type === 'message' && typeof item.content === 'string') {
+    stored.content = [{ type: item.role === 'assistant' ? 'output_text' : 'input_text', text: item.content }];
+  }
+  if (typeof item.id !== 'string' || item.id.length === 0) stored.id = prefixedId(ID_PREFIXES[type] ?? 'item_');
+  return stored as ResponseItem;
 }
 
 /** The client's `include` with encrypted reasoning asked for (once). */
