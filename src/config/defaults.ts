@@ -37,6 +37,14 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   // OpenAI keeps stored responses 30 days.
   responses: { retentionDays: 30 },
   // Usage rows, tasks and the audit trail are the operator's records: kept until a retention is set. Delivered webhooks are only plumbing.
+  // Rates fail open and budgets closed when Redis is away: a lost minute of rate limiting costs less than unbounded spend.
+  admission: {
+    outputTokenEstimate: 4096,
+    leaseMs: 60_000,
+    redisTimeoutMs: 250,
+    redisKeyPrefix: 'gengate:',
+    failure: { rates: 'open', counts: 'open', budgets: 'closed' },
+  },
   retention: { usageRecordsDays: 0, tasksDays: 0, webhookDeliveriesDays: 30, auditDays: 0 },
   tasks: {
     webhookRetryHours: 24,

@@ -257,3 +257,19 @@ describe('retention', () => {
     expect(() => load('retention:\n  usageDays: 3\n')).toThrow(/retention\.usageDays is not a setting/);
   });
 });
+
+describe('admission', () => {
+  const load = (yaml?: string) => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yaml === undefined ? undefined : yamlFile(yaml) });
+  it('fails rates open and budgets closed unless told otherwise', () => {
+    expect(load().admission.failure).toEqual({ rates: 'open', counts: 'open', budgets: 'closed' });
+    const changed = load('admission:\n  leaseMs: 5000\n  failure:\n    rates: closed\n').admission;
+    expect(changed.leaseMs).toBe(5000);
+    expect(changed.failure).toEqual({ rates: 'closed', counts: 'open', budgets: 'closed' });
+  });
+  it('refuses unknown settings and values out of range', () => {
+    expect(() => load('admission:\n  failure:\n    budgets: maybe\n')).toThrow(/admission\.failure\.budgets must be open or closed/);
+    expect(() => load('admission:\n  leaseMs: 10\n')).toThrow(/admission\.leaseMs must be a whole number from 1000/);
+    expect(() => load('admission:\n  leases: 10\n')).toThrow(/admission\.leases is not a setting/);
+    expect(() => load('admission:\n  redisKeyPrefix: "a b"\n')).toThrow(/admission\.redisKeyPrefix/);
+  });
+});

@@ -158,6 +158,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const tasks = asRecord(file.tasks, 'tasks');
   const responses = asRecord(file.responses, 'responses');
   const retention = asRecord(file.retention, 'retention');
+  const admission = asRecord(file.admission, 'admission');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -191,6 +192,11 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
     tasks: { ...DEFAULT_CONFIG.tasks, ...(tasks as Partial<GatewayConfig['tasks']>) },
     responses: { ...DEFAULT_CONFIG.responses, ...(responses as Partial<GatewayConfig['responses']>) },
     retention: { ...DEFAULT_CONFIG.retention, ...(retention as Partial<GatewayConfig['retention']>) },
+    admission: {
+      ...DEFAULT_CONFIG.admission,
+      ...(admission as Partial<GatewayConfig['admission']>),
+      failure: { ...DEFAULT_CONFIG.admission.failure, ...(asRecord(admission.failure, 'admission.failure') as Partial<GatewayConfig['admission']['failure']>) },
+    },
     channels: [],
     models: parseModelOverrides(file.models),
     sources,
@@ -231,6 +237,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       `responses.retentionDays must be a whole number of days from 1 to ${MAX_RESPONSE_RETENTION_DAYS}, got ${JSON.stringify(retentionDays)}`,
     );
   }
+  checkAdmission(config.admission);
   for (const [name, days] of Object.entries(config.retention)) {
     if (!(name in DEFAULT_CONFIG.retention)) throw new ConfigError(`retention.${name} is not a setting (${Object.keys(DEFAULT_CONFIG.retention).join(', ')})`);
     if (!Number.isSafeInteger(days) || days < 0 || days > MAX_RETENTION_DAYS) {
@@ -263,4 +270,24 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
     names.add(channel.name);
   }
   return merged;
+}
+
+function checkAdmission(admission: GatewayConfig['admission']): void {
+  for (const name of Object.keys(admission)) {
+    if (!(name in DEFAULT_CONFIG.admission)) throw new ConfigError(`admission.${name} is not a setting (${Object.keys(DEFAULT_CONFIG.admission).join(', ')})`);
+  }
+  const bounds = { outputTokenEstimate: [1, 10_000_000], leaseMs: [1_000, 3_600_000], redisTimeoutMs: [10, 60_000] } as const;
+  for (const [name, [min, max]] of Object.entries(bounds)) {
+    const value = admission[name as keyof typeof bounds];
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      throw new ConfigError(`admission.${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    }
+  }
+  if (typeof admission.redisKeyPrefix !== 'string' || admission.redisKeyPrefix.length > 64 || /\s/.test(admission.redisKeyPrefix)) {
+    throw new ConfigError(`admission.redisKeyPrefix must be a string of at most 64 characters without spaces, got ${JSON.stringify(admission.redisKeyPrefix)}`);
+  }
+  for (const [kind, mode] of Object.entries(admission.failure)) {
+    if (!(kind in DEFAULT_CONFIG.admission.failure)) throw new ConfigError(`admission.failure.${kind} is not a setting (rates, counts, budgets)`);
+    if (mode !== 'open' && mode !== 'closed') throw new ConfigError(`admission.failure.${kind} must be open or closed, got ${JSON.stringify(mode)}`);
+  }
 }

@@ -97,6 +97,20 @@ export interface RetentionSettings {
   auditDays: number;
 }
 
+/** How rate limits and budgets are counted (`docs/limits.md`); the rules themselves live in the store. */
+export interface AdmissionSettings {
+  /** Output tokens a call is assumed to produce when it sets no cap (tokens-per-minute and budget reservations). */
+  outputTokenEstimate: number;
+  /** How long a call's concurrency and budget holds live unless renewed; a dead replica's holds expire after it. */
+  leaseMs: number;
+  /** Deadline of each Redis call of the counters. */
+  redisTimeoutMs: number;
+  /** Prefix of every Redis key and channel of this deployment. */
+  redisKeyPrefix: string;
+  /** When the counters cannot answer: `open` lets the call run uncounted, `closed` refuses it (503). */
+  failure: { rates: 'open' | 'closed'; counts: 'open' | 'closed'; budgets: 'open' | 'closed' };
+}
+
 export interface LimitSettings {
   /** Largest decoded document (PDF) accepted in a chat request, in bytes. */
   maxDocumentBytes: number;
@@ -220,6 +234,7 @@ export interface GatewayConfig {
   limits: LimitSettings;
   responses: ResponsesSettings;
   retention: RetentionSettings;
+  admission: AdmissionSettings;
   tasks: TaskSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */
