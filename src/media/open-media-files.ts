@@ -1,0 +1,30 @@
+/**
+ * Builds the media files backend `media.store` names — the local folder (default) or an
+ * S3-compatible bucket — with its part of `/readyz`: the folder writable, or the bucket
+ * answering a `HeadBucket` with these credentials.
+ */
+import { join } from 'node:path';
+import type { MediaSettings } from '../config/types.js';
+import { folderNotWritable } from './folder-writable.js';
+import { LocalMediaStore } from './local-media-store.js';
+import type { MediaFiles } from './media-store.js';
+import { bucketNotReady, createS3Client } from './s3-client.js';
+import { S3MediaStore } from './s3-media-store.js';
+
+export interface OpenedMediaFiles {
+  files: MediaFiles;
+  /** The readiness check: undefined when ready, else a reason (or it throws). */
+  notReady(): Promise<string | undefined>;
+}
+
+export function openMediaFiles(media: MediaSettings, dataDir: string): OpenedMediaFiles {
+  const retentionMs = media.retentionHours * 3_600_000;
+  if (media.store === 's3' && media.s3) {
+    const { bucket, prefix, timeoutMs, presignSeconds, sweep } = media.s3;
+    const client = createS3Client(media.s3);
+    const files = new S3MediaStore({ client, bucket, prefix, retentionMs, timeoutMs, presignSeconds, sweep });
+    return { files, notReady: () => bucketNotReady(client, bucket, timeoutMs) };
+  }
+  const dir = media.dir ?? join(dataDir, 'media');
+  return { files: new LocalMediaStore(dir, retentionMs), notReady: () => folderNotWritable(dir) };
+}
