@@ -12,6 +12,8 @@ import type { MediaS3Settings, MediaSettings } from './types.js';
 const S3_DEFAULTS = { region: 'us-east-1', prefix: 'media/', forcePathStyle: false, presignSeconds: 0, sweep: true, timeoutMs: 15_000 };
 /** The longest a SigV4 presigned URL may be valid (seven days). */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+/** The characters S3 documents as safe in object keys. */
+const SAFE_KEY_CHARACTERS = /^[A-Za-z0-9!_.*'()/-]+$/;
 const S3_KEYS = new Set(['bucket', 'region', 'endpoint', 'prefix', 'forcePathStyle', 'accessKeyId', 'secretAccessKey', 'presignSeconds', 'sweep', 'timeoutMs']);
 /** S3 bucket names: 3–63 lowercase letters, digits, dots and hyphens (older buckets may hold capitals and underscores). */
 const BUCKET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/;
@@ -89,7 +91,7 @@ function prefix(value: unknown): string {
   if (typeof value !== 'string') throw new ConfigError('media.s3.prefix must be a string');
   if (value === '') return '';
   const withSlash = value.endsWith('/') ? value : `${value}/`;
-  if (withSlash.startsWith('/') || withSlash.includes('//') || withSlash.length > 512 || /[\\\u0000-\u001f]/.test(withSlash)) {
+  if (withSlash.startsWith('/') || withSlash.includes('//') || withSlash.length > 512 || !SAFE_KEY_CHARACTERS.test(withSlash)) {
     throw new ConfigError(`media.s3.prefix ${JSON.stringify(value)} must be relative path segments like "gengate/media/"`);
   }
   return withSlash;
