@@ -11,6 +11,9 @@ import type { MediaFiles } from './media-store.js';
 import { bucketNotReady, createS3Client } from './s3-client.js';
 import { S3MediaStore } from './s3-media-store.js';
 
+/** `/readyz` gives each check a second; a bucket call left running is cut soon after. */
+const READINESS_TIMEOUT_MS = 2_000;
+
 export interface OpenedMediaFiles {
   files: MediaFiles;
   /** The readiness check: undefined when ready, else a reason (or it throws). */
@@ -23,7 +26,7 @@ export function openMediaFiles(media: MediaSettings, dataDir: string): OpenedMed
     const { bucket, prefix, timeoutMs, presignSeconds, sweep } = media.s3;
     const client = createS3Client(media.s3);
     const files = new S3MediaStore({ client, bucket, prefix, retentionMs, timeoutMs, presignSeconds, sweep });
-    return { files, notReady: () => bucketNotReady(client, bucket, timeoutMs) };
+    return { files, notReady: () => bucketNotReady(client, bucket, Math.min(timeoutMs, READINESS_TIMEOUT_MS)) };
   }
   const dir = media.dir ?? join(dataDir, 'media');
   return { files: new LocalMediaStore(dir, retentionMs), notReady: () => folderNotWritable(dir) };
