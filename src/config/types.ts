@@ -1,3 +1,4 @@
+import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
 
@@ -53,6 +54,8 @@ interface TaskSettings {
   submitLeaseMs: number;
 }
 
+export type { MediaS3Settings };
+
 export interface MediaSettings {
   /** Where media files live: the local folder (`dir`, the default) or S3-compatible object storage (`s3`). */
   store: 'local' | 's3';
@@ -81,28 +84,6 @@ export interface MediaSettings {
   dailyBytesPerAccount: number;
   /** Bytes the whole media store keeps; past it the oldest files are evicted. 0: unlimited. */
   maxTotalBytes: number;
-}
-
-/** S3-compatible object storage for media (AWS S3, Cloudflare R2, MinIO, Ceph RGW, …). */
-export interface MediaS3Settings {
-  bucket: string;
-  /** Signing region (`auto` for R2; any value for most self-hosted servers). */
-  region: string;
-  /** Endpoint URL of a non-AWS service; unset: AWS S3 in `region`. */
-  endpoint?: string;
-  /** Key prefix the gateway's objects live under (e.g. `gengate/media/`); may be empty. */
-  prefix: string;
-  /** Path-style URLs (`endpoint/bucket/key`), as MinIO and Ceph usually need. */
-  forcePathStyle: boolean;
-  /** From GENGATE_S3_ACCESS_KEY_ID / GENGATE_S3_SECRET_ACCESS_KEY; unset: the AWS SDK's own chain (AWS_* variables, profiles, instance roles). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** When above 0, `/media/…` answers a redirect to a presigned URL valid this long instead of proxying the bytes. */
-  presignSeconds: number;
-  /** Whether the gateway deletes expired objects itself; false when a bucket lifecycle rule does it. */
-  sweep: boolean;
-  /** Deadline of one S3 call (and the idle limit of a transfer's socket). */
-  timeoutMs: number;
 }
 
 /** The Responses API's stored conversations. */

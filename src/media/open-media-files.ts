@@ -4,12 +4,12 @@
  * answering a `HeadBucket` with these credentials.
  */
 import { join } from 'node:path';
-import type { MediaSettings } from '../config/types.js';
 import { folderNotWritable } from './folder-writable.js';
 import { LocalMediaStore } from './local-media-store.js';
 import type { MediaFiles } from './media-store.js';
 import { bucketNotReady, createS3Client } from './s3-client.js';
 import { S3MediaStore } from './s3-media-store.js';
+import type { MediaS3Settings } from './s3-settings.js';
 
 /** `/readyz` gives each check a second; a bucket call left running is cut soon after. */
 const READINESS_TIMEOUT_MS = 2_000;
@@ -20,7 +20,15 @@ export interface OpenedMediaFiles {
   notReady(): Promise<string | undefined>;
 }
 
-export function openMediaFiles(media: MediaSettings, dataDir: string): OpenedMediaFiles {
+/** The part of `media` settings that chooses and places the files. */
+interface MediaFilesSettings {
+  store: 'local' | 's3';
+  dir?: string;
+  retentionHours: number;
+  s3?: MediaS3Settings;
+}
+
+export function openMediaFiles(media: MediaFilesSettings, dataDir: string): OpenedMediaFiles {
   const retentionMs = media.retentionHours * 3_600_000;
   if (media.store === 's3' && media.s3) {
     const { bucket, prefix, timeoutMs, presignSeconds, sweep } = media.s3;

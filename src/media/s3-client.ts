@@ -5,7 +5,7 @@
  * answering mid-transfer fails the transfer instead of holding it. Also the bucket's `/readyz` check.
  */
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import type { MediaS3Settings } from '../config/types.js';
+import type { MediaS3Settings } from './s3-settings.js';
 
 export function createS3Client(settings: MediaS3Settings): S3Client {
   const { accessKeyId, secretAccessKey } = settings;
