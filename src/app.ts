@@ -174,7 +174,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     throw error;
   }
   const retentionMs = config.media.retentionHours * 3_600_000;
-  const mediaFiles = openMediaFiles(config.media, config.dataDir);
+  const mediaFiles = await openMediaFiles(config.media, config.dataDir);
   const media = new QuotaMediaStore({
     files: mediaFiles.files,
     index: new MediaFilesRepository(store.db),

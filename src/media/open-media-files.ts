@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { folderNotWritable } from './folder-writable.js';
 import { LocalMediaStore } from './local-media-store.js';
 import type { MediaFiles } from './media-store.js';
-import { bucketNotReady, createS3Client } from './s3-client.js';
-import { S3MediaStore } from './s3-media-store.js';
 import type { MediaS3Settings } from './s3-settings.js';
 
 /** `/readyz` gives each check a second; a bucket call left running is cut soon after. */
@@ -28,9 +26,11 @@ interface MediaFilesSettings {
   s3?: MediaS3Settings;
 }
 
-export function openMediaFiles(media: MediaFilesSettings, dataDir: string): OpenedMediaFiles {
+export async function openMediaFiles(media: MediaFilesSettings, dataDir: string): Promise<OpenedMediaFiles> {
   const retentionMs = media.retentionHours * 3_600_000;
   if (media.store === 's3' && media.s3) {
+    // The AWS SDK is loaded only by gateways that use a bucket.
+    const [{ bucketNotReady, createS3Client }, { S3MediaStore }] = await Promise.all([import('./s3-client.js'), import('./s3-media-store.js')]);
     const { bucket, prefix, timeoutMs, presignSeconds, sweep } = media.s3;
     const client = createS3Client(media.s3);
     const files = new S3MediaStore({ client, bucket, prefix, retentionMs, timeoutMs, presignSeconds, sweep });
