@@ -2,10 +2,14 @@
  * Issue 27, item 3: replicas sharing their media through S3-compatible object storage (s3rver,
  * started by the test). An image made through one gateway is served byte for byte by another
  * that shares only the bucket, with the same ETag, ranges and 304; presigned redirects when
- * configured; `/readyz` reports a bucket that is not there. The local store's route keeps the
- * same Range, ETag and 304 behaviour.
+ * configured; `/readyz` reports a bucket that is not there; a video task's result (MiniMax
+ * fake) is streamed into the bucket and downloaded whole and by range. The local store's route
+ * keeps the same Range, ETag and 304 behaviour.
  */
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client } from '../src/media/s3-client.js';
+import { FAKE_MINIMAX_KEY, type FakeMinimaxUpstream, startFakeMinimaxUpstream } from './fakes/fake-minimax-upstream.js';
 import { type RunningS3Server, startS3Server } from './helpers/s3-server.js';
 import { type RunningGateway, startGateway } from './helpers/start-gateway.js';
 
@@ -31,16 +35,34 @@ describe('media shared through S3-compatible object storage', () => {
   let presigning: RunningGateway;
   let noBucket: RunningGateway;
   let local: RunningGateway;
+  let video: RunningGateway;
+  let minimax: FakeMinimaxUpstream;
   beforeAll(async () => {
+    minimax = await startFakeMinimaxUpstream({ taskMs: 200 });
     s3 = await startS3Server();
     a = await startGateway({ media: { store: 's3', s3: s3.settings } });
     b = await startGateway({ media: { store: 's3', s3: s3.settings } });
     presigning = await startGateway({ media: { store: 's3', s3: { ...s3.settings, presignSeconds: 120 } } });
     noBucket = await startGateway({ media: { store: 's3', s3: { ...s3.settings, bucket: 'no-such-bucket' } } });
     local = await startGateway();
+    video = await startGateway({
+      media: { store: 's3', s3: { ...s3.settings, prefix: 'videos/' }, allowPrivateUrls: true },
+      channels: [
+        {
+          name: 'minimax',
+          provider: 'minimax',
+          baseUrl: minimax.url,
+          apiKey: FAKE_MINIMAX_KEY,
+          models: ['videogen1-*'],
+          modelRewrite: [{ from: 'videogen1-', to: '' }],
+          options: { pollIntervalMs: 100 },
+        },
+      ],
+    });
   }, 60_000);
   afterAll(async () => {
-    for (const gateway of [a, b, presigning, noBucket, local]) await gateway?.close();
+    for (const gateway of [a, b, presigning, noBucket, local, video]) await gateway?.close();
+    await minimax?.close();
     await s3?.close();
   });
 
@@ -132,5 +154,29 @@ describe('media shared through S3-compatible object storage', () => {
     expect(part.status).toBe(206);
     expect((await bytesOf(part)).equals(bytes.subarray(0, 4))).toBe(true);
     expect((await fetch(`${local.url}${path}`, { headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304);
+  });
+
+  it('keeps a finished video task result in the bucket and serves it whole and by range', async () => {
+    const headers = { authorization: `Bearer ${video.key}`, 'content-type': 'application/json' };
+    const created = await fetch(`${video.url}/videogen1/video`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'waves at sunset' }) });
+    const id = ((await created.json()) as { data: { task_id: string } }).data.task_id;
+    let status = '';
+    for (let i = 0; i < 300 && status !== 'succeeded' && status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = ((await (await fetch(`${video.url}/videogen1/video/${id}`, { headers })).json()) as { data: { status: string } }).data.status;
+    }
+    expect(status).toBe('succeeded');
+    minimax.expireFiles();
+    const expected = minimax.videoOf((await video.gateway.tasks.repository.get(id))!.upstreamId!);
+    const client = createS3Client(s3.settings);
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'videos/' }));
+    client.destroy();
+    expect(listed.Contents?.map((object) => object.Size)).toEqual([expected.length]);
+    const whole = await fetch(`${video.url}/v1/videos/${id}/download`, { headers });
+    expect(whole.status).toBe(200);
+    expect((await bytesOf(whole)).equals(expected)).toBe(true);
+    const part = await fetch(`${video.url}/v1/videos/${id}/download`, { headers: { ...headers, range: 'bytes=8-99' } });
+    expect(part.status).toBe(206);
+    expect((await bytesOf(part)).equals(expected.subarray(8, 100))).toBe(true);
   });
 });
