@@ -5,6 +5,8 @@ import { buffer, text } from 'node:stream/consumers';
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningS3Server, startS3Server } from '../../test/helpers/s3-server.js';
+import type { MediaIndex } from './media-index.js';
+import { QuotaMediaStore } from './quota-media-store.js';
 import { bucketNotReady, createS3Client } from './s3-client.js';
 import { S3MediaStore, type S3MediaStoreOptions } from './s3-media-store.js';
 
@@ -153,6 +155,32 @@ describe('S3MediaStore against a local S3-compatible server', () => {
     }
     await expect(media.putStream(Readable.from(broken()), sniffMp4)).rejects.toThrow('upstream went away');
     expect(await keysUnder('failed/')).toEqual([]);
+  });
+
+  it('stops a stream at the owner quota mid-upload with the quota error, keeping nothing', async () => {
+    const emptyIndex: MediaIndex = {
+      add: async () => undefined,
+      remove: async () => undefined,
+      keptBytes: async () => 0,
+      totalBytes: async () => 0,
+      writtenOn: async () => 0,
+      oldest: async () => [],
+      forget: async () => undefined,
+    };
+    const quota = new QuotaMediaStore({
+      files: store({ prefix: 'quota/' }),
+      index: emptyIndex,
+      settings: { quotaBytesPerAccount: 6 * 1024 * 1024, dailyBytesPerAccount: 0, maxTotalBytes: 0, retentionMs: 60_000 },
+    });
+    const chunk = randomBytes(256 * 1024);
+    const video = Readable.from(
+      (function* () {
+        yield MP4_HEAD;
+        for (let i = 0; i < 40; i++) yield chunk;
+      })(),
+    );
+    await expect(quota.putStream(video, sniffMp4, 'account-1')).rejects.toMatchObject({ code: 'media_quota_exceeded' });
+    expect(await keysUnder('quota/')).toEqual([]);
   });
 
   it('signs a short-lived link to an object when presigning is on, and none when it is off', async () => {

@@ -66,8 +66,10 @@ export class S3MediaStore implements MediaFiles {
     const mediaType = sniff(first.value);
     const extension = mediaType ? MEDIA_EXTENSIONS[mediaType] : undefined;
     if (!mediaType || !extension) {
-      body.destroy();
-      throw new Error('media store: the stream is not a supported media type');
+      // Destroyed with the error, as a failed pipeline would: whoever feeds the stream stops too.
+      const refused = new Error('media store: the stream is not a supported media type');
+      body.destroy(refused);
+      throw refused;
     }
     const hash = createHash('sha256');
     let bytes = 0;
@@ -95,9 +97,10 @@ export class S3MediaStore implements MediaFiles {
     try {
       await upload.done();
     } catch (error) {
-      body.destroy();
       // The source's own error (a quota, an upstream failure) says more than the upload's.
-      throw sourceError ?? error;
+      const reason = sourceError ?? error;
+      if (!body.destroyed) body.destroy(reason as Error);
+      throw reason;
     }
     return { name, mediaType, bytes, sha256: hash.digest('hex') };
   }
