@@ -22,7 +22,6 @@ import { registerVideoDownloadRoute } from './http/video-files/video-download-ro
 import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
 import { type ReadinessCheck, registerReadinessRoute } from './http/readiness-route.js';
-import { folderNotWritable } from './media/folder-writable.js';
 import { storeNotReady } from './store/store-readiness.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
@@ -30,7 +29,7 @@ import { DEAD_LETTER_FILE_NAME } from './ledger/usage-dead-letters.js';
 import { UsageRecorder } from './ledger/usage-recorder.js';
 import { configureImageDecoding } from './media/image-decoding.js';
 import { loadSharp } from './media/load-sharp.js';
-import { LocalMediaStore } from './media/local-media-store.js';
+import { openMediaFiles } from './media/open-media-files.js';
 import type { MediaStore } from './media/media-store.js';
 import { QuotaMediaStore } from './media/quota-media-store.js';
 import { createLogger } from './observability/logger.js';
@@ -175,8 +174,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     throw error;
   }
   const retentionMs = config.media.retentionHours * 3_600_000;
+  const mediaFiles = await openMediaFiles(config.media, config.dataDir);
   const media = new QuotaMediaStore({
-    files: new LocalMediaStore(config.media.dir ?? join(config.dataDir, 'media'), retentionMs),
+    files: mediaFiles.files,
     index: new MediaFilesRepository(store.db),
     settings: { ...config.media, retentionMs },
     onEvicted: (files, bytes) => logger.info({ files, bytes }, 'media store at its cap (media.maxTotalBytes): evicted the oldest files'),
@@ -304,10 +304,9 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
   let draining = false;
-  const mediaDir = config.media.dir ?? join(config.dataDir, 'media');
   const readiness: ReadinessCheck[] = [
     { name: 'store', check: () => storeNotReady(store) },
-    { name: 'media', check: () => folderNotWritable(mediaDir) },
+    { name: 'media', check: mediaFiles.notReady },
   ];
   registerReadinessRoute(http, { checks: readiness, draining: () => draining });
   for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));

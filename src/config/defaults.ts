@@ -24,6 +24,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   router: { maxAttempts: 3, failureThreshold: 5, cooldownMs: 30_000, publicModelNames: true, allowPrivateBaseUrls: false },
   sandbox: { enabled: true, ...SANDBOX_DEFAULTS, ...SANDBOX_MEDIA_DEFAULTS },
   media: {
+    store: 'local',
     retentionHours: 24,
     allowPrivateUrls: false,
     maxImageBytes: DEFAULT_IMAGE_LIMITS.maxBytes,

@@ -11,6 +11,7 @@ import { parseAllowedHosts } from './allowed-hosts.js';
 import { channelsFromEnv, type Env } from './channels-from-env.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_CONFIG } from './defaults.js';
+import { resolveMediaStoreSettings } from './media-store-settings.js';
 import { applyModelOverrides, parseModelOverrides, shippedModelCatalog } from './load-model-catalog.js';
 import type { GatewayConfig } from './types.js';
 import { parseTrustProxy } from './trust-proxy.js';
@@ -205,6 +206,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   config.sandbox.taskMs = intFromEnv(env, 'GENGATE_SANDBOX_TASK_MS') ?? config.sandbox.taskMs;
   if (env.GENGATE_PUBLIC_URL) config.media.publicBaseUrl = env.GENGATE_PUBLIC_URL.replace(/\/+$/, '');
   if (env.GENGATE_ALLOW_PRIVATE_URLS !== undefined) config.media.allowPrivateUrls = env.GENGATE_ALLOW_PRIVATE_URLS === 'true';
+  Object.assign(config.media, resolveMediaStoreSettings(config.media, env));
   if (env.GENGATE_ALLOW_PRIVATE_BASE_URLS !== undefined) config.router.allowPrivateBaseUrls = env.GENGATE_ALLOW_PRIVATE_BASE_URLS === 'true';
   if (typeof config.router.allowPrivateBaseUrls !== 'boolean') throw new ConfigError('router.allowPrivateBaseUrls must be true or false');
   config.limits.maxDocumentBytes = intFromEnv(env, 'GENGATE_MAX_DOCUMENT_BYTES') ?? config.limits.maxDocumentBytes;

@@ -1,3 +1,4 @@
+import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
 
@@ -53,9 +54,15 @@ interface TaskSettings {
   submitLeaseMs: number;
 }
 
+export type { MediaS3Settings };
+
 export interface MediaSettings {
+  /** Where media files live: the local folder (`dir`, the default) or S3-compatible object storage (`s3`). */
+  store: 'local' | 's3';
   /** Folder of the local media store (default `<dataDir>/media`). */
   dir?: string;
+  /** The bucket of `store: s3`. */
+  s3?: MediaS3Settings;
   /** How long stored media (image results) stay downloadable. */
   retentionHours: number;
   /** Let client-supplied URLs reach private, loopback and link-local addresses (off: SSRF guard). */

@@ -2,8 +2,8 @@
  * Where the gateway keeps media it hands out by URL (image results now, videos later):
  * upstream URLs expire within minutes to hours, so clients get the gateway's own links.
  * Names are unguessable (190 random bits) and expire after the configured retention.
- * `LocalMediaStore` is the embedded default; a shared backend (object storage) implements the
- * same interface for scale-out.
+ * `LocalMediaStore` is the embedded default; `S3MediaStore` (S3-compatible object storage)
+ * implements the same interface for replicas that share their media.
  */
 import type { Readable } from 'node:stream';
 
@@ -45,6 +45,11 @@ export interface MediaFiles {
   open(name: string, range?: ByteRange): Promise<StoredMedia | undefined>;
   /** Deletes one file now (a client deleted what it belonged to). */
   remove(name: string): Promise<void>;
+  /**
+   * A short-lived link to the file in the backend itself, valid until `expiresAt` at most, for
+   * backends that can sign one (object storage with `media.s3.presignSeconds`); undefined: serve the bytes.
+   */
+  presignedUrl?(name: string, expiresAt: number): Promise<string | undefined>;
   /** Deletes expired files; resolves how many went. */
   sweep(): Promise<number>;
   close(): Promise<void>;

@@ -109,6 +109,10 @@ export class QuotaMediaStore implements MediaStore {
     return this.files.open(name, range);
   }
 
+  async presignedUrl(name: string, expiresAt: number): Promise<string | undefined> {
+    return this.files.presignedUrl?.(name, expiresAt);
+  }
+
   async remove(name: string): Promise<void> {
     await this.files.remove(name);
     await this.index.remove(name);
