@@ -61,6 +61,7 @@ import { BackgroundResponsesRepository } from './store/background-responses-repo
 import { once } from './core/once.js';
 import { AdminAuth } from './admin/admin-auth.js';
 import { registerAdminApi } from './admin/admin-api.js';
+import type { CounterStore } from './limits/contract.js';
 import { AuditTrail } from './admin/audit-trail.js';
 import { renderAdminError } from './admin/render-admin-error.js';
 import { AccountsRepository } from './store/accounts-repository.js';
@@ -101,6 +102,8 @@ const ABORT_GRACE_MS = 5_000;
 
 interface BuildOptions {
   logger?: Logger;
+  /** The limit and budget counters the admin API reads standing from (until admission is wired, tests hand one in). */
+  counters?: CounterStore;
 }
 
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
@@ -287,6 +290,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     tasks: engine,
     services,
     media,
+    counters: options.counters,
   });
   const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
   sweepSessions.unref();

@@ -50,6 +50,8 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
   ['src/ledger/', 'src/auth/'],
+  /** Limits and budgets: rules over keys and money, read by the call lifecycle and the admin API. */
+  ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],
   ['src/admin/'],

@@ -30,6 +30,7 @@ import { mediaFilesMigration } from './migrations/015-media-files.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
+import { limitRulesMigration } from './migrations/020-limit-rules.js';
 
 export type { StoreDialect };
 
@@ -63,6 +64,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '016-stored-responses': storedResponsesMigration,
         '017-background-responses': backgroundResponsesMigration,
         '018-stored-response-items': storedResponseItemsMigration,
+        '020-limit-rules': limitRulesMigration,
       };
     },
   };

@@ -12,7 +12,7 @@ import { type InvalidationBus, type InvalidationTopic, LocalInvalidationBus } fr
 import type { Database } from './schema.js';
 import { readRevisions } from './store-revisions.js';
 
-const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys'];
+const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys', 'limits'];
 /** A failing poll is logged at most this often. */
 const LOG_EVERY_MS = 60_000;
 
