@@ -19,8 +19,15 @@ export const RULE_LIST_QUERY = {
   additionalProperties: false,
 } as const;
 
-/** A USD amount: a decimal string (`"12.50"`) or a number. */
-export const USD_SCHEMA = { type: ['string', 'number'], maxLength: 32, description: 'USD, as a decimal string ("12.50") or a number; at most 9 decimals' } as const;
+/**
+ * A USD amount: a decimal string (`"12.50"`) or a number. Left untyped for the validator, which
+ * would coerce between the two (a number into its exponent form, `0` into null): the route checks
+ * it exactly (`checkUsd`) and names the field when it is not an amount.
+ */
+export const USD_SCHEMA = { description: 'USD, as a decimal string ("12.50") or a number; more than zero, at most 9 decimals' } as const;
+
+/** A USD amount, or null to remove it. */
+export const OPTIONAL_USD_SCHEMA = { description: 'USD, as a decimal string or a number, below limitUsd; null for none' } as const;
 
 export const LIMIT_RULE_SCHEMA = {
   type: 'object',

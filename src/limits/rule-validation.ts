@@ -81,7 +81,7 @@ async function checkSubject(scope: 'key' | 'account', value: unknown, lookup: Su
     throw new RuleProblem('subject', `subject must be the id of ${scope === 'key' ? 'a key' : 'an account'}.`);
   }
   const exists = scope === 'key' ? await lookup.keyExists(value) : await lookup.accountExists(value);
-  if (!exists) throw new RuleProblem('subject', `No ${scope} has the id ${JSON.stringify(value)}.`, 'unknown_subject');
+  if (!exists) throw new RuleProblem('subject', `subject: no ${scope} has the id ${JSON.stringify(value)}.`, 'unknown_subject');
   return value;
 }
 

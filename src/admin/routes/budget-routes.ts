@@ -19,7 +19,7 @@ import type { Actor } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
 import { asAdminError, canSee, ruleNotFound, subjectLookup, visibleSubjects } from '../rule-access.js';
-import { BUDGET_RULE_SCHEMA, budgetRuleView, RULE_ID_PARAMS, RULE_LIST_QUERY, USD_SCHEMA } from '../rule-schemas.js';
+import { BUDGET_RULE_SCHEMA, budgetRuleView, RULE_ID_PARAMS, OPTIONAL_USD_SCHEMA, RULE_LIST_QUERY, USD_SCHEMA } from '../rule-schemas.js';
 
 const ONE_BUDGET = { type: 'object', properties: { budget: BUDGET_RULE_SCHEMA }, required: ['budget'] } as const;
 const PERIOD = { type: 'string', enum: ['day', 'week', 'month', 'lifetime'] } as const;
@@ -81,7 +81,7 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
             period: PERIOD,
             timeZone: TIME_ZONE,
             limitUsd: USD_SCHEMA,
-            softUsd: { ...USD_SCHEMA, type: ['string', 'number', 'null'], description: 'A warning threshold below limitUsd (optional)' },
+            softUsd: OPTIONAL_USD_SCHEMA,
           },
           required: ['scope', 'subject', 'period', 'limitUsd'],
           additionalProperties: false,
@@ -120,7 +120,7 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
           type: 'object',
           properties: {
             limitUsd: USD_SCHEMA,
-            softUsd: { ...USD_SCHEMA, type: ['string', 'number', 'null'] },
+            softUsd: OPTIONAL_USD_SCHEMA,
             period: PERIOD,
             timeZone: TIME_ZONE,
           },
