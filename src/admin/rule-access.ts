@@ -41,7 +41,10 @@ export function asAdminError(error: unknown): unknown {
     });
   }
   if (error instanceof RuleCountError) {
-    return new GatewayError('invalid_request', `At most ${error.max} limit and budget rules may exist; remove some first.`, { status: 409, code: 'too_many_rules' });
+    return new GatewayError('invalid_request', `At most ${error.max} limit and budget rules may exist; remove some first.`, {
+      status: 409,
+      code: 'too_many_rules',
+    });
   }
   return error;
 }

@@ -3,7 +3,7 @@
  * OpenAPI document) and the views that render stored rules. Money is nUSD integers (`…Nusd`)
  * with a USD display string beside it (`…Usd`).
  */
-import { formatNusd } from '../ledger/money.js';
+import { displayUsd } from '../limits/display-usd.js';
 import { BUDGET_PERIODS, BUDGET_SCOPES, LIMIT_SCOPES, MAX_LIMIT } from '../limits/rule-validation.js';
 import { LIMIT_KINDS } from '../limits/contract.js';
 import type { StoredBudgetRule, StoredLimitRule } from '../store/limit-rules-repository.js';
@@ -35,7 +35,10 @@ export const LIMIT_RULE_SCHEMA = {
     id: { type: 'string' },
     scope: { type: 'string', enum: LIMIT_SCOPES },
     subject: { type: 'string', description: "The key's or account's id; '' for a model rule" },
-    model: { type: ['string', 'null'], description: 'A model id pattern (`*` wildcards): required for a model rule; on a key or account rule an override for the models it matches' },
+    model: {
+      type: ['string', 'null'],
+      description: 'A model id pattern (`*` wildcards): required for a model rule; on a key or account rule an override for the models it matches',
+    },
     kind: { type: 'string', enum: LIMIT_KINDS },
     limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, description: 'Per minute for rates, at once for counts' },
     createdAt: { type: 'number' },
@@ -61,12 +64,6 @@ export const BUDGET_RULE_SCHEMA = {
   },
   required: ['id', 'scope', 'subject', 'period', 'timeZone', 'limitNusd', 'limitUsd', 'softNusd', 'softUsd', 'createdAt', 'updatedAt'],
 } as const;
-
-/** nUSD as USD for display: every significant decimal, at least two (`"12.50"`, `"0.000001"`). */
-export function displayUsd(nusd: number): string {
-  const [whole, fraction] = formatNusd(nusd).split('.');
-  return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
-}
 
 export const limitRuleView = (rule: StoredLimitRule) => ({
   id: rule.id,

@@ -39,7 +39,9 @@ export class StoredRuleSource implements RuleSource {
   /** Loads the rules (a failure here is the caller's: the gateway should not start without them), then follows changes. */
   async start(): Promise<void> {
     this.unsubscribe = this.bus.subscribe('limits', () => {
-      void this.reload().catch((error: unknown) => this.logger?.error({ err: error }, 'reloading limit and budget rules failed; the rules held before stay in force'));
+      void this.reload().catch((error: unknown) =>
+        this.logger?.error({ err: error }, 'reloading limit and budget rules failed; the rules held before stay in force'),
+      );
     });
     await this.load();
   }
@@ -82,7 +84,8 @@ export class StoredRuleSource implements RuleSource {
       if (rule && limits.length + budgets.length < MAX_RULES) budgets.push(rule);
       else skipped++;
     }
-    if (skipped > 0) this.logger?.warn({ skipped, max: MAX_RULES }, 'some stored limit or budget rules are not in force (invalid, or past the most rules held)');
+    if (skipped > 0)
+      this.logger?.warn({ skipped, max: MAX_RULES }, 'some stored limit or budget rules are not in force (invalid, or past the most rules held)');
     this.limitRules = limits;
     this.budgetRules = budgets;
   }

@@ -56,7 +56,10 @@ describe.each(backends)('LimitRulesRepository on %s', (_name, database) => {
   it('keeps budgets in nUSD, one per subject and period, and refuses a soft threshold the check rejects', async () => {
     const rules = new LimitRulesRepository(store.db);
     const big = 8_000_000_000_000_000; // 8 million USD in nUSD: past 32 bits, inside a safe integer
-    const budget = await rules.createBudget({ scope: 'account', subject: 'acc_1', period: 'month', timeZone: 'Europe/Paris', limitNusd: big, softNusd: null }, 1);
+    const budget = await rules.createBudget(
+      { scope: 'account', subject: 'acc_1', period: 'month', timeZone: 'Europe/Paris', limitNusd: big, softNusd: null },
+      1,
+    );
     expect(await rules.findBudget(budget.id)).toMatchObject({ limitNusd: big, softNusd: null, timeZone: 'Europe/Paris', period: 'month' });
     const daily = await rules.createBudget({ scope: 'account', subject: 'acc_1', period: 'day', timeZone: 'UTC', limitNusd: 5, softNusd: 1 }, 2);
     await expect(rules.changeBudget(daily.id, { period: 'month' }, 3)).rejects.toBeInstanceOf(DuplicateRuleError);
@@ -74,7 +77,9 @@ describe.each(backends)('LimitRulesRepository on %s', (_name, database) => {
     const existing = (await new LimitRulesRepository(store.db).listLimits()).length + (await new LimitRulesRepository(store.db).listBudgets()).length;
     const capped = new LimitRulesRepository(store.db, existing + 1);
     await capped.createBudget({ scope: 'key', subject: 'key_cap', period: 'lifetime', timeZone: 'UTC', limitNusd: 1, softNusd: null }, 1);
-    await expect(capped.createLimit({ scope: 'key', subject: 'key_cap', model: null, kind: 'unfinished_tasks', limit: 1 }, 2)).rejects.toBeInstanceOf(RuleCountError);
+    await expect(capped.createLimit({ scope: 'key', subject: 'key_cap', model: null, kind: 'unfinished_tasks', limit: 1 }, 2)).rejects.toBeInstanceOf(
+      RuleCountError,
+    );
     expect(await capped.listLimits({ subject: 'key_cap' })).toEqual([]);
   });
 });

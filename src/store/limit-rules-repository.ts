@@ -83,8 +83,14 @@ const budgetFromRow = (row: Selectable<BudgetRulesTable>): StoredBudgetRule => (
 });
 
 async function countRules(trx: Transaction<Database>): Promise<number> {
-  const limits = await trx.selectFrom('limit_rules').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const budgets = await trx.selectFrom('budget_rules').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const limits = await trx
+    .selectFrom('limit_rules')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const budgets = await trx
+    .selectFrom('budget_rules')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(limits.n) + Number(budgets.n);
 }
 

@@ -5,15 +5,7 @@
  * Every change writes the audit log and bumps the `limits` topic.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  type BudgetInput,
-  checkBudgetInput,
-  checkPeriod,
-  checkSoftBelowLimit,
-  checkTimeZone,
-  checkUsd,
-  MAX_RULES,
-} from '../../limits/rule-validation.js';
+import { type BudgetInput, checkBudgetInput, checkPeriod, checkSoftBelowLimit, checkTimeZone, checkUsd, MAX_RULES } from '../../limits/rule-validation.js';
 import { type BudgetChange, LimitRulesRepository } from '../../store/limit-rules-repository.js';
 import type { Actor } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
@@ -164,7 +156,12 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
     async (request) => {
       const budget = await rules.removeBudget(request.params.id);
       if (!budget) throw ruleNotFound();
-      await deps.audit.record(request, 'budget.remove', budget.id, { scope: budget.scope, subject: budget.subject, period: budget.period, limitNusd: budget.limitNusd });
+      await deps.audit.record(request, 'budget.remove', budget.id, {
+        scope: budget.scope,
+        subject: budget.subject,
+        period: budget.period,
+        limitNusd: budget.limitNusd,
+      });
       return { budget: budgetRuleView(budget) };
     },
   );

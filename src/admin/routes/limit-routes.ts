@@ -75,7 +75,13 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
       try {
         const input = await checkLimitInput(request.body, subjectLookup(deps));
         const rule = await rules.createLimit(input, Date.now());
-        await deps.audit.record(request, 'limit.create', rule.id, { scope: rule.scope, subject: rule.subject, model: rule.model, kind: rule.kind, limit: rule.limit });
+        await deps.audit.record(request, 'limit.create', rule.id, {
+          scope: rule.scope,
+          subject: rule.subject,
+          model: rule.model,
+          kind: rule.kind,
+          limit: rule.limit,
+        });
         return reply.code(201).send({ rule: limitRuleView(rule) });
       } catch (error) {
         throw asAdminError(error);
@@ -107,7 +113,13 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
         if (!before) throw ruleNotFound();
         const rule = await rules.changeLimit(before.id, limit, Date.now());
         if (!rule) throw ruleNotFound();
-        await deps.audit.record(request, 'limit.change', rule.id, { scope: rule.scope, subject: rule.subject, kind: rule.kind, from: before.limit, to: rule.limit });
+        await deps.audit.record(request, 'limit.change', rule.id, {
+          scope: rule.scope,
+          subject: rule.subject,
+          kind: rule.kind,
+          from: before.limit,
+          to: rule.limit,
+        });
         return { rule: limitRuleView(rule) };
       } catch (error) {
         throw asAdminError(error);
@@ -124,7 +136,13 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
     async (request) => {
       const rule = await rules.removeLimit(request.params.id);
       if (!rule) throw ruleNotFound();
-      await deps.audit.record(request, 'limit.remove', rule.id, { scope: rule.scope, subject: rule.subject, model: rule.model, kind: rule.kind, limit: rule.limit });
+      await deps.audit.record(request, 'limit.remove', rule.id, {
+        scope: rule.scope,
+        subject: rule.subject,
+        model: rule.model,
+        kind: rule.kind,
+        limit: rule.limit,
+      });
       return { rule: limitRuleView(rule) };
     },
   );

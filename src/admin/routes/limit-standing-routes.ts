@@ -95,7 +95,8 @@ export function limitStandingRoutes(app: FastifyInstance, deps: AdminDeps): void
       config: { access: 'signed-in' },
       schema: {
         tags: ['limits'],
-        summary: "Every limit and budget that applies to a key (its own, its account's, the model rules) or to an account, with used, remaining and reset times",
+        summary:
+          "Every limit and budget that applies to a key (its own, its account's, the model rules) or to an account, with used, remaining and reset times",
         querystring: {
           type: 'object',
           properties: { keyId: { type: 'string', maxLength: 64 }, accountId: { type: 'string', maxLength: 64 } },
@@ -109,9 +110,7 @@ export function limitStandingRoutes(app: FastifyInstance, deps: AdminDeps): void
       const subject = await subjectOf(actor, request.query);
       const applies = (rule: { scope: string; subject: string }) =>
         (rule.scope === 'key' && rule.subject === subject.keyId) || (rule.scope === 'account' && rule.subject === subject.accountId);
-      const limits = (await rules.listLimits())
-        .filter((row) => row.scope === 'model' || applies(row))
-        .flatMap((row) => asLimitRule(row) ?? []);
+      const limits = (await rules.listLimits()).filter((row) => row.scope === 'model' || applies(row)).flatMap((row) => asLimitRule(row) ?? []);
       const budgets = (await rules.listBudgets()).filter(applies).flatMap((row) => asBudgetRule(row) ?? []);
 
       const now = Date.now();
