@@ -82,7 +82,7 @@ function makeRow(index: number, total: number, end: number): UsageRow {
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: (input * 2.5 + output * 10) / 1e6,
+    cost_nusd: input * 2_500 + output * 10_000,
     latency_ms: latency,
     // Rows arrive in time order over 90 days, as a running gateway writes them.
     created_at: end - 90 * DAY_MS + Math.floor((index / total) * 90 * DAY_MS),

@@ -21,6 +21,9 @@ import { registerMediaRoutes } from './http/media-routes.js';
 import { registerVideoDownloadRoute } from './http/video-files/video-download-route.js';
 import { registerDashboardRoutes } from './http/dashboard-routes.js';
 import { registerNotFound } from './http/not-found.js';
+import { type ReadinessCheck, registerReadinessRoute } from './http/readiness-route.js';
+import { folderNotWritable } from './media/folder-writable.js';
+import { storeNotReady } from './store/store-readiness.js';
 import { serverTimeoutOptions } from './http/server-timeouts.js';
 import { installBodyIdleTimeout } from './http/body-idle-timeout.js';
 import { DEAD_LETTER_FILE_NAME } from './ledger/usage-dead-letters.js';
@@ -45,6 +48,7 @@ import { ChannelsRepository } from './store/channels-repository.js';
 import { loadCredentialCipher, loadSecretKey, parseSecretKey } from './store/credential-cipher.js';
 import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
+import { changeNotifier } from './store/open-change-notifier.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { LiveCatalog } from './gateway/live-catalog.js';
@@ -53,6 +57,7 @@ import { Gateway } from './gateway/gateway.js';
 import { ReasoningSeal } from './gateway/reasoning-seal.js';
 import { ResponseState } from './gateway/response-state.js';
 import { StoredResponsesRepository } from './store/stored-responses-repository.js';
+import { RetentionSweeper } from './store/retention-sweeper.js';
 import { cutRevokedCalls } from './gateway/cut-revoked-calls.js';
 import { registerTaskCallbackRoute } from './http/task-callback-route.js';
 import { TaskEngine } from './tasks/task-engine.js';
@@ -113,8 +118,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const store = await openStore(config.databaseUrl);
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
-  // Changes by other processes on the same database (revoked keys, edited channels) arrive within a poll.
-  const invalidation = new StoreInvalidationBus(store.db, { logger });
+  // Changes by other processes on the same database (revoked keys, edited channels) arrive by notice (Redis or PostgreSQL), else within a poll.
+  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier: changeNotifier(config, store, logger) });
   await invalidation.start();
   const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
@@ -222,6 +227,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   engine.start();
   responses.start();
+  const retention = new RetentionSweeper(store.db, config.retention, { logger });
+  retention.start();
   if (config.limits.cutOnRevoke) {
     cutRevokedCalls(services.lifecycle, directory, (count) => logger.info({ count }, 'in-flight calls of a revoked key or disabled account cut'));
   }
@@ -262,6 +269,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   http.get('/healthz', async () => ({ status: 'ok' }));
+  let draining = false;
+  const mediaDir = config.media.dir ?? join(config.dataDir, 'media');
+  const readiness: ReadinessCheck[] = [
+    { name: 'store', check: () => storeNotReady(store) },
+    { name: 'media', check: () => folderNotWritable(mediaDir) },
+  ];
+  registerReadinessRoute(http, { checks: readiness, draining: () => draining });
   for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));
   registerMediaRoutes(http, media, errorShapes);
   registerVideoDownloadRoute(http, { authenticate: (presented) => services.authenticate(presented), tasks: services.tasks, render: errorShapes.fallback });
@@ -302,6 +316,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
 
   let closing: Promise<void> | undefined;
   const drain = async (drainTimeoutMs: number): Promise<void> => {
+    draining = true;
     let grace: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => {
       logger.warn({ inFlight: recorder.openCalls, drainTimeoutMs }, 'drain deadline passed: ending in-flight requests');
@@ -339,6 +354,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
         clearInterval(sweepSessions);
         responses.stop();
+        await retention.stop();
         await invalidation.close();
         directory.stop();
         liveChannels.stop();

@@ -50,7 +50,7 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
   ['src/ledger/', 'src/auth/'],
-  /** Limits and budgets: rules over keys and money, read by the call lifecycle and the admin API. */
+  /** Rate limits and budgets: rules from the store, counters in memory or Redis, priced by the ledger. */
   ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],

@@ -150,7 +150,7 @@ describe('usage across dialects', () => {
     for (const row of rows) {
       expect(row.input_tokens).toBeGreaterThan(0);
       expect(row.output_tokens).toBeGreaterThan(0);
-      expect(row.cost_usd).toBeGreaterThan(0);
+      expect(row.cost_nusd).toBeGreaterThan(0);
     }
   });
 });

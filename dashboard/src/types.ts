@@ -75,6 +75,9 @@ export interface UsageRow {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
+  /** nUSD (10⁻⁹ USD): the exact figure. */
+  costNusd: number;
+  /** Display only. */
   costUsd: number;
   latencyMs: { p50: number | null; p95: number | null; p99: number | null };
 }
@@ -95,7 +98,8 @@ export interface Task {
   accountId: string | null;
   createdAt: number;
   finishedAt: number | null;
-  priceUsd: number | null;
+  /** nUSD (10⁻⁹ USD). */
+  priceNusd: number | null;
   errorCode: string | null;
   errorMessage: string | null;
   outputs?: { url: string; kind: 'image' | 'video' }[];
@@ -104,7 +108,7 @@ export interface Task {
 export interface TaskDetail {
   task: Task;
   timeline: { at: number; event: string; detail?: unknown }[];
-  ledger: { kind: string; amountUsd: number; at: number }[];
+  ledger: { kind: string; amountNusd: number; at: number }[];
   webhooks: { id: string; url: string; status: string; attempts: number; lastError: string | null; createdAt: number; deliveredAt: number | null }[];
 }
 

@@ -2,8 +2,12 @@
  * A usage report as CSV (RFC 4180: CRLF line ends, fields with a comma, quote or line break
  * quoted, quotes doubled). Text a spreadsheet would run as a formula (starting with = + - @,
  * tab or carriage return) gets a leading apostrophe first — key names and model ids are
- * chosen by users, and an exported file is opened by someone else.
+ * chosen by users, and an exported file is opened by someone else. Money is exact: `cost_usd`
+ * is the integer nUSD as a decimal (trailing zeros dropped: `0.25`, `0.000012345`, never a float's
+ * `1e-7` or `0.30000000000000004`), and `cost_nusd` (last, so columns read by position keep their
+ * place) is the integer itself.
  */
+import { formatNusd } from '../core/money.js';
 import type { UsageReport, UsageReportRow } from '../store/usage-report.js';
 
 const HEADER = [
@@ -21,6 +25,7 @@ const HEADER = [
   'latency_p50_ms',
   'latency_p95_ms',
   'latency_p99_ms',
+  'cost_nusd',
 ];
 
 export function csvCell(value: string | number | null): string {
@@ -28,6 +33,11 @@ export function csvCell(value: string | number | null): string {
   if (typeof value === 'number') return String(value);
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** nUSD as the shortest exact decimal of USD. */
+function exactUsd(nusd: number): string {
+  return formatNusd(nusd).replace(/\.?0+$/, '');
 }
 
 function cells(row: UsageReportRow): (string | number | null)[] {
@@ -42,10 +52,11 @@ function cells(row: UsageReportRow): (string | number | null)[] {
     row.outputTokens,
     row.reasoningTokens,
     row.units,
-    row.costUsd,
+    exactUsd(row.costNusd),
     row.latencyMs.p50,
     row.latencyMs.p95,
     row.latencyMs.p99,
+    row.costNusd,
   ];
 }
 

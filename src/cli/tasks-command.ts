@@ -1,6 +1,7 @@
 /** `gengate tasks ledger TASK_ID`: a task's status and its ledger entries (reserve, then one settle or refund). */
 import type { GatewayConfig } from '../config/types.js';
 import { openStore } from '../store/open-store.js';
+import { formatNusd } from '../core/money.js';
 import { TasksRepository } from '../store/tasks-repository.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
 import { UsageError } from './usage.js';
@@ -35,7 +36,7 @@ export async function tasksCommand(args: string[], loadConfig: LoadConfig): Prom
     }
     console.log(`task ${id}  ${task.operation}  ${task.model}  ${task.status}  owner ${task.owner}`);
     for (const entry of entries) {
-      console.log(`  ${new Date(entry.created_at).toISOString()}  ${entry.kind.padEnd(7)}  $${entry.amount_usd.toFixed(6)}`);
+      console.log(`  ${new Date(entry.created_at).toISOString()}  ${entry.kind.padEnd(7)}  $${formatNusd(Number(entry.amount_nusd))}`);
     }
   } finally {
     await store.close();

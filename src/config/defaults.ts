@@ -36,6 +36,8 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
   // OpenAI keeps stored responses 30 days.
   responses: { retentionDays: 30 },
+  // Usage rows, tasks and the audit trail are the operator's records: kept until a retention is set. Delivered webhooks are only plumbing.
+  retention: { usageRecordsDays: 0, tasksDays: 0, webhookDeliveriesDays: 30, auditDays: 0 },
   tasks: {
     webhookRetryHours: 24,
     webhookConcurrency: 16,
@@ -48,8 +50,8 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     maxResultBytes: 512 * 1024 * 1024,
     pollConcurrency: 8,
     claimBatch: 64,
-    leaseMs: 120_000,
-    submitLeaseMs: 600_000,
+    leaseMs: 30_000,
+    submitLeaseMs: 30_000,
   },
 };
 

@@ -244,3 +244,16 @@ describe('port, logs and start-up settings', () => {
     expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: path })).toThrow(/^[^\n]*line \d+, column \d+$/);
   });
 });
+
+describe('retention', () => {
+  const load = (yaml?: string) => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yaml === undefined ? undefined : yamlFile(yaml) });
+  it('keeps records forever unless told, and webhook deliveries 30 days', () => {
+    expect(load().retention).toEqual({ usageRecordsDays: 0, tasksDays: 0, webhookDeliveriesDays: 30, auditDays: 0 });
+    expect(load('retention:\n  usageRecordsDays: 90\n').retention.usageRecordsDays).toBe(90);
+  });
+  it('refuses what is not a whole number of days, and unknown settings', () => {
+    expect(() => load('retention:\n  auditDays: -1\n')).toThrow(/retention\.auditDays must be a whole number of days from 0/);
+    expect(() => load('retention:\n  tasksDays: 1.5\n')).toThrow(/retention\.tasksDays/);
+    expect(() => load('retention:\n  usageDays: 3\n')).toThrow(/retention\.usageDays is not a setting/);
+  });
+});

@@ -29,6 +29,8 @@ const WEBHOOK_POSITIVE_INTS = [
 ] as const;
 
 /** Ten years: longer would be forever in all but name. */
+/** A hundred years: past it a retention is surely a typo. */
+const MAX_RETENTION_DAYS = 36_500;
 const MAX_RESPONSE_RETENTION_DAYS = 3650;
 
 function intFromEnv(env: Env, name: string): number | undefined {
@@ -155,6 +157,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const limits = asRecord(file.limits, 'limits');
   const tasks = asRecord(file.tasks, 'tasks');
   const responses = asRecord(file.responses, 'responses');
+  const retention = asRecord(file.retention, 'retention');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -187,6 +190,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
     limits: { ...DEFAULT_CONFIG.limits, ...(limits as Partial<GatewayConfig['limits']>) },
     tasks: { ...DEFAULT_CONFIG.tasks, ...(tasks as Partial<GatewayConfig['tasks']>) },
     responses: { ...DEFAULT_CONFIG.responses, ...(responses as Partial<GatewayConfig['responses']>) },
+    retention: { ...DEFAULT_CONFIG.retention, ...(retention as Partial<GatewayConfig['retention']>) },
     channels: [],
     models: parseModelOverrides(file.models),
     sources,
@@ -226,6 +230,12 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
     throw new ConfigError(
       `responses.retentionDays must be a whole number of days from 1 to ${MAX_RESPONSE_RETENTION_DAYS}, got ${JSON.stringify(retentionDays)}`,
     );
+  }
+  for (const [name, days] of Object.entries(config.retention)) {
+    if (!(name in DEFAULT_CONFIG.retention)) throw new ConfigError(`retention.${name} is not a setting (${Object.keys(DEFAULT_CONFIG.retention).join(', ')})`);
+    if (!Number.isSafeInteger(days) || days < 0 || days > MAX_RETENTION_DAYS) {
+      throw new ConfigError(`retention.${name} must be a whole number of days from 0 (keep forever) to ${MAX_RETENTION_DAYS}, got ${JSON.stringify(days)}`);
+    }
   }
   if (!Number.isInteger(config.media.maxImagePixels) || config.media.maxImagePixels < 1) {
     throw new ConfigError(`media.maxImagePixels must be a positive integer, got ${JSON.stringify(config.media.maxImagePixels)}`);

@@ -41,6 +41,14 @@ describe('readModelCatalog', () => {
         '  - { id: ok, operations: [chat] }\n  - { id: bad-price, operations: [chat], price: { input: "cheap" } }\n',
         /models\[1\] \(bad-price\)\.price\.input must be a number/,
       ],
+      [
+        '  - { id: fine-price, operations: [chat], price: { input: 0.0000001, output: 1 } }\n',
+        /models\[0\] \(fine-price\)\.price\.input has more than 6 decimal places/,
+      ],
+      [
+        '  - { id: fine-unit, operations: [image.generate], price: { perUnit: 0.0000000001 } }\n',
+        /models\[0\] \(fine-unit\)\.price\.perUnit has more than 9 decimal places/,
+      ],
       ['  - { id: bad-op, operations: [chat, dance] }\n', /models\[0\] \(bad-op\)\.operations: unknown operation "dance"/],
       ['  - { id: no-op }\n', /models\[0\] \(no-op\): a new model needs operations/],
       ['  - { id: typo, operations: [chat], inputPrice: 3 }\n', /models\[0\] \(typo\): unknown field "inputPrice"/],

@@ -3,6 +3,7 @@
  * Errors name the entry (`<where> (<id>)`) and the field.
  */
 import type { Operation } from '../core/operation.js';
+import { pricePerMillionToMicros, usdToNusd } from '../core/money.js';
 import { ConfigError } from './config-error.js';
 import type { CatalogEntry, ModelOverride, ModelPrice } from './types.js';
 
@@ -61,9 +62,24 @@ function price(value: unknown, where: string): Partial<ModelPrice> | undefined {
   for (const [field, amount] of Object.entries(value)) {
     if (!PRICE_FIELDS.has(field as keyof ModelPrice)) throw new ConfigError(`${where}.${field} is not a price field (${[...PRICE_FIELDS].join(', ')})`);
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new ConfigError(`${where}.${field} must be a number ≥ 0 (USD)`);
+    checkPriceUnit(field, amount, `${where}.${field}`);
     parsed[field as keyof ModelPrice] = amount;
   }
   return parsed;
+}
+
+/**
+ * Prices become integers (`routing/integer-price.ts`): per million tokens in micro-dollars (6
+ * decimals), per unit in nano-dollars (9). A finer price cannot be charged exactly: a config error.
+ */
+function checkPriceUnit(field: string, amount: number, where: string): void {
+  try {
+    if (field === 'perUnit') usdToNusd(amount, where);
+    else pricePerMillionToMicros(amount, where);
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigError(`${error.message} (USD per million tokens: at most 6 decimals; per unit: at most 9)`);
+    throw error;
+  }
 }
 
 /** `where` locates the entry, e.g. `models[3]`; the id is added to every message once known. */

@@ -85,6 +85,18 @@ export interface ResponsesSettings {
   retentionDays: number;
 }
 
+/** How long the gateway keeps what grows with traffic; 0 keeps it forever. Stored responses and media have their own settings. */
+export interface RetentionSettings {
+  /** Days a usage record (one row per call) is kept; the daily rollups that reports read are kept forever. */
+  usageRecordsDays: number;
+  /** Days a finished (or deleted) task is kept after it ended; its ledger entries stay. */
+  tasksDays: number;
+  /** Days a delivered or dead client-webhook delivery is kept. */
+  webhookDeliveriesDays: number;
+  /** Days an audit-trail entry is kept. */
+  auditDays: number;
+}
+
 export interface LimitSettings {
   /** Largest decoded document (PDF) accepted in a chat request, in bytes. */
   maxDocumentBytes: number;
@@ -207,6 +219,7 @@ export interface GatewayConfig {
   media: MediaSettings;
   limits: LimitSettings;
   responses: ResponsesSettings;
+  retention: RetentionSettings;
   tasks: TaskSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */

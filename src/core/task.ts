@@ -122,8 +122,8 @@ export interface Task {
   progress: number;
   result?: TaskResult;
   error?: TaskError;
-  /** Reserved at submit; settled on success, refunded otherwise. */
-  priceUsd: number;
+  /** Reserved at submit, in nUSD (`core/money.ts`); settled on success, refunded otherwise. */
+  priceNusd: number;
   callback?: { url: string; state?: string };
   createdAt: number;
   submittedAt?: number;

@@ -110,7 +110,8 @@ describe('Call', () => {
     expect(seen.filter((s) => s.startsWith('start:'))).toHaveLength(2);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ request_id: 'req-1', outcome: 'ok', input_tokens: 10, output_tokens: 5, channel: answeredBy, key_id: 'k1' });
-    expect(rows[0].cost_usd).toBeCloseTo((10 * 2.5 + 5 * 10) / 1_000_000, 12);
+    // 10 tokens at $2.50 and 5 at $10 per million: 25 + 50 µUSD = 75,000 nUSD.
+    expect(rows[0].cost_nusd).toBe(75_000);
     expect(lifecycle.active).toBe(0);
   });
 

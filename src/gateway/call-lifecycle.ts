@@ -266,7 +266,7 @@ export class Call {
     this.ended = Promise.resolve();
     this.inFlight.delete(this);
     const { subject, deps, route } = this;
-    const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.get(subject.model)?.price, usage, units);
+    const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.priceOf(subject.model), usage, units);
     const latencyMs = Math.round(performance.now() - this.startedAt);
     if (route) {
       this.ended = deps.recorder.record(

@@ -29,7 +29,7 @@ const row: UsageRow = {
   cache_write_tokens: 0,
   reasoning_tokens: 0,
   units: 0,
-  cost_usd: 0.5,
+  cost_nusd: 500_000_000,
   latency_ms: 30,
   created_at: 1_030,
   account_id: 'acct_1',
@@ -43,7 +43,7 @@ describe('journal entries', () => {
   });
 
   it('write the JSON that JSON.stringify writes, every column included, whatever the strings hold', () => {
-    const odd = { ...row, model: 'm "quoted" \\ ✓ \u0001 \u2028', outcome: 'ok\n', cost_usd: Number.NaN, account_id: null };
+    const odd = { ...row, model: 'm "quoted" \\ ✓ \u0001 \u2028', outcome: 'ok\n', cost_nusd: Number.NaN, account_id: null };
     expect(JSON.parse(rowLine(odd))).toEqual(JSON.parse(JSON.stringify({ r: odd })));
     expect(Object.keys(JSON.parse(rowLine(row)).r).sort()).toEqual([...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id'].sort());
     const oddOpen = { ...open, key_id: 'k "1"', created_at: 1.5e12, account_id: undefined };
@@ -57,6 +57,15 @@ describe('journal entries', () => {
     expect(parseJournalLine(JSON.stringify({ r: oldRow }))).toEqual({ row: { ...oldRow, account_id: null } });
     expect(parseJournalLine(JSON.stringify({ o: oldOpen }))).toEqual({ open: { ...oldOpen, account_id: null } });
     expect(interruptedRow({ ...oldOpen }, 2_000).account_id).toBeNull();
+  });
+
+  it('read a line written before money was integers (cost_usd, nUSD / 10⁹) as its integer nUSD', () => {
+    const { cost_nusd: _cost, ...rest } = row;
+    // 12,345 nUSD was written as 0.000012345, and 0.3 USD as 0.3.
+    expect(parseJournalLine(JSON.stringify({ r: { ...rest, cost_usd: 0.000012345 } }))).toEqual({ row: { ...row, cost_nusd: 12_345 } });
+    expect(parseJournalLine(JSON.stringify({ r: { ...rest, cost_usd: 0.1 + 0.2 } }))).toEqual({ row: { ...row, cost_nusd: 300_000_000 } });
+    expect(parseJournalLine(JSON.stringify({ r: { ...rest, cost_usd: '0.1' } }))).toBeUndefined();
+    expect(parseJournalLine(JSON.stringify({ r: { ...row, cost_nusd: 1.5 } }))).toBeUndefined();
   });
 
   it('skip a torn line (a write cut by kill -9) and lines with a missing or mistyped field', () => {
@@ -79,7 +88,7 @@ describe('journal entries', () => {
       outcome: 'interrupted',
       input_tokens: 0,
       output_tokens: 0,
-      cost_usd: 0,
+      cost_nusd: 0,
       latency_ms: 3_000,
       created_at: 1_000,
       account_id: 'acct_1',

@@ -3,6 +3,7 @@
  * admitted, `{"r":UsageRow}` when it ends. Reading checks every field, so a torn last line
  * (a `kill -9` in the middle of a write) or any damaged line is skipped, never inserted.
  */
+import { NUSD_PER_USD } from '../core/money.js';
 import { USAGE_NUMBER_COLUMNS, USAGE_TEXT_COLUMNS, type UsageRow } from '../store/usage-repository.js';
 
 /** What is known of a call when it is admitted, before its first upstream attempt. */
@@ -45,7 +46,7 @@ export function rowLine(row: UsageRow): string {
     `"model":${text(row.model)},"channel":${text(row.channel)},"provider":${text(row.provider)},"upstream_model":${text(row.upstream_model)},` +
     `"outcome":${text(row.outcome)},"stream":${num(row.stream)},"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
     `"cache_read_tokens":${num(row.cache_read_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
-    `"units":${num(row.units)},"cost_usd":${num(row.cost_usd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}}}\n`
+    `"units":${num(row.units)},"cost_nusd":${num(row.cost_nusd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}}}\n`
   );
 }
 
@@ -59,12 +60,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function toRow(value: unknown): UsageRow | undefined {
   if (!isRecord(value)) return undefined;
+  if (value.cost_nusd === undefined) value.cost_nusd = legacyCost(value.cost_usd);
+  if (!Number.isSafeInteger(value.cost_nusd)) return undefined;
   for (const name of ROW_TEXT) if (typeof value[name] !== 'string') return undefined;
   for (const name of ROW_NUMBERS) if (typeof value[name] !== 'number' || !Number.isFinite(value[name])) return undefined;
   const row: Record<string, unknown> = {};
   for (const name of [...ROW_TEXT, ...ROW_NUMBERS]) row[name] = value[name];
   row.account_id = accountOf(value);
   return row as unknown as UsageRow;
+}
+
+/**
+ * A line written before money was integers holds `cost_usd`, which was `nUSD / 10⁹`: rounding
+ * it back gives the integer it came from. Not a number: undefined, and the line is refused.
+ */
+function legacyCost(usd: unknown): number | undefined {
+  return typeof usd === 'number' && Number.isFinite(usd) && usd >= 0 ? Math.round(usd * NUSD_PER_USD) : undefined;
 }
 
 /** A line from before accounts existed has no account: the row keeps none. */
@@ -127,7 +138,7 @@ export function interruptedRow(open: OpenCall, lastSeenAt: number): UsageRow {
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: 0,
+    cost_nusd: 0,
     // It ran at least until its journal was last written.
     latency_ms: Math.max(0, Math.round(lastSeenAt - open.created_at)),
     created_at: open.created_at,

@@ -28,7 +28,7 @@ function row(id: string): UsageRow {
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: 0,
+    cost_nusd: 0,
     latency_ms: 10,
     created_at: 1_010,
   };

@@ -56,49 +56,55 @@ describe.each(backends)('reservations on %s', (_name, makeBackend) => {
   /** Runs a move as the store does: inside one transaction. */
   const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store.dialect)));
 
-  const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_usd]);
-  const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_usd', 'units', 'account_id']).execute();
-  const dailyCost = async () => (await store.db.selectFrom('usage_daily').select('cost_usd').execute()).reduce((sum, row) => sum + Number(row.cost_usd), 0);
+  const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_nusd]);
+  const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_nusd', 'units', 'account_id']).execute();
+  const dailyCost = async () => (await store.db.selectFrom('usage_daily').select('cost_nusd').execute()).reduce((sum, row) => sum + Number(row.cost_nusd), 0);
 
   it('settles what was used, never more than reserved, with one usage row counted in the rollups', async () => {
-    await run(reserve({ id: 't1', owner: 'key1', amountUsd: 0.5, at: 1_000 }));
-    expect(await run(settle('t1', 0.75, end('t1', 'ok')))).toBe(true);
+    // $0.50 reserved, $0.75 asked: $0.50 charged, in nUSD.
+    await run(reserve({ id: 't1', owner: 'key1', amountNusd: 500_000_000, at: 1_000 }));
+    expect(await run(settle('t1', 750_000_000, end('t1', 'ok')))).toBe(true);
     expect(await kinds('t1')).toEqual([
-      ['reserve', 0.5],
-      ['settle', 0.5],
+      ['reserve', 500_000_000],
+      ['settle', 500_000_000],
     ]);
-    expect(await usage()).toEqual([{ request_id: 'task:t1', outcome: 'ok', cost_usd: 0.5, units: 1, account_id: 'acc1' }]);
-    expect(await dailyCost()).toBeCloseTo(0.5, 12);
+    expect(await usage()).toEqual([{ request_id: 'task:t1', outcome: 'ok', cost_nusd: 500_000_000, units: 1, account_id: 'acc1' }]);
+    expect(await dailyCost()).toBe(500_000_000);
   });
 
   it('makes a second settle or release of the same reservation a no-op', async () => {
-    await run(reserve({ id: 't1', owner: 'key1', amountUsd: 0.5, at: 1_000 }));
-    expect(await run(settle('t1', 0.2, end('t1', 'ok')))).toBe(true);
-    expect(await run(settle('t1', 0.3, end('t1', 'ok')))).toBe(false);
+    await run(reserve({ id: 't1', owner: 'key1', amountNusd: 500_000_000, at: 1_000 }));
+    expect(await run(settle('t1', 200_000_001, end('t1', 'ok')))).toBe(true);
+    expect(await run(settle('t1', 300_000_000, end('t1', 'ok')))).toBe(false);
     expect(await run(release('t1', end('t1', 'failed')))).toBe(false);
     expect(await kinds('t1')).toEqual([
-      ['reserve', 0.5],
-      ['settle', 0.2],
+      ['reserve', 500_000_000],
+      ['settle', 200_000_001],
     ]);
     expect(await usage()).toHaveLength(1);
-    expect(await dailyCost()).toBeCloseTo(0.2, 12);
+    expect(await dailyCost()).toBe(200_000_001);
   });
 
   it('releases all that was reserved once, billing nothing', async () => {
-    await run(reserve({ id: 't2', owner: 'key1', amountUsd: 0.25, at: 1_000 }));
+    await run(reserve({ id: 't2', owner: 'key1', amountNusd: 250_000_000, at: 1_000 }));
     expect(await run(release('t2', end('t2', 'canceled', 0)))).toBe(true);
     expect(await run(release('t2', end('t2', 'canceled', 0)))).toBe(false);
-    expect(await run(settle('t2', 0.25, end('t2', 'ok')))).toBe(false);
+    expect(await run(settle('t2', 250_000_000, end('t2', 'ok')))).toBe(false);
     expect(await kinds('t2')).toEqual([
-      ['reserve', 0.25],
-      ['refund', 0.25],
+      ['reserve', 250_000_000],
+      ['refund', 250_000_000],
     ]);
-    expect(await usage()).toEqual([{ request_id: 'task:t2', outcome: 'canceled', cost_usd: 0, units: 0, account_id: 'acc1' }]);
+    expect(await usage()).toEqual([{ request_id: 'task:t2', outcome: 'canceled', cost_nusd: 0, units: 0, account_id: 'acc1' }]);
   });
 
   it('refuses to settle or release a reservation that was never made, writing nothing', async () => {
     await expect(run(settle('nope', 1, end('nope', 'ok')))).rejects.toThrow(/no reservation nope/);
     await expect(run(release('nope', end('nope', 'failed')))).rejects.toThrow(/no reservation nope/);
     expect(await usage()).toEqual([]);
+  });
+
+  it('refuses an amount that is not a whole number of nUSD before writing anything', () => {
+    expect(() => reserve({ id: 't3', owner: 'key1', amountNusd: 0.5, at: 1_000 })).toThrow(RangeError);
+    expect(() => settle('t3', -1, end('t3', 'ok'))).toThrow(RangeError);
   });
 });

@@ -5,7 +5,6 @@
 import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
 import type { UsageRow } from '../store/usage-repository.js';
-import { nusdToUsd } from './money.js';
 
 /** What a usage row says: who asked for what, through which channel, how it ended and what it cost. */
 export interface UsageFacts {
@@ -23,7 +22,7 @@ export interface UsageFacts {
   usage: Usage | undefined;
   /** Priced units other than tokens (images, seconds of video, tasks). */
   units: number;
-  /** What it cost, in nUSD (`money.ts`). */
+  /** What it cost, in nUSD (`core/money.ts`). */
   costNusd: number;
   latencyMs: number;
   createdAt: number;
@@ -48,7 +47,7 @@ export function usageRow(facts: UsageFacts): UsageRow {
     cache_write_tokens: usage?.cacheWriteTokens ?? 0,
     reasoning_tokens: usage?.reasoningTokens ?? 0,
     units: facts.units,
-    cost_usd: nusdToUsd(facts.costNusd),
+    cost_nusd: facts.costNusd,
     latency_ms: facts.latencyMs,
     created_at: facts.createdAt,
     account_id: facts.accountId,

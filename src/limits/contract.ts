@@ -86,7 +86,7 @@ export interface RuleSource {
 export type Hold =
   | {
       type: 'rate';
-      /** The counter's name, e.g. `rate:key:<id>:*:requests_per_minute`. */
+      /** The counter's name (`counter-names.ts`), e.g. `lim:requests_per_minute:key:<id>:*`. */
       counter: string;
       /** Allowed per minute. */
       limit: number;

@@ -7,11 +7,14 @@
 import { applyModelOverrides, shippedModelCatalog } from '../config/load-model-catalog.js';
 import type { CatalogEntry, ModelOverride } from '../config/types.js';
 import type { Operation } from '../core/operation.js';
+import { type IntegerPrice, integerPrice } from './integer-price.js';
 
 export type { CatalogEntry };
 
 export class Catalog {
   private byId = new Map<string, CatalogEntry>();
+  /** Each priced model's price as integers, converted once here (the ledger prices calls with it). */
+  private prices = new Map<string, IntegerPrice>();
 
   /** With no arguments, the shipped catalog as it is. */
   constructor(
@@ -19,6 +22,7 @@ export class Catalog {
     private readonly listedAt: number = shippedModelCatalog().listingDate,
   ) {
     for (const entry of entries) this.byId.set(entry.id, entry);
+    this.prices = integerPrices(entries);
   }
 
   /** The shipped catalog with the configuration's `models:` applied. */
@@ -32,11 +36,18 @@ export class Catalog {
    * object (the call lifecycle, the task engine, model lists) sees the change at once.
    */
   replace(entries: readonly CatalogEntry[]): void {
+    const prices = integerPrices(entries);
     this.byId = new Map(entries.map((entry) => [entry.id, entry]));
+    this.prices = prices;
   }
 
   get(id: string): CatalogEntry | undefined {
     return this.byId.get(id);
+  }
+
+  /** A catalog model's price as integers (`routing/integer-price.ts`); none for an unpriced or unknown model. */
+  priceOf(id: string): IntegerPrice | undefined {
+    return this.prices.get(id);
   }
 
   all(): CatalogEntry[] {
@@ -58,4 +69,11 @@ export class Catalog {
   listingDate(): number {
     return this.listedAt;
   }
+}
+
+/** Prices were checked where they were set (`parse-model-entry.ts`): a price finer than its unit here is a programming error. */
+function integerPrices(entries: readonly CatalogEntry[]): Map<string, IntegerPrice> {
+  const prices = new Map<string, IntegerPrice>();
+  for (const entry of entries) if (entry.price) prices.set(entry.id, integerPrice(entry.price));
+  return prices;
 }

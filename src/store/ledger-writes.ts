@@ -10,7 +10,7 @@ import type { StoreDialect } from './store-dialect.js';
 import { insertUsageRows, type UsageRow } from './usage-repository.js';
 
 /** One ledger entry; `task_id` is the reservation's id (a task's id: one reservation a task). */
-export type LedgerEntry = Pick<TaskLedgerTable, 'task_id' | 'owner' | 'kind' | 'amount_usd' | 'created_at'>;
+export type LedgerEntry = Pick<TaskLedgerTable, 'task_id' | 'owner' | 'kind' | 'amount_nusd' | 'created_at'>;
 
 export interface LedgerWrites {
   /** The entries of one reservation, oldest first. */
@@ -41,7 +41,7 @@ export function ledgerWrites(trx: Transaction<Database>, dialect: StoreDialect):
 export function ledgerEntries(db: Kysely<Database>, reservationId: string): Promise<LedgerEntry[]> {
   return db
     .selectFrom('task_ledger')
-    .select(['task_id', 'owner', 'kind', 'amount_usd', 'created_at'])
+    .select(['task_id', 'owner', 'kind', 'amount_nusd', 'created_at'])
     .where('task_id', '=', reservationId)
     .orderBy('id')
     .execute();

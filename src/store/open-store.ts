@@ -30,6 +30,7 @@ import { mediaFilesMigration } from './migrations/015-media-files.js';
 import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
+import { moneyNusdMigration } from './migrations/019-money-nusd.js';
 import { limitRulesMigration } from './migrations/020-limit-rules.js';
 
 export type { StoreDialect };
@@ -42,7 +43,7 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-function migrationsFor(dialect: StoreDialect): MigrationProvider {
+export function migrationsFor(dialect: StoreDialect): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
@@ -64,6 +65,7 @@ function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '016-stored-responses': storedResponsesMigration,
         '017-background-responses': backgroundResponsesMigration,
         '018-stored-response-items': storedResponseItemsMigration,
+        '019-money-nusd': moneyNusdMigration(dialect),
         '020-limit-rules': limitRulesMigration,
       };
     },
@@ -187,10 +189,14 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   return store;
 }
 
-/** Applies the pending migrations; returns the names of those it applied, in order (none: up to date). */
-export async function migrateStore(store: OpenedStore): Promise<string[]> {
+/**
+ * Applies the pending migrations (up to and including `upTo`, a migration's name, when given:
+ * tests write rows the way an older schema did); returns the names of those it applied, in
+ * order (none: up to date).
+ */
+export async function migrateStore(store: OpenedStore, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db: store.db, provider: migrationsFor(store.dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo === undefined ? await migrator.migrateToLatest() : await migrator.migrateTo(upTo);
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
     throw new StoreOpenError(`database migration${failed ? ` ${failed}` : ''} failed: ${firstLine(error)}`, 'failed', { cause: error });

@@ -40,7 +40,8 @@ export interface UsageRecordsTable {
   reasoning_tokens: number;
   /** Non-token units the call produced (images, seconds of video), priced per unit. */
   units: number;
-  cost_usd: number;
+  /** What it cost, in nUSD (10⁻⁹ USD, `core/money.ts`); migration 019 made it an integer. */
+  cost_nusd: number;
   latency_ms: number;
   created_at: number;
   /** The account of the key that made the call (null: an operator key or the master key). */
@@ -62,7 +63,8 @@ type UsageRollupMeasures = {
   cache_write_tokens: number;
   reasoning_tokens: number;
   units: number;
-  cost_usd: number;
+  /** nUSD. */
+  cost_nusd: number;
   latency_ms_sum: number;
 } & { [column in LatencyColumn]: number };
 
@@ -118,7 +120,8 @@ export interface TasksTable {
   result: string | null;
   error_code: string | null;
   error_message: string | null;
-  price_usd: number;
+  /** Reserved at submit, in nUSD. */
+  price_nusd: number;
   callback_url: string | null;
   callback_state: string | null;
   /** The unguessable part of the URL upstream callbacks for this task arrive on. */
@@ -149,7 +152,8 @@ export interface TaskLedgerTable {
   task_id: string;
   owner: string;
   kind: 'reserve' | 'settle' | 'refund';
-  amount_usd: number;
+  /** nUSD. */
+  amount_nusd: number;
   created_at: number;
 }
 

@@ -1,7 +1,9 @@
 /**
  * An invalidation bus across every process on one database: a publish reaches this process's
- * listeners at once, and a poll of `store_revisions` (every 250 ms; one tiny query, never two at
- * a time) tells this process when another one changed a topic. Writers bump the counters in the
+ * listeners at once and, with a `ChangeNotifier` (PostgreSQL NOTIFY or Redis pub/sub), every
+ * other process's within milliseconds; a poll of `store_revisions` (one tiny query, never two at
+ * a time: every 250 ms without a listening notifier, every few seconds as a safety net with one)
+ * tells this process what changed. Writers bump the counters in the
  * same transaction as their change (`store-revisions.ts`), so no change goes unnoticed; a topic
  * this process published itself is usually published once more by the next poll, which costs
  * one redundant reload.
@@ -9,6 +11,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { type InvalidationBus, type InvalidationTopic, LocalInvalidationBus } from './invalidation-bus.js';
+import type { ChangeNotifier } from './change-notifier.js';
 import type { Database } from './schema.js';
 import { readRevisions } from './store-revisions.js';
 
@@ -17,7 +20,11 @@ const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys', 'li
 const LOG_EVERY_MS = 60_000;
 
 interface StoreInvalidationBusOptions {
+  /** The poll without a listening notifier (default 250 ms). */
   pollMs?: number;
+  /** The safety-net poll while the notifier listens (default 5 s). */
+  safetyPollMs?: number;
+  notifier?: ChangeNotifier;
   logger?: Logger;
 }
 
@@ -29,28 +36,41 @@ export class StoreInvalidationBus implements InvalidationBus {
   private stopped = false;
   private lastLoggedAt = 0;
   private readonly pollMs: number;
+  private readonly safetyPollMs: number;
+  /** A notice came while a poll was reading: read once more after it (the change may have committed after the read). */
+  private pollAgain = false;
+  private lastPollAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: StoreInvalidationBusOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 250;
+    this.safetyPollMs = options.safetyPollMs ?? 5_000;
+  }
+
+  /** The transport of change notices, if any (for the start banner and logs). */
+  get notifier(): ChangeNotifier | undefined {
+    return this.options.notifier;
   }
 
   /** Reads the counters as they are now (changes before this are already in what was loaded), then polls. */
   async start(): Promise<void> {
     this.known = await readRevisions(this.db);
+    await this.options.notifier?.start(() => void this.poll());
     this.schedule();
   }
 
   async close(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.options.notifier?.close();
     await this.polling;
   }
 
   publish(topic: InvalidationTopic): void {
     this.local.publish(topic);
+    this.options.notifier?.send(topic);
   }
 
   subscribe(topic: InvalidationTopic, listener: () => void): () => void {
@@ -59,15 +79,27 @@ export class StoreInvalidationBus implements InvalidationBus {
 
   /** One poll now (tests, and the timer). */
   poll(): Promise<void> {
-    this.polling ??= this.readAndPublish().finally(() => {
+    if (this.polling) {
+      this.pollAgain = true;
+      return this.polling;
+    }
+    this.polling = (async () => {
+      do {
+        this.pollAgain = false;
+        this.lastPollAt = Date.now();
+        await this.readAndPublish();
+      } while (this.pollAgain && !this.stopped);
+    })().finally(() => {
       this.polling = undefined;
     });
     return this.polling;
   }
 
+  /** Ticks every `pollMs`; while the notifier listens, a tick polls only once `safetyPollMs` passed since the last poll. */
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      if (this.options.notifier?.listening && Date.now() - this.lastPollAt < this.safetyPollMs) return this.schedule();
       void this.poll().finally(() => this.schedule());
     }, this.pollMs);
     this.timer.unref();

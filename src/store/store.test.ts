@@ -25,7 +25,7 @@ function usageRow(overrides: Partial<UsageRow> = {}): UsageRow {
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: 0.00125,
+    cost_nusd: 1_250_000,
     latency_ms: 12,
     created_at: 1_700_000_000_000,
     ...overrides,
@@ -101,7 +101,7 @@ describe.each(backends)('store on %s', (_name, makeBackend) => {
     const rows = Array.from({ length: 1203 }, (_, i) => usageRow({ request_id: `req_${i}`, key_id: i % 3 === 0 ? 'k3' : 'k1' }));
     await usage.insertMany(rows);
     const all = await usage.totals();
-    expect(all).toEqual({ requests: 1203, inputTokens: 120_300, outputTokens: 24_060, costUsd: expect.closeTo(1203 * 0.00125, 9) });
+    expect(all).toEqual({ requests: 1203, inputTokens: 120_300, outputTokens: 24_060, costNusd: 1_503_750_000 });
     const k3 = await usage.totals('k3');
     expect(k3.requests).toBe(401);
     const recent = await usage.recent(2, 'k1');

@@ -44,7 +44,7 @@ export function taskFromRow(row: TaskRow): StoredTask {
     progress: row.progress,
     result: parseJson<TaskResult>(row.result),
     error: row.error_code === null ? undefined : { code: row.error_code, message: row.error_message ?? '' },
-    priceUsd: row.price_usd,
+    priceNusd: Number(row.price_nusd),
     callback: row.callback_url === null ? undefined : { url: row.callback_url, state: present(row.callback_state) },
     createdAt: row.created_at,
     submittedAt: present(row.submitted_at),

@@ -19,7 +19,7 @@ const ACTIVE: TaskStatus[] = ['submitted', 'running'];
 const NOT_TERMINAL: TaskStatus[] = ['queued', 'submitted', 'running'];
 
 /** A task's row as submitted: the task's own fields, plus what only the store keeps. */
-interface NewTask extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceUsd' | 'callback' | 'createdAt'> {
+interface NewTask extends Pick<Task, 'id' | 'owner' | 'surface' | 'operation' | 'model' | 'request' | 'parentId' | 'priceNusd' | 'callback' | 'createdAt'> {
   /** The account of the submitting key (null: an operator key or the master key). */
   accountId?: string | null;
   callbackToken: string;
@@ -76,7 +76,7 @@ export class TasksRepository {
           result: null,
           error_code: null,
           error_message: null,
-          price_usd: task.priceUsd,
+          price_nusd: task.priceNusd,
           callback_url: task.callback?.url ?? null,
           callback_state: task.callback?.state ?? null,
           callback_token: task.callbackToken,
@@ -216,14 +216,20 @@ export class TasksRepository {
 
   /** Extends a lease this process still holds (before a long step such as a download); false when it was lost. */
   async renewLease(id: string, leaseOwner: string, until: number): Promise<boolean> {
+    return (await this.renewLeases([id], leaseOwner, until)) === 1;
+  }
+
+  /** Extends, in one statement, the leases `leaseOwner` still holds among `ids` (the heartbeat); returns how many. */
+  async renewLeases(ids: readonly string[], leaseOwner: string, until: number): Promise<number> {
+    if (ids.length === 0) return 0;
     const result = await this.db
       .updateTable('tasks')
       .set({ lease_until: until })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('lease_owner', '=', leaseOwner)
       .where('status', 'in', NOT_TERMINAL)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return Number(result.numUpdatedRows);
   }
 
   /** Gives a task back after a poll that did not finish it, with its next poll time. */

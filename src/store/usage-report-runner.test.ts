@@ -35,7 +35,7 @@ async function fill(store: OpenedStore): Promise<void> {
         cache_read_tokens: 0,
         cache_write_tokens: 0,
         reasoning_tokens: 0,
-        cost_usd: 0.001,
+        cost_nusd: 1_000_000,
         latency_ms: 10,
       });
     }

@@ -29,7 +29,7 @@ function row(id: number, overrides: Partial<UsageRow>): UsageRow {
     cache_write_tokens: 5,
     reasoning_tokens: 2,
     units: 0,
-    cost_usd: 0.5,
+    cost_nusd: 500_000_000,
     latency_ms: 100,
     created_at: DAY0 + 1000,
     ...overrides,
@@ -83,11 +83,11 @@ describe.each(backends)('usage reports on %s', (_name, makeBackend) => {
     const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
     await usage.insertMany([
       row(1, {}),
-      row(2, { outcome: 'upstream', latency_ms: 2000, cost_usd: 0 }),
-      row(3, { created_at: DAY0 + 2 * DAY_MS + 5, model: 'm2', cost_usd: 3 }),
-      row(4, { key_id: 'k2', account_id: 'acct_b', cost_usd: 1, channel: '=cmd' }),
+      row(2, { outcome: 'upstream', latency_ms: 2000, cost_nusd: 0 }),
+      row(3, { created_at: DAY0 + 2 * DAY_MS + 5, model: 'm2', cost_nusd: 3_000_000_000 }),
+      row(4, { key_id: 'k2', account_id: 'acct_b', cost_nusd: 1_000_000_000, channel: '=cmd' }),
       row(5, { key_id: 'master', account_id: null, surface: 'anthropic', units: 3 }),
-      row(6, { created_at: DAY0 - DAY_MS, cost_usd: 100 }),
+      row(6, { created_at: DAY0 - DAY_MS, cost_nusd: 100_000_000_000 }),
     ]);
     reports = new UsageReports(store.db);
   });
@@ -117,7 +117,9 @@ describe.each(backends)('usage reports on %s', (_name, makeBackend) => {
       reasoningTokens: 10,
       units: 3,
     });
-    expect(report.totals.costUsd).toBeCloseTo(5, 9);
+    // r1 $0.50 + r2 $0 + r3 $3 + r4 $1 + r5 $0.50 (r6 is the day before the range).
+    expect(report.totals.costNusd).toBe(5_000_000_000);
+    expect(report.totals.costUsd).toBe(5);
     expect(report.totals.latencyMs.p99).toBeGreaterThan(1640);
     expect(report.truncated).toBe(false);
   });
@@ -167,7 +169,7 @@ describe.each(backends)('usage reports on %s', (_name, makeBackend) => {
     expect(next.map((r) => r.requestId)).toEqual(['r3', 'r2', 'r1']);
     expect((await reports.records({ limit: 10, accountScope: 'acct_b' })).map((r) => r.requestId)).toEqual(['r4']);
     expect((await reports.records({ limit: 10, filters: { account: '' } })).map((r) => [r.requestId, r.accountId])).toEqual([['r5', null]]);
-    expect(first[0]).toMatchObject({ keyId: 'k1', accountId: 'acct_a', costUsd: 100, stream: false, cacheReadTokens: 30 });
+    expect(first[0]).toMatchObject({ keyId: 'k1', accountId: 'acct_a', costNusd: 100_000_000_000, costUsd: 100, stream: false, cacheReadTokens: 30 });
   });
 });
 
@@ -206,7 +208,7 @@ describe.each(backends)('usage reports on %s give the same answer from every rol
     for (let batch = 0; batch < 6; batch++) {
       const rows: UsageRow[] = [];
       for (let i = 0; i < 300; i++) {
-        // Costs in 1/1024 dollars add up exactly in any order, so every table's sums are bit-identical.
+        // Integer nUSD: every table's sums are identical in any order.
         const fresh = row(id++, {
           key_id: pick(['k1', 'k2', 'k3', 'master']),
           account_id: pick(['acct_a', 'acct_b', null]),
@@ -217,11 +219,11 @@ describe.each(backends)('usage reports on %s give the same answer from every rol
           outcome: next() < 0.9 ? 'ok' : 'upstream',
           input_tokens: Math.floor(next() * 5000),
           units: Math.floor(next() * 3),
-          cost_usd: Math.floor(next() * 4096) / 1024,
+          cost_nusd: Math.floor(next() * 4_000_000_000),
           latency_ms: Math.floor(next() ** 3 * 100_000),
           created_at: DAY0 + Math.floor(next() * 10 * DAY_MS),
         });
-        rows.push(next() < 0.1 && rows.length > 0 ? { ...pick(rows), cost_usd: 999 } : fresh);
+        rows.push(next() < 0.1 && rows.length > 0 ? { ...pick(rows), cost_nusd: 999 } : fresh);
       }
       await usage.insertMany(rows);
     }

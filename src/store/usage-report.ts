@@ -9,6 +9,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { GatewayError } from '../core/errors.js';
+import { nusdToUsd } from '../core/money.js';
 import { LATENCY_COLUMNS, percentilesOf } from './latency-histogram.js';
 import type { Database } from './schema.js';
 import { DAY_MS, DIMENSION_ROLLUPS, dayOf, FINE_ROLLUP, ROLLUP_SUM_COLUMNS, type RollupTable } from './usage-rollup.js';
@@ -59,6 +60,9 @@ export interface UsageReportRow {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
+  /** The cost in nUSD (`core/money.ts`): the exact figure, the one to add up. */
+  costNusd: number;
+  /** `costNusd` in USD, for display only. */
   costUsd: number;
   latencyMs: { p50: number | null; p95: number | null; p99: number | null };
 }
@@ -113,7 +117,8 @@ function toRow(sums: Sums, label: string): UsageReportRow {
     cacheWriteTokens: v[5],
     reasoningTokens: v[6],
     units: v[7],
-    costUsd: v[8],
+    costNusd: v[8],
+    costUsd: nusdToUsd(v[8]),
     latencyMs: percentilesOf(v.slice(ROLLUP_SUM_COLUMNS.length)),
   };
 }
@@ -161,7 +166,7 @@ export class UsageReports {
     await this.checkCost(source, where);
     const column = COLUMN_OF[query.groupBy];
     // Days in order (a chart's series); any other grouping costliest first.
-    const order = query.groupBy === 'day' ? sql`grp ASC` : sql`sum(cost_usd) DESC, sum(requests) DESC, grp ASC`;
+    const order = query.groupBy === 'day' ? sql`grp ASC` : sql`sum(cost_nusd) DESC, sum(requests) DESC, grp ASC`;
     const result = await sql<Record<string, unknown>>`SELECT ${sql.ref(column)} AS grp, ${this.sums()} FROM ${source}
       WHERE ${where} GROUP BY ${sql.ref(column)} ORDER BY ${order} LIMIT ${MAX_GROUPS + 1}`.execute(this.db);
     let groups = result.rows.map(readSums);
@@ -222,7 +227,8 @@ export class UsageReports {
       outputTokens: Number(row.output_tokens),
       reasoningTokens: Number(row.reasoning_tokens),
       units: Number(row.units),
-      costUsd: Number(row.cost_usd),
+      costNusd: Number(row.cost_nusd),
+      costUsd: nusdToUsd(Number(row.cost_nusd)),
       latencyMs: Number(row.latency_ms),
     }));
   }
@@ -300,6 +306,9 @@ interface UsageRecordView {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
+  /** nUSD. */
+  costNusd: number;
+  /** `costNusd` in USD, for display only. */
   costUsd: number;
   latencyMs: number;
 }

@@ -12,7 +12,7 @@ interface UsageTotals {
   requests: number;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  costNusd: number;
 }
 
 /** The text columns of a usage row, then its numeric ones (the journal checks its lines by them too). */
@@ -25,7 +25,7 @@ export const USAGE_NUMBER_COLUMNS = [
   'cache_write_tokens',
   'reasoning_tokens',
   'units',
-  'cost_usd',
+  'cost_nusd',
   'latency_ms',
   'created_at',
 ] as const;
@@ -47,7 +47,7 @@ const RETURNED = [
   'cache_write_tokens',
   'reasoning_tokens',
   'units',
-  'cost_usd',
+  'cost_nusd',
   'latency_ms',
 ] as const;
 
@@ -112,12 +112,12 @@ export class UsageRepository {
         eb.fn.countAll<number>().as('requests'),
         eb.fn.coalesce(eb.fn.sum<number>('input_tokens'), eb.val(0)).as('input'),
         eb.fn.coalesce(eb.fn.sum<number>('output_tokens'), eb.val(0)).as('output'),
-        eb.fn.coalesce(eb.fn.sum<number>('cost_usd'), eb.val(0)).as('cost'),
+        eb.fn.coalesce(eb.fn.sum<number>('cost_nusd'), eb.val(0)).as('cost'),
       ])
       .where('created_at', '>=', since);
     if (keyId) query = query.where('key_id', '=', keyId);
     const row = await query.executeTakeFirstOrThrow();
-    return { requests: Number(row.requests), inputTokens: Number(row.input), outputTokens: Number(row.output), costUsd: Number(row.cost) };
+    return { requests: Number(row.requests), inputTokens: Number(row.input), outputTokens: Number(row.output), costNusd: Number(row.cost) };
   }
 }
 

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDatabase } from '../../test/helpers/postgres.js';
 import { LATENCY_BOUNDS, LATENCY_COLUMNS } from './latency-histogram.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
+import { moneyNusdMigration } from './migrations/019-money-nusd.js';
 import { openStore, type OpenedStore } from './open-store.js';
 import { UsageRepository, type UsageRow } from './usage-repository.js';
 import { DAY_MS, DIMENSION_ROLLUPS, FINE_ROLLUP, ROLLUP_TABLES, type RollupTable } from './usage-rollup.js';
@@ -42,7 +44,7 @@ function randomRow(next: () => number, id: number): UsageRow {
     cache_write_tokens: Math.floor(next() * 50),
     reasoning_tokens: Math.floor(next() * 30),
     units: Math.floor(next() * 3),
-    cost_usd: Math.round(next() * 1e6) / 1e8,
+    cost_nusd: Math.round(next() * 1e6) * 10,
     latency_ms: Math.floor(next() ** 3 * 2_000_000),
     created_at: 1_700_000_000_000 + Math.floor(next() * 5 * DAY_MS),
   };
@@ -66,7 +68,7 @@ function expectedRollup(stored: Record<string, unknown>[], table: RollupTable = 
           'cache_write_tokens',
           'reasoning_tokens',
           'units',
-          'cost_usd',
+          'cost_nusd',
           'latency_ms_sum',
           ...LATENCY_COLUMNS,
         ].map((c) => [c, 0]),
@@ -75,7 +77,7 @@ function expectedRollup(stored: Record<string, unknown>[], table: RollupTable = 
     }
     sums.requests++;
     if (row.outcome !== 'ok') sums.errors++;
-    for (const c of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_usd'])
+    for (const c of ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'reasoning_tokens', 'units', 'cost_nusd'])
       sums[c] += Number(row[c]);
     const latency = Number(row.latency_ms);
     sums.latency_ms_sum += latency;
@@ -102,8 +104,7 @@ function expectSame(actual: Map<string, Record<string, number>>, expected: Map<s
   for (const [key, sums] of expected) {
     const got = actual.get(key) ?? {};
     for (const [column, value] of Object.entries(sums)) {
-      if (column === 'cost_usd') expect(got[column]).toBeCloseTo(value, 9);
-      else expect({ key, column, value: got[column] }).toEqual({ key, column, value });
+      expect({ key, column, value: got[column] }).toEqual({ key, column, value });
     }
   }
 }
@@ -183,22 +184,33 @@ describe.each(backends)('usage rollup on %s', (_name, makeBackend, raw) => {
     for (const [i, table] of ROLLUP_TABLES.entries()) expectSame(await actualRollup(store, table), before[i]);
   });
 
+  /** Runs `redo` on the float-money schema the migration was written for (019 undone, then done again). */
+  async function beforeMoneyMigration(redo: (db: Kysely<unknown>) => Promise<void>): Promise<void> {
+    const money = moneyNusdMigration(store.dialect);
+    const db = store.db as unknown as Kysely<unknown>;
+    await money.down(db);
+    await redo(db);
+    await money.up(db);
+  }
+
   it('stores the account of each row (none when a row has none) and migration 008 backfills the rollup from stored rows', async () => {
     const stored = await storedRows(store);
     expect(stored.filter((row) => row.account_id === 'acct_a').length).toBeGreaterThan(0);
     expect(stored.filter((row) => row.account_id === null).length).toBeGreaterThan(0);
     const migration = usageRollupsMigration(store.dialect);
-    const db = store.db as unknown as Parameters<typeof migration.up>[0];
-    await migration.down(db);
-    await migration.up(db);
+    await beforeMoneyMigration(async (db) => {
+      await migration.down(db);
+      await migration.up(db);
+    });
     expectSame(await actualRollup(store), expectedRollup(stored));
   });
 
   it('migration 011 creates the per-dimension rollups and backfills them from usage_daily', async () => {
     const stored = await storedRows(store);
-    const db = store.db as unknown as Parameters<typeof usageDimensionRollupsMigration.up>[0];
-    await usageDimensionRollupsMigration.down(db);
-    await usageDimensionRollupsMigration.up(db);
+    await beforeMoneyMigration(async (db) => {
+      await usageDimensionRollupsMigration.down(db);
+      await usageDimensionRollupsMigration.up(db);
+    });
     for (const table of DIMENSION_ROLLUPS) {
       const actual = await actualRollup(store, table);
       expect(actual.size).toBeGreaterThan(1);

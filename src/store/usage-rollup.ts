@@ -22,7 +22,7 @@ export const ROLLUP_SUM_COLUMNS = [
   'cache_write_tokens',
   'reasoning_tokens',
   'units',
-  'cost_usd',
+  'cost_nusd',
   'latency_ms_sum',
 ] as const;
 export const ROLLUP_ADDED_COLUMNS: readonly string[] = [...ROLLUP_SUM_COLUMNS, ...LATENCY_COLUMNS];
@@ -64,11 +64,10 @@ function addOnConflict(table: RollupTable): string {
   return `ON CONFLICT (${table.keyColumns.join(', ')}) DO UPDATE SET ${ROLLUP_ADDED_COLUMNS.map((c) => `${c} = ${table.name}.${c} + excluded.${c}`).join(', ')}`;
 }
 
-/** The SQL type of a rollup column (migrations 008 and 011). */
-export function rollupColumnType(column: string): 'integer' | 'text' | 'bigint' | 'double precision' {
+/** The SQL type of a rollup column (migrations 008, 011 and 019): every measure, money too (nUSD), is an integer. */
+export function rollupColumnType(column: string): 'integer' | 'text' | 'bigint' {
   if (column === 'day') return 'integer';
-  if ((ROLLUP_KEY_COLUMNS as readonly string[]).includes(column)) return 'text';
-  return column === 'cost_usd' ? 'double precision' : 'bigint';
+  return (ROLLUP_KEY_COLUMNS as readonly string[]).includes(column) ? 'text' : 'bigint';
 }
 
 /**
@@ -99,7 +98,7 @@ interface RollupSource {
   cache_write_tokens: number;
   reasoning_tokens: number;
   units?: number;
-  cost_usd: number;
+  cost_nusd: number;
   latency_ms: number;
 }
 
@@ -131,7 +130,7 @@ export class RollupBatch {
     sums[5] += Number(row.cache_write_tokens);
     sums[6] += Number(row.reasoning_tokens);
     sums[7] += Number(row.units ?? 0);
-    sums[8] += Number(row.cost_usd);
+    sums[8] += Number(row.cost_nusd);
     sums[9] += latency;
     sums[ROLLUP_SUM_COLUMNS.length + latencyBucket(latency)] += 1;
   }

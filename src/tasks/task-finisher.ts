@@ -146,13 +146,14 @@ function terminalCopyFailure(error: unknown): TaskError | undefined {
  * What a finished task is charged: per image produced (imagegen1), per second the vendor reports
  * (video; the asked length otherwise), else the task (the ledger charges never more than was reserved).
  */
-function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
+export function settlementOf(task: StoredTask, produced: number, observation: TaskObservation): { units: number; amount: number } {
   const asked = taskUnits(task.operation, task.request);
-  const perUnit = task.priceUsd / Math.max(1, asked);
   let units = asked;
   if (task.operation === 'image.generate') units = produced;
   if (task.operation === 'video.generate' && observation.usage?.seconds !== undefined) units = observation.usage.seconds;
-  return { units, amount: perUnit * units };
+  // nUSD: the price's share for the units produced, rounded once (half up); all of it when they are what was asked.
+  const amount = units >= asked ? task.priceNusd : Math.round((task.priceNusd * Math.max(0, units)) / Math.max(1, asked));
+  return { units, amount };
 }
 
 /** MP4 files carry `ftyp` at offset 4. */

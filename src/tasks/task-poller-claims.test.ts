@@ -19,7 +19,17 @@ afterEach(async () => {
   await store?.close();
 });
 
-async function setup(due: number, options: { concurrency: number; claimBatch: number; tickMs?: number; maxIdleTickMs?: number }) {
+interface SetupOptions {
+  concurrency: number;
+  claimBatch: number;
+  tickMs?: number;
+  maxIdleTickMs?: number;
+  leaseMs?: number;
+  /** How long each poll takes upstream. */
+  pollTakesMs?: number;
+}
+
+async function setup(due: number, { pollTakesMs = 0, ...options }: SetupOptions) {
   store = await openStore('sqlite::memory:');
   const repository = new TasksRepository(store.db, store.dialect);
   const batches: number[] = [];
@@ -30,6 +40,7 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
     async poll(): Promise<TaskObservation> {
       batches.push(1);
       polledAt.push(Date.now());
+      if (pollTakesMs > 0) await new Promise((resolve) => setTimeout(resolve, pollTakesMs));
       return { status: 'running', vendorStatus: 'IN_PROGRESS', progress: 0.5 };
     },
     async pollMany(targets: TaskTarget[]) {
@@ -60,14 +71,14 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
         operation: 'image.imagine',
         model: 'imgtask-imagine',
         request: { model: 'imgtask-imagine', prompt: 'p' },
-        priceUsd: 0,
+        priceNusd: 0,
         callbackToken: `tok${i}`,
         createdAt: now,
         deadlineAt: now + 3_600_000,
         leaseOwner: poller.instance,
         leaseUntil: now + 60_000,
       },
-      reserve({ id, owner: 'k', amountUsd: 0, at: now }),
+      reserve({ id, owner: 'k', amountNusd: 0, at: now }),
     );
     await repository.update(
       id,
@@ -76,7 +87,9 @@ async function setup(due: number, options: { concurrency: number; claimBatch: nu
       false,
     );
   }
-  return { poller, repository, batches, polledAt };
+  const another = () =>
+    new TaskPoller({ repository, registry, finisher: {} as TaskFinisher, logger: pino({ level: 'silent' }), notify: () => undefined, ...options });
+  return { poller, repository, batches, polledAt, another };
 }
 
 describe('task poller claims', () => {
@@ -115,5 +128,28 @@ describe('task poller claims', () => {
     expect(dueAt).toBeDefined();
     expect(polledAt[1]).toBeGreaterThanOrEqual(dueAt!);
     expect(polledAt[1] - dueAt!).toBeLessThan(120);
+  });
+
+  it("keeps a task it is still polling past its lease (the heartbeat), and a stopped process's task moves once the lease ran out", async () => {
+    // The upstream takes 1.2 s to answer a poll; the lease is 300 ms, renewed every 100 ms.
+    const { poller, repository, another } = await setup(1, { concurrency: 4, claimBatch: 10, leaseMs: 300, pollTakesMs: 1_200 });
+    const rival = another();
+    poller.start();
+    const polling = poller.tick();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Well past one lease: the rival finds nothing to claim, the task is still ours.
+    expect(await repository.claimDue('sbx', Date.now(), 10, rival.instance, 300)).toEqual([]);
+    expect((await repository.get('t0'))?.leaseOwner).toBe(poller.instance);
+    await polling;
+    await poller.stop();
+
+    // Now a process takes the task and stops beating without giving it back (as a kill -9 would).
+    await repository.update('t0', null, { next_poll_at: Date.now() - 1, lease_owner: null, lease_until: 0 }, false);
+    const [taken] = await repository.claimDue('sbx', Date.now(), 10, 'dead-process', 300);
+    expect(taken?.id).toBe('t0');
+    expect(await repository.claimDue('sbx', Date.now(), 10, rival.instance, 300)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    const [moved] = await repository.claimDue('sbx', Date.now(), 10, rival.instance, 300);
+    expect(moved?.id).toBe('t0');
   });
 });

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import { toGatewayError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
+import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { IdleBackoffTimer } from '../core/idle-backoff-timer.js';
 import type { TaskObservation } from '../core/task.js';
 import type { TaskPollPolicy, TaskProvider, TaskTarget } from '../providers/types.js';
@@ -29,7 +30,7 @@ interface PollerOptions {
   tickMs?: number;
   /** The longest wait between ticks while they find nothing due (default 1 s); a local submit or callback wakes it. */
   maxIdleTickMs?: number;
-  /** How long a claimed task stays ours; longer than a poll plus a result download. */
+  /** How long a claimed task stays ours without a heartbeat (renewed every third of it while we work on it). */
   leaseMs?: number;
   notify(task: StoredTask): NewDelivery | undefined;
 }
@@ -52,11 +53,14 @@ export class TaskPoller {
   private ticking = false;
   private stopped = false;
   private readonly leaseMs: number;
+  /** Renews the leases of the tasks this process is polling, downloading or submitting. */
+  readonly leases: LeaseHeartbeat;
   /** Observations of states nobody mapped, for the logs and metrics. */
   unknownStates = 0;
 
   constructor(private readonly options: PollerOptions) {
-    this.leaseMs = options.leaseMs ?? 120_000;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.leases = new LeaseHeartbeat((ids, until) => options.repository.renewLeases(ids, this.instance, until), this.leaseMs, options.logger);
     const baseMs = options.tickMs ?? 200;
     this.timer = new IdleBackoffTimer(() => this.tick(), { baseMs, maxIdleMs: options.maxIdleTickMs ?? Math.max(baseMs, 1_000) });
   }
@@ -64,6 +68,7 @@ export class TaskPoller {
   start(): void {
     this.stopped = false;
     this.timer.start();
+    this.leases.start();
   }
 
   /** Polls now (e.g. after a submit or an upstream callback), and keeps ticking often while there is work. */
@@ -83,6 +88,7 @@ export class TaskPoller {
     this.stopped = true;
     this.timer.stop();
     await Promise.allSettled([...this.running]);
+    this.leases.stop();
   }
 
   /** Polls in flight, across channels. */
@@ -113,7 +119,12 @@ export class TaskPoller {
           const limit = Math.min(this.options.claimBatch, free * batchSize);
           const claimed = await this.options.repository.claimDue(channelName, now, limit, this.instance, this.leaseMs);
           for (let i = 0; i < claimed.length; i += batchSize) {
-            this.track(channelName, this.pollBatch(channel, policy, claimed.slice(i, i + batchSize)));
+            const batch = claimed.slice(i, i + batchSize);
+            for (const task of batch) this.leases.hold(task.id);
+            const polled = this.pollBatch(channel, policy, batch).finally(() => {
+              for (const task of batch) this.leases.drop(task.id);
+            });
+            this.track(channelName, polled);
           }
           if (claimed.length < limit || this.stopped) break;
         }

@@ -12,6 +12,7 @@ import type { AuthenticatedKey } from '../core/key.js';
 import type { MediaRef, StoredTaskRequest, Task, TaskOperation } from '../core/task.js';
 import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import { reserve } from '../ledger/reservations.js';
+import { unitsCost } from '../ledger/pricing.js';
 import type { TaskCall, TaskServices } from '../gateway/contract.js';
 import { type ByteRange, type MediaStore, mediaOwner, type StoredMedia } from '../media/media-store.js';
 import type { TaskSubmission } from '../providers/types.js';
@@ -66,7 +67,7 @@ export class TaskService implements TaskServices {
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
     const accepts = (channel: RuntimeChannel) =>
       channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
-    const priceUsd = this.priceOf(call, accepts);
+    const priceNusd = this.priceOf(call, accepts);
     await repository.insertQueued(
       {
         id,
@@ -77,16 +78,18 @@ export class TaskService implements TaskServices {
         model,
         request,
         parentId: parent?.id,
-        priceUsd,
+        priceNusd,
         callbackToken: randomId(32),
         createdAt: now,
         deadlineAt: now + PROVISIONAL_DEADLINE_MS,
         leaseOwner: poller.instance,
         leaseUntil: now + this.options.submitLeaseMs,
       },
-      reserve({ id, owner: call.key.id, amountUsd: priceUsd, at: now }),
+      reserve({ id, owner: call.key.id, amountNusd: priceNusd, at: now }),
     );
     const queued = (await repository.get(id)) as StoredTask;
+    // The submit lease is renewed while the upstream takes its time; should this process die, the task is swept within one lease.
+    poller.leases.hold(id);
     let accepted: { submission: TaskSubmission; channel: RuntimeChannel };
     try {
       accepted = await admitted.attempt(
@@ -111,6 +114,7 @@ export class TaskService implements TaskServices {
       );
     } catch (error) {
       const failure = toGatewayError(error);
+      poller.leases.drop(id);
       await finisher.fail(queued, { code: 'submit_failed', message: failure.message }, 'failed', poller.instance);
       throw error;
     }
@@ -121,30 +125,32 @@ export class TaskService implements TaskServices {
     const done = observed?.status === 'succeeded' || observed?.status === 'failed' || observed?.status === 'canceled';
     const submittedAt = Date.now();
     const nextPollAt = done ? submittedAt : submittedAt + pollDelay(policy, 0);
-    const task = await repository.update(
-      id,
-      poller.instance,
-      {
-        channel: channel.name,
-        provider: channel.config.provider,
-        upstream_model: channel.upstreamModel(model),
-        upstream_id: submission.upstreamId,
-        upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
-        status: startedNow ? 'running' : 'submitted',
-        vendor_status: observed?.vendorStatus ?? null,
-        callback_url: call.callback?.url ?? null,
-        callback_state: call.callback?.state ?? null,
-        submitted_at: submittedAt,
-        ...(startedNow ? { started_at: submittedAt } : {}),
-        updated_at: submittedAt,
-        deadline_at: now + policy.deadlineMs,
-        next_poll_at: nextPollAt,
-        lease_owner: null,
-        lease_until: 0,
-      },
-      true,
-      this.options.notify,
-    );
+    const task = await repository
+      .update(
+        id,
+        poller.instance,
+        {
+          channel: channel.name,
+          provider: channel.config.provider,
+          upstream_model: channel.upstreamModel(model),
+          upstream_id: submission.upstreamId,
+          upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
+          status: startedNow ? 'running' : 'submitted',
+          vendor_status: observed?.vendorStatus ?? null,
+          callback_url: call.callback?.url ?? null,
+          callback_state: call.callback?.state ?? null,
+          submitted_at: submittedAt,
+          ...(startedNow ? { started_at: submittedAt } : {}),
+          updated_at: submittedAt,
+          deadline_at: now + policy.deadlineMs,
+          next_poll_at: nextPollAt,
+          lease_owner: null,
+          lease_until: 0,
+        },
+        true,
+        this.options.notify,
+      )
+      .finally(() => poller.leases.drop(id));
     await admitted.settle(undefined, 0);
     if (!task) {
       // Only a lease that ran out while the upstream took longer than the submit lease gets here: the sweeper failed and refunded it.
@@ -246,12 +252,11 @@ export class TaskService implements TaskServices {
     return isStorableText(id) ? this.options.repository.findForOwner(id, owner) : Promise.resolve(undefined);
   }
 
-  /** Reserved at submit: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */
+  /** Reserved at submit, in nUSD: the catalog's price per unit (`taskUnits`); nothing when only simulated channels could run it. */
   private priceOf(call: TaskCall, accepts: (channel: RuntimeChannel) => boolean): number {
     const candidates = this.options.registry.current().candidates(call.request.model, call.operation).filter(accepts);
     if (candidates.every((channel) => channel.provider.simulated === true)) return 0;
-    const perUnit = this.options.catalog.get(call.request.model)?.price?.perUnit ?? 0;
-    return perUnit * taskUnits(call.operation, call.request);
+    return unitsCost(this.options.catalog.priceOf(call.request.model), taskUnits(call.operation, call.request));
   }
 
   private async loadMedia(ref: MediaRef): Promise<Uint8Array> {

@@ -25,7 +25,7 @@ async function chatCost(): Promise<number> {
   await running.gateway.recorder.flush();
   const row = (await running.gateway.usage.recent(20)).find((r) => r.request_id === requestId);
   expect(row).toBeDefined();
-  return row?.cost_usd as number;
+  return row?.cost_nusd as number;
 }
 
 const modelOf = async (client: AdminClient, id: string): Promise<Answer> => (await client.call('GET', '/models')).body.data.find((m: Answer) => m.id === id);
@@ -58,12 +58,12 @@ describe('admin API: models and prices', () => {
     const put = await admin.call('PUT', '/models/textmodel-b-4', { price: { input: 60, output: 120 }, displayName: 'B4 (doubled)' });
     expect(put.status).toBe(200);
     expect(put.body.model).toMatchObject({ id: 'textmodel-b-4', displayName: 'B4 (doubled)', price: { input: 60, output: 120 }, overridden: true });
-    expect(await chatCost()).toBeCloseTo(before * 2, 12);
+    expect(await chatCost()).toBe(before * 2);
     expect((await modelOf(member, 'textmodel-b-4')).overridden).toBe(true);
 
     const removed = await admin.call('DELETE', '/models/textmodel-b-4');
     expect(removed.status).toBe(204);
-    expect(await chatCost()).toBeCloseTo(before, 12);
+    expect(await chatCost()).toBe(before);
     expect(await modelOf(member, 'textmodel-b-4')).toMatchObject({ displayName: 'Text model B 4', overridden: false });
     expect((await admin.call('DELETE', '/models/textmodel-b-4')).status).toBe(404);
 
@@ -98,6 +98,9 @@ describe('admin API: models and prices', () => {
       { price: { output: 1e12 } },
       { price: { input: 'free' } },
       { price: { bogus: 1 } },
+      // Finer than a micro-dollar per million tokens, or than a nano-dollar per unit: no integer price holds it.
+      { price: { input: 0.0000001 } },
+      { price: { perUnit: 0.0000000005 } },
       { operations: ['teleport'] },
       { operations: [] },
       {},

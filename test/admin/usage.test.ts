@@ -27,7 +27,7 @@ function row(id: number, accountId: string | null, overrides: Partial<UsageRow> 
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: 0.01,
+    cost_nusd: 10_000_000,
     latency_ms: 50,
     created_at: DAY0 + id,
     ...overrides,

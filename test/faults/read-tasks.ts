@@ -9,7 +9,7 @@ export interface TaskSeen {
   /** The prompt the client sent (from the stored request). */
   prompt: string;
   error_code: string | null;
-  price_usd: number;
+  price_nusd: number;
   lease_owner: string | null;
   lease_until: number;
   /** Media ids of the stored result. */
@@ -19,13 +19,13 @@ export interface TaskSeen {
 export interface LedgerSeen {
   task_id: string;
   kind: string;
-  amount_usd: number;
+  amount_nusd: number;
 }
 
 export interface UsageRowSeen {
   request_id: string;
   outcome: string;
-  cost_usd: number;
+  cost_nusd: number;
 }
 
 export interface TasksState {
@@ -34,9 +34,9 @@ export interface TasksState {
   usage: UsageRowSeen[];
 }
 
-const TASKS = 'select id, status, upstream_id, request, result, error_code, price_usd, lease_owner, lease_until from tasks order by created_at';
-const LEDGER = 'select task_id, kind, amount_usd from task_ledger order by id';
-const USAGE = 'select request_id, outcome, cost_usd from usage_records';
+const TASKS = 'select id, status, upstream_id, request, result, error_code, price_nusd, lease_owner, lease_until from tasks order by created_at';
+const LEDGER = 'select task_id, kind, amount_nusd from task_ledger order by id';
+const USAGE = 'select request_id, outcome, cost_nusd from usage_records';
 
 export type Raw = Record<string, unknown>;
 
@@ -49,13 +49,13 @@ export async function readTasks(databaseUrl: string): Promise<TasksState> {
       upstream_id: (row.upstream_id as string | null) ?? null,
       prompt: String((JSON.parse(String(row.request)) as { prompt?: string }).prompt ?? ''),
       error_code: (row.error_code as string | null) ?? null,
-      price_usd: Number(row.price_usd),
+      price_nusd: Number(row.price_nusd),
       lease_owner: (row.lease_owner as string | null) ?? null,
       lease_until: Number(row.lease_until),
       media: row.result === null ? [] : ((JSON.parse(String(row.result)) as { media?: Array<{ mediaId: string }> }).media ?? []).map((m) => m.mediaId),
     })),
-    ledger: ledger.map((row) => ({ task_id: String(row.task_id), kind: String(row.kind), amount_usd: Number(row.amount_usd) })),
-    usage: usage.map((row) => ({ request_id: String(row.request_id), outcome: String(row.outcome), cost_usd: Number(row.cost_usd) })),
+    ledger: ledger.map((row) => ({ task_id: String(row.task_id), kind: String(row.kind), amount_nusd: Number(row.amount_nusd) })),
+    usage: usage.map((row) => ({ request_id: String(row.request_id), outcome: String(row.outcome), cost_nusd: Number(row.cost_nusd) })),
   };
 }
 

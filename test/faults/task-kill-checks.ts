@@ -122,18 +122,18 @@ export function expectTaskGuarantees(state: TasksState, fake: FakeMjProxy): void
     const entries = ledger.filter((entry) => entry.task_id === task.id);
     const kinds = entries.map((entry) => entry.kind).sort();
     expect(kinds, where).toEqual(task.status === 'succeeded' ? ['reserve', 'settle'] : ['refund', 'reserve']);
-    expect(task.price_usd, where).toBeGreaterThan(0);
-    for (const entry of entries) expect(entry.amount_usd, `${where} ${entry.kind}`).toBeCloseTo(task.price_usd, 9);
+    expect(task.price_nusd, where).toBeGreaterThan(0);
+    for (const entry of entries) expect(entry.amount_nusd, `${where} ${entry.kind}`).toBe(task.price_nusd);
     if (task.status === 'succeeded') expect(task.media.length, where).toBeGreaterThan(0);
     else expect(task.media, where).toEqual([]);
     const rows = usage.filter((row) => row.request_id === `task:${task.id}`);
     expect(rows, where).toHaveLength(1);
     expect(rows[0].outcome, where).toBe(task.status === 'succeeded' ? 'ok' : task.status);
-    expect(rows[0].cost_usd, where).toBeCloseTo(task.status === 'succeeded' ? task.price_usd : 0, 9);
+    expect(rows[0].cost_nusd, where).toBe(task.status === 'succeeded' ? task.price_nusd : 0);
     expect(task.lease_owner, where).toBeNull();
   }
   // The submit calls' own rows (ended, or closed as interrupted by the kill) bill nothing: the task's price is its ledger's.
-  for (const row of usage.filter((r) => !r.request_id.startsWith('task:'))) expect(row.cost_usd, row.request_id).toBe(0);
+  for (const row of usage.filter((r) => !r.request_id.startsWith('task:'))) expect(row.cost_nusd, row.request_id).toBe(0);
   expect(ledger.every((entry) => tasks.some((task) => task.id === entry.task_id))).toBe(true);
 
   const submits = fake.submits();

@@ -32,7 +32,7 @@ export function videoTask(surface: TaskSurface, id: string, owner: string, overr
     request: { model: 'videogen1-video-01', prompt: 'waves at dusk', seconds: 5, aspectRatio: '16:9', publicBaseUrl: 'http://gw.example' },
     status: 'submitted',
     progress: 0,
-    priceUsd: 0.5,
+    priceNusd: 500_000_000,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,

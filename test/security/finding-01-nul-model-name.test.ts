@@ -64,7 +64,7 @@ function usageRow(requestId: string, model: string | null): UsageRow {
     cache_write_tokens: 0,
     reasoning_tokens: 0,
     units: 0,
-    cost_usd: 0.25,
+    cost_nusd: 250_000_000,
     latency_ms: 7,
     created_at: Date.now(),
     account_id: null,
@@ -158,7 +158,7 @@ describe.each(BACKENDS)('finding 1: a NUL in a model name ($name)', (backend) =>
       .map((line) => JSON.parse(line));
     for (const [i, id] of refusedIds.entries()) {
       const line = lines.find((entry) => entry.r.request_id === id);
-      expect(line).toMatchObject({ refused_at: expect.any(Number), error: expect.any(String), r: { model: backend.refusedModels[i], cost_usd: 0.25 } });
+      expect(line).toMatchObject({ refused_at: expect.any(Number), error: expect.any(String), r: { model: backend.refusedModels[i], cost_nusd: 250_000_000 } });
     }
     expect(readFileSync(deadLetterFile, 'utf8')).not.toContain('\u0000');
 

@@ -39,7 +39,7 @@ async function untilDone(id: string): Promise<Answer> {
   throw new Error(`task ${id} did not finish`);
 }
 
-async function ledgerOf(id: string): Promise<Array<{ kind: string; amount_usd: number }>> {
+async function ledgerOf(id: string): Promise<Array<{ kind: string; amount_nusd: number }>> {
   return gw.gateway.tasks.repository.ledger(id);
 }
 
@@ -85,8 +85,8 @@ describe('imgtask through a midjourney-proxy channel', () => {
     expect(seed.json.result).toBe(proxy.tasks.get([...proxy.tasks.keys()].at(-1) as string)?.seed);
     const entries = await ledgerOf(record.id);
     expect(entries.map((e) => e.kind)).toEqual(['reserve', 'settle']);
-    expect(entries[0].amount_usd).toBeGreaterThan(0);
-    expect(entries[1].amount_usd).toBe(entries[0].amount_usd);
+    // imgtask-imagine is $0.05 a task: 50,000,000 nUSD.
+    expect(entries.map((e) => e.amount_nusd)).toEqual([50_000_000, 50_000_000]);
   });
 
   it('delivers the record to notifyHook itself, signed, with the state, and never forwards the hook upstream', async () => {
@@ -124,7 +124,7 @@ describe('imgtask through a midjourney-proxy channel', () => {
     expect(record).toMatchObject({ status: 'FAILURE', progress: '', failReason: 'Job action restricted' });
     const entries = await ledgerOf(record.id);
     expect(entries.map((e) => e.kind)).toEqual(['reserve', 'refund']);
-    expect(entries[1].amount_usd).toBe(entries[0].amount_usd);
+    expect(entries.map((e) => e.amount_nusd)).toEqual([50_000_000, 50_000_000]);
   });
 
   it('polls several tasks of the channel in one list-by-condition call', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatInt, formatMs, formatPrice, formatUsd } from './format.js';
+import { formatDate, formatDateTime, formatInt, formatMs, formatNusdAsUsd, formatPrice, formatUsd } from './format.js';
 
 describe('formats', () => {
   it('integers with separators, a dash for nothing', () => {
@@ -15,6 +15,13 @@ describe('formats', () => {
     expect(formatUsd(0.0000123)).toBe('$0.000012');
     expect(formatUsd(-1.5)).toBe('-$1.50');
     expect(formatUsd(undefined)).toBe('—');
+  });
+
+  it('dollars from the integer nUSD of the API', () => {
+    expect(formatNusdAsUsd(12_345_000_000)).toBe('$12.35');
+    expect(formatNusdAsUsd(4_200_000)).toBe('$0.0042');
+    expect(formatNusdAsUsd(0)).toBe('$0.00');
+    expect(formatNusdAsUsd(null)).toBe('—');
   });
 
   it('latency in ms under a second, seconds above', () => {

@@ -15,6 +15,11 @@ export function formatUsd(value: number | null | undefined): string {
   return `${value < 0 ? '-' : ''}$${abs.toFixed(digits)}`;
 }
 
+/** An amount the API gives in nUSD (10⁻⁹ USD, an exact integer), shown in dollars as `formatUsd` does. */
+export function formatNusdAsUsd(nusd: number | null | undefined): string {
+  return nusd === null || nusd === undefined ? '—' : formatUsd(nusd / 1_000_000_000);
+}
+
 export function formatMs(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   if (value < 1000) return `${Math.round(value)} ms`;

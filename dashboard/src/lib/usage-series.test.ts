@@ -18,10 +18,10 @@ describe('dayOf', () => {
 describe('dailySeries', () => {
   it('one point per day of the range, in seconds, missing days as zero, same days summed', () => {
     const rows = [
-      { group: '2025-01-03', requests: 5, costUsd: 0.5 },
-      { group: d(1), requests: 2, costUsd: 0.1 },
-      { group: '2025-01-03', requests: 1, costUsd: 0.25 },
-      { group: 'not a day', requests: 100, costUsd: 100 },
+      { group: '2025-01-03', requests: 5, costNusd: 500_000_000 },
+      { group: d(1), requests: 2, costNusd: 100_000_000 },
+      { group: '2025-01-03', requests: 1, costNusd: 250_000_000 },
+      { group: 'not a day', requests: 100, costNusd: 100 },
     ];
     expect(dailySeries(rows, d(1), d(4) - 1)).toEqual([
       [d(1) / 1000, d(2) / 1000, d(3) / 1000],

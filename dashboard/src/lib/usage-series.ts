@@ -4,7 +4,8 @@ const DAY_MS = 86_400_000;
 
 export interface DayPoint {
   requests: number;
-  costUsd: number;
+  /** Summed as exact integers (nUSD), turned into dollars only for the chart. */
+  costNusd: number;
 }
 
 /** A day group's start in ms: a number (ms) or a `YYYY-MM-DD…` string; null otherwise. */
@@ -16,15 +17,15 @@ export function dayOf(group: unknown): number | null {
   return /^\d+$/.test(group) ? dayOf(Number(group)) : null;
 }
 
-/** `[xs, requests, cost]` for uPlot, one point per day from `from` to `to` (at most 400 days). */
-export function dailySeries(rows: { group: unknown; requests: number; costUsd: number }[], from: number, to: number): [number[], number[], number[]] {
+/** `[xs, requests, cost in USD]` for uPlot, one point per day from `from` to `to` (at most 400 days). */
+export function dailySeries(rows: { group: unknown; requests: number; costNusd: number }[], from: number, to: number): [number[], number[], number[]] {
   const byDay = new Map<number, DayPoint>();
   for (const row of rows) {
     const day = dayOf(row.group);
     if (day === null) continue;
-    const point = byDay.get(day) ?? { requests: 0, costUsd: 0 };
+    const point = byDay.get(day) ?? { requests: 0, costNusd: 0 };
     point.requests += row.requests;
-    point.costUsd += row.costUsd;
+    point.costNusd += row.costNusd;
     byDay.set(day, point);
   }
   const days = [...byDay.keys()];
@@ -42,7 +43,7 @@ export function dailySeries(rows: { group: unknown; requests: number; costUsd: n
     const point = byDay.get(day);
     xs.push(day / 1000);
     requests.push(point?.requests ?? 0);
-    cost.push(point?.costUsd ?? 0);
+    cost.push((point?.costNusd ?? 0) / 1_000_000_000);
   }
   return [xs, requests, cost];
 }

@@ -4,7 +4,7 @@ import { ErrorAlert, messageOf } from '../components/alert.js';
 import { Link } from '../components/link.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
-import { formatDateTime, formatUsd } from '../lib/format.js';
+import { formatDateTime, formatNusdAsUsd } from '../lib/format.js';
 import { BASE } from '../lib/routes.js';
 import type { TaskDetail } from '../types.js';
 
@@ -80,7 +80,7 @@ export function TaskPage(props: { id: string }) {
             <dt>Finished</dt>
             <dd>{task.finishedAt ? formatDateTime(task.finishedAt) : '—'}</dd>
             <dt>Price</dt>
-            <dd>{task.priceUsd === null ? '—' : formatUsd(task.priceUsd)}</dd>
+            <dd>{formatNusdAsUsd(task.priceNusd)}</dd>
             {task.errorCode && (
               <>
                 <dt>Error</dt>
@@ -146,7 +146,7 @@ export function TaskPage(props: { id: string }) {
                   <tr key={`${l.at}-${i}`}>
                     <td>{formatDateTime(l.at)}</td>
                     <th scope="row">{l.kind}</th>
-                    <td class="num">{formatUsd(l.amountUsd)}</td>
+                    <td class="num">{formatNusdAsUsd(l.amountNusd)}</td>
                   </tr>
                 ))}
               </tbody>

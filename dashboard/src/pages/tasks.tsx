@@ -4,7 +4,7 @@ import { Link } from '../components/link.js';
 import { usePaged } from '../components/use-paged.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
-import { formatDateTime, formatUsd } from '../lib/format.js';
+import { formatDateTime, formatNusdAsUsd } from '../lib/format.js';
 import { buildQuery } from '../lib/query.js';
 import { BASE } from '../lib/routes.js';
 import type { Task } from '../types.js';
@@ -109,7 +109,7 @@ export function TasksPage() {
                 </td>
                 <td>{formatDateTime(t.createdAt)}</td>
                 <td>{t.finishedAt ? formatDateTime(t.finishedAt) : '—'}</td>
-                <td class="num">{t.priceUsd === null ? '—' : formatUsd(t.priceUsd)}</td>
+                <td class="num">{formatNusdAsUsd(t.priceNusd)}</td>
               </tr>
             ))}
           </tbody>

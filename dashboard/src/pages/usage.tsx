@@ -4,7 +4,7 @@ import { ErrorAlert, messageOf } from '../components/alert.js';
 import { UsageChart } from '../components/usage-chart.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
-import { formatInt, formatMs, formatUsd } from '../lib/format.js';
+import { formatInt, formatMs, formatNusdAsUsd } from '../lib/format.js';
 import { buildQuery, dayRange, formatDateInput, lastDays } from '../lib/query.js';
 import { dailySeries } from '../lib/usage-series.js';
 import { useSession } from '../session.js';
@@ -142,7 +142,7 @@ export function UsagePage() {
           </div>
           <div>
             <dt>Cost</dt>
-            <dd>{formatUsd(report.totals.costUsd)}</dd>
+            <dd>{formatNusdAsUsd(report.totals.costNusd)}</dd>
           </div>
         </dl>
       )}
@@ -203,7 +203,7 @@ function UsageTable(props: { rows: UsageRow[]; groupBy: string }) {
               <td class="num">{formatInt(row.inputTokens)}</td>
               <td class="num">{formatInt(row.cacheReadTokens)}</td>
               <td class="num">{formatInt(row.outputTokens)}</td>
-              <td class="num">{formatUsd(row.costUsd)}</td>
+              <td class="num">{formatNusdAsUsd(row.costNusd)}</td>
               <td class="num">{formatMs(row.latencyMs?.p50)}</td>
               <td class="num">{formatMs(row.latencyMs?.p95)}</td>
               <td class="num">{formatMs(row.latencyMs?.p99)}</td>

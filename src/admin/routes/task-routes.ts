@@ -8,6 +8,7 @@ import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { TaskStatus, TaskSurface } from '../../core/task.js';
 import { publicBaseUrl } from '../../http/public-base-url.js';
+import { nusdToUsd } from '../../core/money.js';
 import { TaskAdminQueries } from '../../store/task-admin-queries.js';
 import type { StoredTask } from '../../store/tasks-repository.js';
 import { taskMediaUrl } from '../../tasks/task-media-url.js';
@@ -29,7 +30,8 @@ const TASK_FIELDS = {
   accountId: { type: ['string', 'null'] },
   createdAt: { type: 'number' },
   finishedAt: { type: ['number', 'null'] },
-  priceUsd: { type: 'number' },
+  priceNusd: { type: 'integer', description: 'Reserved at submit, in nUSD (10⁻⁹ USD): the amount to add up.' },
+  priceUsd: { type: 'number', description: 'priceNusd in USD, for display only (a float: do not add these up).' },
   errorCode: { type: ['string', 'null'] },
   errorMessage: { type: ['string', 'null'] },
 } as const;
@@ -66,8 +68,13 @@ const DETAIL_SCHEMA = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { kind: { type: 'string', enum: ['reserve', 'settle', 'refund'] }, amountUsd: { type: 'number' }, at: { type: 'number' } },
-        required: ['kind', 'amountUsd', 'at'],
+        properties: {
+          kind: { type: 'string', enum: ['reserve', 'settle', 'refund'] },
+          amountNusd: { type: 'integer', description: 'In nUSD (10⁻⁹ USD).' },
+          amountUsd: { type: 'number', description: 'amountNusd in USD, for display only.' },
+          at: { type: 'number' },
+        },
+        required: ['kind', 'amountNusd', 'amountUsd', 'at'],
       },
     },
     webhooks: {
@@ -103,7 +110,8 @@ const view = (task: StoredTask) => ({
   accountId: task.accountId,
   createdAt: task.createdAt,
   finishedAt: task.finishedAt ?? null,
-  priceUsd: task.priceUsd,
+  priceNusd: task.priceNusd,
+  priceUsd: nusdToUsd(task.priceNusd),
   errorCode: task.error?.code ?? null,
   errorMessage: task.error?.message ?? null,
 });
@@ -194,7 +202,7 @@ export function taskRoutes(app: FastifyInstance, deps: AdminDeps): void {
         // The caller's checked base, never the one stored with the task (a client's Host in older rows).
         task: detailView(task, publicBaseUrl(request)),
         timeline: timelineOf(task),
-        ledger: ledger.map((entry) => ({ kind: entry.kind, amountUsd: entry.amount_usd, at: entry.created_at })),
+        ledger: ledger.map((entry) => ({ kind: entry.kind, amountNusd: entry.amount_nusd, amountUsd: nusdToUsd(entry.amount_nusd), at: entry.created_at })),
         webhooks: deliveries.map((d) => ({
           id: d.id,
           url: d.url,

@@ -40,7 +40,8 @@ const COUNT_FIELDS = {
   outputTokens: { type: 'number' },
   reasoningTokens: { type: 'number' },
   units: { type: 'number' },
-  costUsd: { type: 'number' },
+  costNusd: { type: 'integer', description: 'Cost in nUSD (10⁻⁹ USD): the exact figure, the one to add up.' },
+  costUsd: { type: 'number', description: 'costNusd in USD, for display only (a float: do not add these up).' },
 } as const;
 
 const ROW_SCHEMA = {
@@ -68,6 +69,7 @@ const ROW_SCHEMA = {
     'outputTokens',
     'reasoningTokens',
     'units',
+    'costNusd',
     'costUsd',
     'latencyMs',
   ],
@@ -105,7 +107,7 @@ const RECORD_SCHEMA = {
     ...COUNT_FIELDS,
     latencyMs: { type: 'number' },
   },
-  required: ['id', 'requestId', 'createdAt', 'keyId', 'model', 'outcome', 'costUsd'],
+  required: ['id', 'requestId', 'createdAt', 'keyId', 'model', 'outcome', 'costNusd', 'costUsd'],
 } as const;
 
 type ReportQuerystring = { from?: number; to?: number; groupBy: UsageGroupBy } & UsageFilters;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { DIMENSION_ROLLUPS, ROLLUP_ADDED_COLUMNS, rollupColumnType } from '../usage-rollup.js';
+import { LATENCY_COLUMNS } from '../latency-histogram.js';
+import { DIMENSION_ROLLUPS } from '../usage-rollup.js';
 
 /**
  * The per-dimension daily rollups (`usage_daily_by_key`, `…_model`, `…_channel`, `…_surface`,
@@ -9,6 +10,27 @@ import { DIMENSION_ROLLUPS, ROLLUP_ADDED_COLUMNS, rollupColumnType } from '../us
  * `usage_daily` filter by at least one dimension: a (dimension, day) index for each (008 made the key's).
  */
 const FINE_INDEXED = ['model', 'channel', 'surface'];
+
+/** The summed columns as they were when this migration was written (019 made `cost_usd` the integer `cost_nusd`). */
+const ROLLUP_ADDED_COLUMNS = [
+  'requests',
+  'errors',
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_write_tokens',
+  'reasoning_tokens',
+  'units',
+  'cost_usd',
+  'latency_ms_sum',
+  ...LATENCY_COLUMNS,
+];
+
+function rollupColumnType(column: string): 'integer' | 'text' | 'bigint' | 'double precision' {
+  if (column === 'day') return 'integer';
+  if (column === 'cost_usd') return 'double precision';
+  return ROLLUP_ADDED_COLUMNS.includes(column) ? 'bigint' : 'text';
+}
 
 export const usageDimensionRollupsMigration = {
   async up(db: Kysely<unknown>): Promise<void> {

@@ -22,7 +22,7 @@ function taskOf(id: string, owner: string, overrides: Partial<Task> = {}): Task 
     request: { model: 'black-forest-labs/flux-schnell', prompt: 'a red fox', width: 512, height: 256, count: 2, seed: 7, publicBaseUrl: 'http://gw.example' },
     status: 'submitted',
     progress: 0,
-    priceUsd: 0.006,
+    priceNusd: 6_000_000,
     createdAt: T0,
     updatedAt: T0,
     ...overrides,

@@ -18,7 +18,7 @@ const task: Task = {
   status: 'succeeded',
   progress: 1,
   result: { media: [{ mediaId: 'r1.png', kind: 'image', mime: 'image/png', bytes: 3 }] },
-  priceUsd: 0.01,
+  priceNusd: 10_000_000,
   createdAt: T0,
   submittedAt: T0 + 200,
   finishedAt: T0 + 1_450,

@@ -17,7 +17,7 @@ const task: Task = {
       { mediaId: 't1.jpg', kind: 'image', mime: 'image/jpeg', bytes: 10 },
     ],
   },
-  priceUsd: 0.3,
+  priceNusd: 300_000_000,
   createdAt: 0,
   updatedAt: 0,
 };
