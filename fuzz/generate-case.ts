@@ -147,7 +147,7 @@ function jsonWithRaw(body: Record<string, unknown>, path: Array<string | number>
   return JSON.stringify(copy).replace(PLACEHOLDER_JSON, () => raw);
 }
 
-function keyHeaders(place: KeyPlace, key: string): { headers: Record<string, string>; query?: string } {
+export function keyHeaders(place: KeyPlace, key: string): { headers: Record<string, string>; query?: string } {
   switch (place) {
     case 'bearer':
       return { headers: { authorization: `Bearer ${key}` } };

@@ -66,13 +66,18 @@ import { BackgroundResponsesRepository } from './store/background-responses-repo
 import { once } from './core/once.js';
 import { AdminAuth } from './admin/admin-auth.js';
 import { registerAdminApi } from './admin/admin-api.js';
-import type { CounterStore } from './limits/contract.js';
 import { AuditTrail } from './admin/audit-trail.js';
 import { renderAdminError } from './admin/render-admin-error.js';
 import { AccountsRepository } from './store/accounts-repository.js';
 import { AuditRepository } from './store/audit-repository.js';
 import { LoginFailuresRepository } from './store/login-failures-repository.js';
 import { SessionsRepository } from './store/sessions-repository.js';
+import type { CounterStore, RuleSource } from './limits/contract.js';
+import type { LimitsService, LimitsSettings } from './limits/limits-service.js';
+import { openLimits } from './limits/open-limits.js';
+import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
+import { limitsHooks } from './gateway/limits-hooks.js';
+import { spentInPeriod } from './store/budget-spend.js';
 
 export interface GatewayApp {
   config: GatewayConfig;
@@ -93,6 +98,8 @@ export interface GatewayApp {
   /** Where media results are kept, with their owners' quotas. */
   media: MediaStore;
   logger: Logger;
+  /** Admission of rate limits and budgets; absent when no rules source was given. */
+  limits?: LimitsService;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
    * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
@@ -107,8 +114,11 @@ const ABORT_GRACE_MS = 5_000;
 
 interface BuildOptions {
   logger?: Logger;
-  /** The limit and budget counters the admin API reads standing from (until admission is wired, tests hand one in). */
-  counters?: CounterStore;
+  /**
+   * Rate limits and budgets (`docs/limits.md`): the rules in force and the counters. Absent:
+   * nothing is installed and admission costs nothing. The counters are closed with the app.
+   */
+  limits?: { rules: RuleSource; counters: CounterStore; settings?: Partial<LimitsSettings> };
 }
 
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
@@ -225,6 +235,23 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       logger.error({ err: ending.error.cause ?? ending.error, requestId: call.subject.requestId }, 'call ended by an internal error');
     },
   });
+  let audit: AuditTrail | undefined;
+  const limits = options.limits
+    ? openLimits({
+        ...options.limits,
+        priceOf: (model) => catalog.priceOf(model),
+        spentInPeriod: (rule, start, end) => spentInPeriod(store.db, rule.scope, rule.subject, start, end),
+        onSoftThreshold: (rule, label, spentNusd) => {
+          audit?.write(undefined, null, 'budget.soft_threshold', rule.id, { label, spentNusd }).catch((error: unknown) => {
+            logger.warn({ err: error }, 'audit entry of a budget warning not written');
+          });
+        },
+        warn: (detail, message) => logger.warn(detail, message),
+      })
+    : undefined;
+  const admission = limits ? limitsHooks(limits, logger) : undefined;
+  if (admission) services.lifecycle.use(admission);
+  if (limits) engine.useLimits(limits);
   engine.start();
   responses.start();
   const retention = new RetentionSweeper(store.db, config.retention, { logger });
@@ -258,6 +285,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   installJsonBodyParser(http, config.server.maxBodyDepth);
   installEdgeErrorHandler(http, errorShapes);
   installBodyIdleTimeout(http, config.server.bodyIdleTimeoutMs);
+  if (limits) {
+    // Anthropic's callers read `anthropic-ratelimit-*`; every other dialect gets OpenAI's `x-ratelimit-*`; the admin API none.
+    installRateLimitHeaders(http, limits, (request) => {
+      const family = errorShapes.familyOf(request.url, request.headers);
+      return family === 'admin' ? undefined : family === 'anthropic' ? 'anthropic' : 'openai';
+    });
+  }
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -281,7 +315,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   registerVideoDownloadRoute(http, { authenticate: (presented) => services.authenticate(presented), tasks: services.tasks, render: errorShapes.fallback });
   const accounts = new AccountsRepository(store.db);
   const sessions = new SessionsRepository(store.db);
-  const audit = new AuditTrail(new AuditRepository(store.db));
+  audit = new AuditTrail(new AuditRepository(store.db));
   const adminAuth = new AdminAuth({ accounts, sessions, loginFailures: new LoginFailuresRepository(store.db), keys, keyDirectory: directory, secretKey });
   await registerAdminApi(http, {
     config,
@@ -304,7 +338,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     tasks: engine,
     services,
     media,
-    counters: options.counters,
+    counters: options.limits?.counters,
   });
   const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
   sweepSessions.unref();
@@ -349,9 +383,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     audit,
     media,
     logger,
-    close(options = {}) {
+    limits,
+    close(closeOptions = {}) {
       closing ??= (async () => {
-        await drain(options.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        admission?.stop();
         clearInterval(sweepSessions);
         responses.stop();
         await retention.stop();
@@ -363,6 +399,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await background.stop();
         await media.close();
         await recorder.close();
+        await options.limits?.counters.close();
         await store.close();
       })();
       return closing;

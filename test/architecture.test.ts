@@ -50,7 +50,7 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/config/'],
   ['src/store/', 'src/routing/', 'src/http/'],
   ['src/ledger/', 'src/auth/'],
-  /** Rate limits and budgets: rules from the store, counters in memory or Redis, priced by the ledger. */
+  /** Rate limits and budgets: the seam, the counters, the rules, admission (the gateway and the task engine use it). */
   ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],

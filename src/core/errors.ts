@@ -50,6 +50,8 @@ interface GatewayErrorOptions {
   retryable?: boolean;
   /** Seconds the client should wait before retrying, when known. */
   retryAfter?: number;
+  /** What a gateway rate limit counted (OpenAI's error `type` of a 429: `requests` or `tokens`). */
+  rateLimitType?: 'requests' | 'tokens';
   cause?: unknown;
 }
 
@@ -61,6 +63,7 @@ export class GatewayError extends Error {
   readonly upstreamStatus?: number;
   readonly retryable: boolean;
   readonly retryAfter?: number;
+  readonly rateLimitType?: 'requests' | 'tokens';
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(bounded(message, MAX_ERROR_MESSAGE_CHARS), options.cause === undefined ? undefined : { cause: options.cause });
@@ -72,6 +75,7 @@ export class GatewayError extends Error {
     this.upstreamStatus = options.upstreamStatus;
     this.retryable = options.retryable ?? false;
     this.retryAfter = options.retryAfter;
+    this.rateLimitType = options.rateLimitType;
   }
 }
 

@@ -12,5 +12,9 @@ export type Operation =
   | 'video.generate'
   | 'task.get';
 
-/** The wire dialects the gateway speaks; a provider whose dialect matches a surface's can pass through. */
-export type Dialect = 'openai' | 'anthropic' | 'gemini';
+/**
+ * The wire dialects the gateway speaks; a provider whose dialect matches a surface's can pass
+ * through. `openai` is Chat Completions; `responses` is OpenAI's Responses API, which only
+ * OpenAI itself serves (`ProviderDescriptor.alsoRelays`).
+ */
+export type Dialect = 'openai' | 'responses' | 'anthropic' | 'gemini';

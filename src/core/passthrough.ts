@@ -9,7 +9,10 @@ import type { Usage } from './usage.js';
 
 export interface RawChatRequest {
   dialect: Dialect;
-  /** The client's parsed JSON body; the provider rewrites only the model. */
+  /**
+   * The client's parsed JSON body (for `responses`, after the surface's relay policy: the
+   * gateway's state expanded, `store: false`); the provider rewrites only the model.
+   */
   body: Record<string, unknown>;
   stream: boolean;
   /** Dialect headers of the client worth forwarding (e.g. `anthropic-version`, `anthropic-beta`). */

@@ -50,4 +50,9 @@ export interface SealedReasoning {
   redacted?: string;
   /** OpenAI's own `encrypted_content`. */
   encrypted?: string;
+  /**
+   * The upstream's own id of the item (OpenAI's `rs_…`): a relayed Responses request sends the
+   * reasoning back under it, since OpenAI requires a reasoning item's id and never saw the gateway's.
+   */
+  itemId?: string;
 }

@@ -15,6 +15,7 @@ import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
 import { costOfCall } from '../ledger/pricing.js';
 import type { UsageRecorder } from '../ledger/usage-recorder.js';
+import { type CallEstimate, LimitRefusal } from '../limits/limits-service.js';
 import { usageRow } from '../ledger/usage-row.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
@@ -29,6 +30,10 @@ export interface CallSubject extends CallOrigin {
   model: string;
   operation: Operation;
   stream: boolean;
+  /** How big the call can be, read by admission only when a tokens or budget rule applies. */
+  estimate?: CallEstimate;
+  /** A task submit: its limits and budget are held by the task (its id, its price, until its deadline). */
+  taskReservation?: { id: string; amountNusd: number; leaseMs: number };
 }
 
 /** How a call ended, as hooks and the ledger see it. */
@@ -268,7 +273,9 @@ export class Call {
     const { subject, deps, route } = this;
     const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.priceOf(subject.model), usage, units);
     const latencyMs = Math.round(performance.now() - this.startedAt);
-    if (route) {
+    // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
+    const refusal = error instanceof LimitRefusal ? error.label : undefined;
+    if (route || refusal !== undefined) {
       this.ended = deps.recorder.record(
         usageRow({
           requestId: subject.requestId,
@@ -285,6 +292,7 @@ export class Call {
           costNusd,
           latencyMs,
           createdAt: Date.now(),
+          refusal,
         }),
       );
     }

@@ -9,7 +9,9 @@
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
 import { GatewayError } from '../core/errors.js';
 import { withFields } from '../core/with-fields.js';
+import type { Dialect } from '../core/operation.js';
 import type { TapResult } from '../core/passthrough.js';
+import type { Provider } from '../providers/types.js';
 import { type Call, type CallLifecycle, modelNotFound } from './call-lifecycle.js';
 import { checkDocumentLimits, checkPeekedDocuments } from './check-document-limits.js';
 import type { ChatCall, ChatOutcome } from './contract.js';
@@ -31,8 +33,10 @@ export class ChatService {
   async chat(chatCall: ChatCall): Promise<ChatOutcome> {
     if (chatCall.documents) checkPeekedDocuments(chatCall.documents, this.settings.maxDocumentBytes);
     else checkDocumentLimits(chatCall.canonical(), this.settings.maxDocumentBytes);
-    const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const }));
     const estimateInput = () => countPromptTokens(chatCall.canonical());
+    // Read by admission only when a tokens or budget rule applies: a call without one is never tokenized here.
+    const estimate = { inputTokens: estimateInput, outputCap: () => chatCall.canonical().maxTokens };
+    const call = await this.lifecycle.admit(withFields(chatCall, { operation: 'chat' as const, estimate }));
     // Once per call: the relay's end (a stream's last bytes wait for it) or its usage promise (a stream cut short).
     let relayEnded: Promise<void> | undefined;
     const endRelay = (tap: TapResult): Promise<void> => (relayEnded ??= endRelayed(call, tap, estimateInput));
@@ -44,7 +48,7 @@ export class ChatService {
       const chat = channel.provider.chat;
       if (!chat) throw modelNotFound(chatCall.model);
       const raw = chatCall.raw;
-      if (raw && chat.passthrough && channel.provider.dialect === raw.dialect) {
+      if (raw && chat.passthrough && relays(channel.provider, raw.dialect) && (chat.relaysOn?.(raw.dialect, attempt.channel) ?? true)) {
         route.passthrough = true;
         const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay, cutEvent });
         return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
@@ -74,6 +78,11 @@ export class ChatService {
         return outcome;
     }
   }
+}
+
+/** Whether the provider relays this client dialect untranslated. */
+function relays(provider: Provider, dialect: Dialect): boolean {
+  return provider.dialect === dialect || (provider.alsoRelays?.includes(dialect) ?? false);
 }
 
 /** Ends a pass-through call when its relay is over: as reported, or billed for what was produced when cut short. */

@@ -4,6 +4,7 @@
  * a failing batch fails the whole attempt, so every vector comes from the same channel.
  */
 import type { EmbedRequest, EmbedResponse } from '../core/embed.js';
+import { countTextsTokens } from '../core/tokenizer.js';
 import { withFields } from '../core/with-fields.js';
 import type { Attempt, EmbedProvider } from '../providers/types.js';
 import { type CallLifecycle, modelNotFound } from './call-lifecycle.js';
@@ -15,7 +16,9 @@ export class EmbedService {
   constructor(private readonly lifecycle: CallLifecycle) {}
 
   async embed(embedCall: EmbedCall): Promise<EmbedOutcome> {
-    const call = await this.lifecycle.admit(withFields(embedCall, { model: embedCall.request.model, operation: 'embed' as const, stream: false }));
+    // Embeddings produce no output tokens: their size is their input.
+    const estimate = { inputTokens: () => countTextsTokens(embedCall.request.inputs), outputCap: () => 0 };
+    const call = await this.lifecycle.admit(withFields(embedCall, { model: embedCall.request.model, operation: 'embed' as const, stream: false, estimate }));
     const outcome = await call.attempt(async (channel, attempt, route): Promise<EmbedOutcome> => {
       const embed = channel.provider.embed;
       if (!embed) throw modelNotFound(embedCall.request.model);

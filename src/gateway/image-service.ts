@@ -28,7 +28,9 @@ export class ImageService {
 
   async images(imageCall: ImageCall): Promise<ImagesOutcome> {
     const { settings } = this;
-    const call = await this.lifecycle.admit(withFields(imageCall, { model: imageCall.request.model, stream: false }));
+    // An image call's budget reservation is its images at the per-unit price; it counts no tokens.
+    const estimate = { outputCap: () => 0, units: 'n' in imageCall.request ? imageCall.request.n : 1 };
+    const call = await this.lifecycle.admit(withFields(imageCall, { model: imageCall.request.model, stream: false, estimate }));
     const owner = mediaOwner(imageCall.key.accountId, imageCall.key.id);
     if (imageCall.request.responseFormat !== 'b64_json') {
       // Refused before the upstream runs when the images, at their largest, would not fit.

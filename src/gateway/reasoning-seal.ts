@@ -17,7 +17,7 @@ const TAG_BYTES = 16;
 /** Reasoning text runs to hundreds of kilobytes; anything far beyond is not one of ours. */
 const MAX_ENVELOPE_CHARS = 16 * 1024 * 1024;
 const MAX_PROVIDER_CHARS = 64;
-const TEXT_FIELDS = ['signature', 'text', 'redacted', 'encrypted'] as const;
+const TEXT_FIELDS = ['signature', 'text', 'redacted', 'encrypted', 'itemId'] as const;
 
 function sealKey(secret: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), PURPOSE, 32));

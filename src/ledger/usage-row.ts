@@ -26,6 +26,8 @@ export interface UsageFacts {
   costNusd: number;
   latencyMs: number;
   createdAt: number;
+  /** The limit or budget that refused the call, when one did. */
+  refusal?: string;
 }
 
 export function usageRow(facts: UsageFacts): UsageRow {
@@ -51,5 +53,6 @@ export function usageRow(facts: UsageFacts): UsageRow {
     latency_ms: facts.latencyMs,
     created_at: facts.createdAt,
     account_id: facts.accountId,
+    refusal: facts.refusal ?? null,
   };
 }

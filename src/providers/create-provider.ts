@@ -17,6 +17,7 @@ export function providerOf(descriptor: ProviderDescriptor, { tasks, ...parts }: 
     name: descriptor.name,
     operations: new Set(descriptor.operations),
     ...(descriptor.dialect ? { dialect: descriptor.dialect } : {}),
+    ...(descriptor.alsoRelays ? { alsoRelays: descriptor.alsoRelays } : {}),
     ...(descriptor.simulated ? { simulated: true } : {}),
     ...parts,
     ...(tasks ? { tasks: taskProviderOf(descriptor, tasks) } : {}),

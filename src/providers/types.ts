@@ -61,6 +61,12 @@ export interface ChatProvider {
    * answer; any other answer is thrown as a GatewayError like in `chat`.
    */
   passthrough?(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse>;
+  /**
+   * Whether this channel relays `dialect` (one its provider declares) untranslated; absent:
+   * always. Lets a channel opt out of a dialect its server does not serve (a proxy in front of
+   * OpenAI without the Responses API), which is then translated.
+   */
+  relaysOn?(dialect: Dialect, channel: ChannelConfig): boolean;
 }
 
 export interface EmbedProvider {
@@ -171,6 +177,8 @@ export interface Provider extends Omit<ProviderParts, 'tasks'> {
   readonly name: ProviderName;
   /** The dialect this provider speaks natively, if it is one of the client dialects. */
   readonly dialect?: Dialect;
+  /** Further client dialects it relays untranslated (OpenAI itself: the Responses API). */
+  readonly alsoRelays?: readonly Dialect[];
   readonly operations: ReadonlySet<Operation>;
   /** True for providers that simulate (every answer must say so). */
   readonly simulated?: boolean;
@@ -229,6 +237,8 @@ export interface ProviderDescriptor {
   readonly operations: readonly Operation[];
   /** The client dialect the provider speaks natively, enabling pass-through. */
   readonly dialect?: Dialect;
+  /** Further client dialects its `passthrough` relays (read from `RawChatRequest.dialect`). */
+  readonly alsoRelays?: readonly Dialect[];
   /** Base URL used when a channel gives none; absent when the channel must give one. */
   readonly defaultBaseUrl?: string;
   /** True for providers that reach no upstream (no base URL, answers say they are simulated). */

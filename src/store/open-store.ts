@@ -31,7 +31,8 @@ import { storedResponsesMigration } from './migrations/016-stored-responses.js';
 import { backgroundResponsesMigration } from './migrations/017-background-responses.js';
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
 import { moneyNusdMigration } from './migrations/019-money-nusd.js';
-import { limitRulesMigration } from './migrations/020-limit-rules.js';
+import { usageRefusalMigration } from './migrations/021-usage-refusal.js';
+import { limitRulesMigration } from './migrations/022-limit-rules.js';
 
 export type { StoreDialect };
 
@@ -66,7 +67,8 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '017-background-responses': backgroundResponsesMigration,
         '018-stored-response-items': storedResponseItemsMigration,
         '019-money-nusd': moneyNusdMigration(dialect),
-        '020-limit-rules': limitRulesMigration,
+        '021-usage-refusal': usageRefusalMigration,
+        '022-limit-rules': limitRulesMigration,
       };
     },
   };

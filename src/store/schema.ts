@@ -44,6 +44,8 @@ export interface UsageRecordsTable {
   cost_nusd: number;
   latency_ms: number;
   created_at: number;
+  /** The limit or budget that refused the call (outcome `rate_limit` / `insufficient_quota`); null otherwise (migration 021). */
+  refusal?: string | null;
   /** The account of the key that made the call (null: an operator key or the master key). */
   account_id?: string | null;
 }

@@ -16,6 +16,7 @@ import { type NewDelivery, type StoredTask, TasksRepository } from '../store/tas
 import { WebhookDeliveriesRepository } from '../store/webhook-deliveries-repository.js';
 import { checkCallbackUrl } from './callback-url.js';
 import { TaskFinisher } from './task-finisher.js';
+import type { LimitsService } from '../limits/limits-service.js';
 import { taskMediaUrl } from './task-media-url.js';
 import { TaskPoller } from './task-poller.js';
 import { TaskService } from './task-service.js';
@@ -109,6 +110,20 @@ export class TaskEngine {
       notify: (task) => this.notify(task),
     });
     return this.service;
+  }
+
+  /**
+   * Frees a task's limit holds and settles its budget reservation when it reaches a terminal
+   * status on this process (a task admitted on another replica is found by its id all the same).
+   */
+  useLimits(limits: LimitsService): void {
+    this.finisher.onEnded = (task, charged) => {
+      limits
+        .endTask({ id: task.id, keyId: task.owner, accountId: task.accountId, createdAt: task.createdAt }, charged)
+        .catch((error: unknown) =>
+          this.deps.logger.warn({ err: error, task: task.id }, 'limits: ending the holds of a task failed (they expire with its lease)'),
+        );
+    };
   }
 
   /** The names of the task families, in registry order (the admin API's task filter). */

@@ -32,6 +32,9 @@ interface FinisherOptions {
 }
 
 export class TaskFinisher {
+  /** Told of every task this process moved to a terminal status: charged (USD), or refunded (undefined). Limits free the task's holds here. */
+  onEnded?: (task: StoredTask, chargedNusd: number | undefined) => void;
+
   constructor(private readonly options: FinisherOptions) {}
 
   /** Copies the outputs into the media store, then marks the task succeeded and settles it. */
@@ -58,7 +61,7 @@ export class TaskFinisher {
     };
     const now = Date.now();
     const { units, amount } = settlementOf(task, media.length, observation);
-    return this.options.repository.finish(
+    const done = await this.options.repository.finish(
       task.id,
       leaseOwner,
       {
@@ -75,6 +78,8 @@ export class TaskFinisher {
         delivery: (done) => this.options.notify(done),
       },
     );
+    if (done) this.onEnded?.(done, amount);
+    return done;
   }
 
   /** Fails (or cancels) a task and refunds it, once. `leaseOwner` null: without holding the lease (client cancel, submit failure). */
@@ -103,6 +108,7 @@ export class TaskFinisher {
       },
     );
     if (done) this.options.logger.info({ task: task.id, status, code: error.code }, 'task ended without a result; refunded');
+    if (done) this.onEnded?.(done, undefined);
     return done;
   }
 

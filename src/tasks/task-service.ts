@@ -54,20 +54,22 @@ export class TaskService implements TaskServices {
     const { lifecycle, repository, finisher, poller } = this.options;
     const parent = call.parentId === undefined ? undefined : await this.parentFor(call);
     const model = call.request.model;
-    const admitted = await lifecycle.admit({ ...call, model, operation: call.operation, stream: false });
+    const id = this.options.newTaskId(call.surface);
+    const accepts = (channel: RuntimeChannel) =>
+      channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
+    const priceNusd = this.priceOf(call, accepts);
+    // The task's limits and budget are held under its id until it is terminal (task-finisher's onEnded).
+    const taskReservation = { id, amountNusd: priceNusd, leaseMs: PROVISIONAL_DEADLINE_MS };
+    const admitted = await lifecycle.admit({ ...call, model, operation: call.operation, stream: false, taskReservation });
     const owner = mediaOwner(call.key.accountId, call.key.id);
     // A task's result is kept in the media store: an owner whose quota is full is refused before anything runs.
     await this.options.media.checkRoom(owner, 1).catch((error: unknown) => {
       void admitted.fail(error);
       throw error;
     });
-    const id = this.options.newTaskId(call.surface);
     const now = Date.now();
     const { images, ...rest } = call.request;
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
-    const accepts = (channel: RuntimeChannel) =>
-      channel.provider.tasks?.operations.has(call.operation) === true && (parent === undefined || channel.name === parent.channel);
-    const priceNusd = this.priceOf(call, accepts);
     await repository.insertQueued(
       {
         id,

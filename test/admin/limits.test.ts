@@ -6,17 +6,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBounds } from '../../src/limits/budget-period.js';
-import type { CounterStore, Hold, HoldState } from '../../src/limits/contract.js';
+import type { Hold, HoldState } from '../../src/limits/contract.js';
+import { FakeCounterStore, StaticRuleSource } from '../helpers/fake-counter-store.js';
 import { type RunningGateway, startGateway } from '../helpers/start-gateway.js';
 import { AdminClient, signedInClient } from './admin-client.js';
 
 const MASTER = 'gg-master-limits-test-0123456789';
 
-/** Answers `peek` from `remaining`, by counter name; remembers what it was asked. */
-class FakeCounters implements Partial<CounterStore> {
+/** Answers `peek` from `remaining`, by counter name (numbers the test chose); remembers what it was asked. */
+class FakeCounters extends FakeCounterStore {
   remaining = new Map<string, number>();
   peeked: Hold[] = [];
-  async peek(holds: readonly Hold[], now: number): Promise<HoldState[]> {
+  override async peek(holds: readonly Hold[], now: number): Promise<HoldState[]> {
     this.peeked.push(...holds);
     return holds.map((hold) => ({
       counter: hold.counter,
@@ -34,7 +35,8 @@ describe('admin API: limits and budgets', () => {
   let admin: AdminClient;
   const counters = new FakeCounters();
   beforeAll(async () => {
-    running = await startGateway({ masterKey: MASTER, counters: counters as unknown as CounterStore });
+    // No rule in force for admission (the routes read the store); the counters answer standing.
+    running = await startGateway({ masterKey: MASTER, admission: { rules: new StaticRuleSource(), counters } });
     admin = new AdminClient(running.url, MASTER);
   });
   afterAll(() => running.close());

@@ -30,7 +30,11 @@ export async function startFakeUpstreams(): Promise<FakeUpstreams> {
   };
 }
 
-/** `openai-up`: the fake OpenAI upstream, `textmodel-b-*` rewritten to `gpt-*`. */
+/**
+ * `openai-up`: the fake OpenAI upstream, `textmodel-b-*` rewritten to `gpt-*`. The fake serves
+ * Chat Completions only, so the channel says it has no Responses API (`responsesApi: false`):
+ * Responses requests reach it translated. The Responses fake has its own channel.
+ */
 export function openaiUpChannel(upstream: { url: string }, overrides: Partial<ChannelSpec> = {}): ChannelSpec {
   return {
     name: 'openai-up',
@@ -39,6 +43,7 @@ export function openaiUpChannel(upstream: { url: string }, overrides: Partial<Ch
     apiKey: FAKE_OPENAI_API_KEY,
     models: ['textmodel-b-*'],
     modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+    options: { responsesApi: false },
     ...overrides,
   };
 }

@@ -13,7 +13,6 @@ import type { GatewayConfig, LimitSettings, MediaSettings } from '../../src/conf
 import { validateChannel } from '../../src/config/validate-config.js';
 import { PROVIDER_DESCRIPTORS } from '../../src/providers/registry.js';
 import type { SandboxSettings } from '../../src/sandbox/sandbox-settings.js';
-import type { CounterStore } from '../../src/limits/contract.js';
 
 export interface ChannelSpec {
   name: string;
@@ -47,8 +46,8 @@ export interface StartOptions {
   key?: CreateKeyOptions;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
-  /** Limit and budget counters for the admin API's standing (a fake in tests). */
-  counters?: CounterStore;
+  /** Rate limits and budgets: rules and counters (absent: none installed). */
+  admission?: NonNullable<Parameters<typeof buildApp>[1]>['limits'];
 }
 
 export interface RunningGateway {
@@ -77,7 +76,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     tasks: { ...base.tasks, ...options.tasks },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
-  const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), counters: options.counters });
+  const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), limits: options.admission });
   const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });
   const createKey = async (keyOptions: CreateKeyOptions) => (await createApiKey(gateway.keys, keyOptions)).key;
   const key = await createKey(options.key ?? { name: 'test' });

@@ -12,6 +12,7 @@ import { fromOpenAIChatResponse } from './from-openai-chat-response.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
 import { openAILimits } from './openai-limits.js';
 import { openAIPassthrough } from './openai-passthrough.js';
+import { openAIResponsesPassthrough } from './openai-responses-passthrough.js';
 import { postChatCompletions, wantsStreamUsage } from './openai-upstream.js';
 import { TOOL_ERROR_PREFIX, toOpenAIChatRequest } from './to-openai-chat-request.js';
 
@@ -51,6 +52,8 @@ export function createOpenAIChat(flavour: OpenAIFlavour): ChatProvider {
       const { response, names } = await send({ ...request, stream: true }, attempt);
       return restoreToolNamesInStream(decodeOpenAIChatStream(response.body, { model: attempt.upstreamModel }), names);
     },
-    passthrough: (raw, attempt) => openAIPassthrough(raw, attempt, flavour),
+    // Channel option `responsesApi: false`: the server behind this channel lacks `/responses`, so Responses requests are translated.
+    relaysOn: (dialect, channel) => dialect !== 'responses' || channel.options.responsesApi !== false,
+    passthrough: (raw, attempt) => (raw.dialect === 'responses' ? openAIResponsesPassthrough(raw, attempt) : openAIPassthrough(raw, attempt, flavour)),
   };
 }

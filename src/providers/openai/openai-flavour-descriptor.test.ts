@@ -18,6 +18,12 @@ describe('openAIFlavourDescriptor', () => {
     expect(chatOnly.embed).toBeUndefined();
   });
 
+  it('relays the Responses API only for the flavour that serves it (OpenAI itself)', async () => {
+    expect((await createProvider(openAIFlavourDescriptor(OPENAI_FLAVOUR))).alsoRelays).toEqual(['responses']);
+    expect((await createProvider(openAIFlavourDescriptor(OPENAI_COMPATIBLE_FLAVOUR))).alsoRelays).toBeUndefined();
+    for (const preset of NAMED_PRESETS) expect(openAIFlavourDescriptor(preset).alsoRelays).toBeUndefined();
+  });
+
   it('gives each named preset its vendor base URL and its own environment variables', () => {
     for (const preset of NAMED_PRESETS) {
       const descriptor = openAIFlavourDescriptor(preset);

@@ -3,12 +3,13 @@ import type { ProviderDescriptor } from '../types.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
 
 export function openAIFlavourDescriptor(flavour: OpenAIFlavour): ProviderDescriptor {
-  const { name, operations, defaultBaseUrl, envPreset } = flavour;
+  const { name, operations, defaultBaseUrl, envPreset, servesResponses } = flavour;
   const serves = (operation: OpenAIFlavour['operations'][number]) => operations.includes(operation);
   return {
     name,
     operations,
     dialect: 'openai',
+    ...(servesResponses ? { alsoRelays: ['responses'] as const } : {}),
     ...(defaultBaseUrl ? { defaultBaseUrl } : {}),
     ...(envPreset ? { envPreset } : {}),
     factory: async () => ({

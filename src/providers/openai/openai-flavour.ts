@@ -31,4 +31,10 @@ export interface OpenAIFlavour {
   readonly acceptsDocuments: boolean;
   /** The most tools one request may define, when the vendor documents a limit (OpenAI: 128). */
   readonly maxTools?: number;
+  /**
+   * The upstream serves OpenAI's Responses API (`POST <base>/responses`, hosted tools included):
+   * Responses requests are then relayed to it untranslated. Only OpenAI itself does; servers
+   * that merely speak Chat Completions are reached by translation.
+   */
+  readonly servesResponses?: boolean;
 }

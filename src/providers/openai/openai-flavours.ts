@@ -19,6 +19,7 @@ export const OPENAI_FLAVOUR: OpenAIFlavour = {
   acceptsDocuments: true,
   // "A max of 128 functions are supported" (Chat Completions reference, `tools`).
   maxTools: 128,
+  servesResponses: true,
 };
 
 /**

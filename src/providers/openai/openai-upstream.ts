@@ -19,6 +19,22 @@ function chatCompletionsUrl(channel: ChannelConfig): string {
 /** Base URL → its chat completions URL, so the URL is not rebuilt per request (bounded). */
 const COMPLETIONS_URLS = new Map<string, string>();
 
+/** POSTs a Responses API body to `<base>/responses`; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
+export async function postResponses(body: object, attempt: Attempt): Promise<UpstreamResponse> {
+  const { channel } = attempt;
+  const response = await sendUpstream({
+    url: `${channel.baseUrl.replace(/\/+$/, '')}/responses`,
+    headers: openAIHeaders(channel),
+    body: JSON.stringify(body),
+    signal: attempt.signal,
+    timeoutMs: channel.timeoutMs,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return response;
+}
+
 /** Keyless local servers (Ollama, llama.cpp) get no Authorization header at all. */
 export function openAIHeaders(channel: ChannelConfig): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };

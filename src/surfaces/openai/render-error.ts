@@ -23,7 +23,8 @@ function typeAndCode(error: GatewayError): { type: string; code: string | null }
     case 'request_too_large':
       return { type: 'invalid_request_error', code: code ?? 'request_too_large' };
     case 'rate_limit':
-      return { type: 'rate_limit_error', code: code ?? 'rate_limit_exceeded' };
+      // A gateway limit says what it counted, as OpenAI's own 429s do (`requests`, `tokens`).
+      return { type: error.rateLimitType ?? 'rate_limit_error', code: code ?? 'rate_limit_exceeded' };
     case 'insufficient_quota':
       return { type: 'insufficient_quota', code: code ?? 'insufficient_quota' };
     case 'upstream':

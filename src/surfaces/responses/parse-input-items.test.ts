@@ -335,10 +335,21 @@ describe('parseConversation: history and item_reference', () => {
   });
 
   it('reports a stored conversation it cannot read against previous_response_id', () => {
-    const broken: ResponseItem[] = [{ type: 'computer_call', id: 'cu_1' }];
+    const broken: ResponseItem[] = [{ type: 'message', id: 'msg_1', role: 'robot', content: 'beep' }];
     const error = rejection('Hi', context(broken));
     expect(error.param).toBe('previous_response_id');
-    expect(error.message).toContain('history[0].type');
+    expect(error.message).toContain('history[0].role');
+  });
+
+  it('leaves out the hosted-tool items of a turn relayed to OpenAI, keeping the answer that used them', () => {
+    const history: ResponseItem[] = [
+      { type: 'message', id: 'msg_1', role: 'user', content: 'Search for otters' },
+      { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'otters' } },
+      { type: 'message', id: 'msg_2', role: 'assistant', content: [{ type: 'output_text', text: 'Otters hold hands.', annotations: [] }] },
+    ];
+    const { messages } = parseConversation(history, 'More?', context(history));
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(messages[1].content).toEqual([{ type: 'text', text: 'Otters hold hands.' }]);
   });
 });
 

@@ -14,6 +14,7 @@
  *   the account's stored item of that id (`ParseContext.storedItems`), as if it stood there (and
  *   stored as that item).
  *
+ * The stored history's hosted-tool items (from turns relayed to OpenAI) are left out.
  * Consecutive assistant items (reasoning, text, calls of one answer) form one assistant turn.
  * The callers bound the input and the history before this runs (parse-responses-bounds.ts).
  */
@@ -67,6 +68,7 @@ export function parseConversation(history: readonly ResponseItem[], input: unkno
     if (isJson(item) && typeof item.id === 'string' && item.type !== 'item_reference' && isMessageOrTyped(item)) state.referable.set(item.id, item);
   }
   history.forEach((item, i) => {
+    if (isHostedToolItem(item)) return;
     try {
       parseItem(item, `history[${i}]`, state);
     } catch (error) {
@@ -78,6 +80,15 @@ export function parseConversation(history: readonly ResponseItem[], input: unkno
   });
   const inputItems = items.map((item, i) => parseItem(item, `input[${i}]`, state));
   return { system: state.system, messages: state.messages, inputItems };
+}
+
+/**
+ * An item of a hosted tool OpenAI ran on a relayed turn (`web_search_call`, `code_interpreter_call`,
+ * …): left out of a stored conversation continued by translation, since no other vendor can
+ * replay it; the answer that used it is in the conversation as its message.
+ */
+function isHostedToolItem(item: ResponseItem): boolean {
+  return typeof item.type === 'string' && !ITEM_TYPES.includes(item.type);
 }
 
 /** `input` as a list of items: a string is one user message. */

@@ -117,7 +117,7 @@ export const parseResponsesRequest: ParseResponsesRequest = (body, context) => {
 };
 
 /** Fields that name state kept on OpenAI's side, which the gateway does not have. */
-function refuseOpenAIState(json: Json): void {
+export function refuseOpenAIState(json: Json): void {
   if (json.conversation !== undefined && json.conversation !== null) {
     throw invalidRequest('conversation: the Conversations API is not available on gengate; continue a conversation with previous_response_id', 'conversation');
   }

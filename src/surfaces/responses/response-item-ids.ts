@@ -15,3 +15,12 @@ export function newResponseItemId(prefix: ResponseItemPrefix): string {
 export function newResponseId(): string {
   return `resp_${randomHex(24)}`;
 }
+
+/**
+ * The gateway's id for an item an upstream named (relayed Responses answers): the upstream id's
+ * type prefix (`ws_`, `msg_`, …) kept when it has one, then 48 hexadecimal characters.
+ */
+export function newItemIdLike(upstreamId: string): string {
+  const prefix = /^([a-z]{1,16})_/.exec(upstreamId)?.[1] ?? 'item';
+  return `${prefix}_${randomHex(24)}`;
+}

@@ -1,15 +1,20 @@
 /**
  * The Responses surface's routes (OpenAI's Bearer key and error shape): create a response (JSON
- * or SSE) through the canonical chat form on any upstream, with the conversation state the
- * gateway keeps (`previous_response_id`, `store`); retrieve, delete and cancel a stored one, list
+ * or SSE) through the canonical chat form on any upstream — or, on a channel of OpenAI itself,
+ * relayed untranslated under the relay policy (relay-request.ts, relay-answer.ts) — with the
+ * conversation state the gateway keeps (`previous_response_id`, `store`); retrieve, delete and cancel a stored one, list
  * its input items, and count a request's input tokens. A stored response is saved before the
  * client sees its end (the JSON answer, or the stream's terminal event), so a follow-up sent the
  * instant it ends finds it, on any replica sharing the database.
  */
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeControlCharacters } from '../../core/client-strings.js';
 import { GatewayError, invalidRequest } from '../../core/errors.js';
 import { nowSeconds } from '../../core/ids.js';
+import { once } from '../../core/once.js';
+import type { PassthroughResponse } from '../../core/passthrough.js';
+import type { Json } from '../../core/validate.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { RouteInfo } from '../../core/route.js';
 import type { ResponseItem, StoredResponse, StoredResponseStatus } from '../../core/responses.js';
@@ -23,12 +28,16 @@ import { estimateResponsesInputTokens } from './estimate-responses-input-tokens.
 import { parseResponsesRequest } from './parse-responses-request.js';
 import { newResponseId } from './response-item-ids.js';
 import { peekResponsesRequest } from './peek-responses-request.js';
+import { RelayedAnswer, type RelayContext } from './relay-answer.js';
+import { relayRequest } from './relay-request.js';
+import { type KeepResponse, relayResponsesJson, relayResponsesStream } from './relay-responses-answer.js';
+import { responsesStreamErrorFrame } from './render-stream-error.js';
 import { parseContextFor } from './stored-item-references.js';
 import { forClient } from './render-response-object.js';
 import { renderResponse } from './render-response.js';
 import { renderResponsesStream } from './render-responses-stream.js';
 import { parseInputItemsQuery, parseRetrieveQuery, type InputItemsQuery } from './parse-query.js';
-import type { ParsedResponsesRequest, RenderContext, RenderedResponse } from './seams.js';
+import type { PeekedResponsesRequest, RenderContext, RenderedResponse } from './seams.js';
 
 const STATUSES: readonly StoredResponseStatus[] = ['queued', 'in_progress', 'completed', 'incomplete', 'failed', 'cancelled'];
 
@@ -55,31 +64,32 @@ async function historyOf(services: GatewayServices, key: AuthenticatedKey, previ
   return history;
 }
 
-/** The request parsed with the conversation it continues and the stored items its references name. */
-async function parseWithState(
-  services: GatewayServices,
-  key: AuthenticatedKey,
-  body: unknown,
-  previousResponseId: string | undefined,
-): Promise<ParsedResponsesRequest> {
-  const history = await historyOf(services, key, previousResponseId);
-  return parseResponsesRequest(body, await parseContextFor(services, key, body, history));
-}
-
 async function createResponse(services: GatewayServices, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const peeked = peekResponsesRequest(request.body);
   if (peeked.background) return createBackgroundResponse(services, request, reply, peeked);
   const key = requestKey(request);
-  const parsed = await parseWithState(services, key, request.body, peeked.previousResponseId);
+  const history = await historyOf(services, key, peeked.previousResponseId);
+  const parseContext = await parseContextFor(services, key, request.body, history);
+  // Parsed only when a channel translates: OpenAI itself gets the client's request as it came (hosted tools included).
+  const parse = once(() => parseResponsesRequest(request.body, parseContext));
+  const relayed = relayRequest(request.body as Json, parseContext, peeked.store);
   const outcome = await services.chat({
     key,
     surface: 'responses',
     requestId: String(request.id),
     model: peeked.model,
     stream: peeked.stream,
-    canonical: () => parsed.canonical,
+    canonical: () => parse().canonical,
+    // Documents are checked against the gateway's limits once translated; a relayed request's are the upstream's to check.
+    documents: [],
+    raw: { dialect: 'responses', body: relayed.body, stream: peeked.stream, errorEvent: (error) => responsesStreamErrorFrame(error) },
     signal: clientSignal(request, reply),
   });
+  if (outcome.kind === 'passthrough') {
+    setRouteHeaders(reply, outcome.route);
+    return relayAnswer(services, key, peeked, relayed.inputItems, outcome.response, reply);
+  }
+  const parsed = parse();
   setRouteHeaders(reply, withParseWarnings(outcome.route, parsed.warnings));
   const context: RenderContext = {
     responseId: newResponseId(),
@@ -97,22 +107,62 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
     if (!peeked.store) return;
     await services.responses.save(key, storedResponse(key, context, parsed.inputItems, rendered));
   };
-  switch (outcome.kind) {
-    case 'response': {
-      const rendered = renderResponse(outcome.response, context);
-      await save(rendered);
-      return reply.send(forClient(rendered, parsed.include));
-    }
-    case 'stream': {
-      const frames = renderResponsesStream(outcome.events, context, save)[Symbol.asyncIterator]();
-      // The renderer fails its first frame when the stream failed before it started: still an HTTP error, not a 200 stream.
-      const first = await frames.next();
-      return sendSse(reply, startingWith(first, frames));
-    }
-    case 'passthrough':
-      // No raw request is offered, so no upstream relays this dialect.
-      throw new GatewayError('internal', 'a Responses call was relayed untranslated');
+  if (outcome.kind === 'response') {
+    const rendered = renderResponse(outcome.response, context);
+    await save(rendered);
+    return reply.send(forClient(rendered, parsed.include));
   }
+  const frames = renderResponsesStream(outcome.events, context, save)[Symbol.asyncIterator]();
+  // The renderer fails its first frame when the stream failed before it started: still an HTTP error, not a 200 stream.
+  const first = await frames.next();
+  return sendSse(reply, startingWith(first, frames));
+}
+
+/**
+ * OpenAI's own answer, relayed: ids made the gateway's and the response kept (when `store`)
+ * before the client sees its end, as a translated answer is.
+ */
+async function relayAnswer(
+  services: GatewayServices,
+  key: AuthenticatedKey,
+  peeked: PeekedResponsesRequest,
+  inputItems: ResponseItem[],
+  response: PassthroughResponse,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const context: RelayContext = {
+    responseId: newResponseId(),
+    model: peeked.model,
+    store: peeked.store,
+    include: clientInclude(reply.request.body),
+    seal: (reasoning) => services.responses.seal(reasoning),
+  };
+  if (peeked.previousResponseId !== undefined) context.previousResponseId = peeked.previousResponseId;
+  const answer = new RelayedAnswer(context);
+  const keep: KeepResponse = async (object, outputItems) => {
+    if (!peeked.store) return;
+    // Stored as of now (the retention counts from the gateway's clock); the object keeps OpenAI's `created_at`.
+    await services.responses.save(key, storedResponse(key, { ...context, createdAt: nowSeconds() }, inputItems, { object, outputItems }));
+  };
+  if (response.upstreamRequestId !== undefined) reply.header('x-gengate-upstream-request-id', response.upstreamRequestId);
+  reply.code(response.status);
+  const contentType = response.headers['content-type'];
+  if (peeked.stream && (contentType === undefined || contentType.includes('text/event-stream'))) {
+    return sendSse(reply, relayResponsesStream(asChunks(response.body), answer, keep));
+  }
+  const relayed = await relayResponsesJson(response.body, answer, keep);
+  if (Buffer.isBuffer(relayed) && contentType !== undefined) reply.header('content-type', contentType);
+  return reply.send(relayed);
+}
+
+/** The client's `include` strings (the upstream checks the list itself). */
+function clientInclude(body: unknown): string[] {
+  const include = (body as Json).include;
+  return Array.isArray(include) ? include.filter((value): value is string => typeof value === 'string') : [];
+}
+
+function asChunks(body: Readable | Buffer): AsyncIterable<Buffer | string> | Iterable<Buffer> {
+  return Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer | string>);
 }
 
 /** The route's warnings after what the parser left out (hosted tools), for `x-gengate-warnings`. */
@@ -138,7 +188,10 @@ function startingWith(first: IteratorResult<string>, rest: AsyncIterator<string>
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
-function storedResponse(key: AuthenticatedKey, context: RenderContext, inputItems: ResponseItem[], rendered: RenderedResponse): StoredResponse {
+/** What a stored response needs of the context it was rendered or relayed in. */
+type StoredContext = Pick<RenderContext, 'responseId' | 'createdAt' | 'model' | 'previousResponseId'>;
+
+function storedResponse(key: AuthenticatedKey, context: StoredContext, inputItems: ResponseItem[], rendered: RenderedResponse): StoredResponse {
   const status = rendered.object.status;
   const stored: StoredResponse = {
     id: context.responseId,
@@ -211,7 +264,8 @@ async function countInputTokens(services: GatewayServices, request: FastifyReque
   const peeked = peekResponsesRequest(request.body);
   const key = requestKey(request);
   services.checkAccess(key, peeked.model, 'chat');
-  const parsed = await parseWithState(services, key, request.body, peeked.previousResponseId);
+  const history = await historyOf(services, key, peeked.previousResponseId);
+  const parsed = parseResponsesRequest(request.body, await parseContextFor(services, key, request.body, history));
   return { object: 'response.input_tokens', input_tokens: await estimateResponsesInputTokens(parsed.canonical) };
 }
 
