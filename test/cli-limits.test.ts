@@ -18,10 +18,10 @@ const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
 
-function gengate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function gengate(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn' },
+    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -102,4 +102,20 @@ describe('gengate limits and budgets', () => {
     expect((await gengate(['budgets', 'clear', stored.id])).code).toBe(0);
     expect((await gengate(['budgets', 'list'])).stdout.trim()).toBe('no budgets: set one with `gengate budgets set`');
   }, 120_000);
+
+  it('rebuilds the shared spend counters from the ledger when Redis is set, and says there are none without it', async () => {
+    const store = await openStore(databaseUrl);
+    const team = newAccount('rebuild@example.com', 'member');
+    await new AccountsRepository(store.db).insert(team);
+    await store.close();
+    expect((await gengate(['budgets', 'set', '--account', team.id, '--period', 'day', '--limit', '3'])).code).toBe(0);
+
+    const local = await gengate(['budgets', 'rebuild']);
+    expect(local.code).toBe(0);
+    expect(local.stdout).toMatch(/^no shared counters/);
+    const shared = await gengate(['budgets', 'rebuild'], { GENGATE_REDIS_URL: 'redis://127.0.0.1:6379/15' });
+    expect(shared.code, shared.stderr).toBe(0);
+    expect(shared.stdout).toContain(`account ${team.id}  day  spent 0.000000000 of 3.000000000 USD`);
+    expect(shared.stdout).toContain('rebuilt 1 budget from the ledger');
+  }, 60_000);
 });

@@ -1,13 +1,15 @@
 /**
- * `gengate budgets list|set|clear`: budgets from the command line, as the admin API sets them
- * (same checks, audited as the command line). `set` creates the subject's budget of that period
- * or changes it. `rebuild` (spend counters from the ledger) belongs to the counter stores and is
- * only named here until they exist.
+ * `gengate budgets list|set|clear|rebuild`: budgets from the command line, as the admin API sets
+ * them (same checks, audited as the command line). `set` creates the subject's budget of that
+ * period or changes it; `rebuild` sets the shared spend counters (Redis) from the ledger.
  */
 import type { GatewayConfig } from '../config/types.js';
-import { checkBudgetInput, RuleProblem } from '../limits/rule-validation.js';
+import { openCounterStore } from '../limits/open-counter-store.js';
+import { asBudgetRule, checkBudgetInput, RuleProblem } from '../limits/rule-validation.js';
 import { displayUsd as displayUsdOf } from '../limits/display-usd.js';
-import type { StoredBudgetRule } from '../store/limit-rules-repository.js';
+import { LimitRulesRepository, type StoredBudgetRule } from '../store/limit-rules-repository.js';
+import { openStore } from '../store/open-store.js';
+import { runBudgetsRebuild } from './budgets-rebuild.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
 import { ruleRefusal, withRules } from './rules-store.js';
 import { UsageError } from './usage.js';
@@ -118,9 +120,25 @@ export async function budgetsCommand(args: string[], loadConfig: LoadConfig): Pr
     return;
   }
   if (action === 'rebuild') {
-    console.error('gengate: budgets rebuild needs the shared spend counters, which this build does not have yet');
-    process.exitCode = 1;
+    const { values } = parseCommandLine('budgets rebuild', rest, CONFIG_OPTION, { min: 0, max: 0 });
+    const config = loadConfig(values.config);
+    if (!config.redisUrl) {
+      console.log('no shared counters (GENGATE_REDIS_URL is not set): each gateway process seeds its budgets from the ledger when it starts using them');
+      return;
+    }
+    const store = await openStore(config.databaseUrl);
+    // The command waits longer than a call would, and fails rather than writing nothing quietly.
+    const counters = openCounterStore({ redisUrl: config.redisUrl, timeoutMs: 5_000, failure: { rates: 'closed', counts: 'closed', budgets: 'closed' } });
+    try {
+      const budgets = (await new LimitRulesRepository(store.db).listBudgets()).flatMap((row) => asBudgetRule(row) ?? []);
+      await runBudgetsRebuild(store, budgets, counters);
+    } finally {
+      await counters.close();
+      await store.close();
+    }
     return;
   }
-  throw new UsageError(action ? `unknown budgets action "${action}": use list, set or clear` : '"gengate budgets" needs an action: list, set or clear');
+  throw new UsageError(
+    action ? `unknown budgets action "${action}": use list, set, clear or rebuild` : '"gengate budgets" needs an action: list, set, clear or rebuild',
+  );
 }

@@ -39,6 +39,8 @@ export const USAGE = `usage:
       create the budget of that period, or change it; --soft warns below the cap,
       --time-zone an IANA zone for the calendar periods (default UTC)
   gengate budgets clear BUDGET_ID
+  gengate budgets rebuild
+      set every budget's shared spend counter (GENGATE_REDIS_URL) from the ledger
   gengate tasks ledger TASK_ID [--json]
       a task's status and ledger entries (reserve, then one settle or refund)
   gengate secrets rotate
