@@ -1,7 +1,7 @@
 /**
- * The words that name a rule to a caller and an operator: `key requests per minute`, `model
- * concurrent requests`, `account monthly budget` (`docs/limits.md`). A label names the kind of
- * rule, never a subject's id or its numbers, so it may appear in another tenant's refusal.
+ * The short titles of rules where their numbers stand beside them (the admin API's standing, the
+ * dashboard): `key requests per minute`, `model concurrent requests`, `account monthly budget`.
+ * A refusal and its usage row name a rule with its setting instead (`limit-labels.ts`).
  */
 import type { BudgetPeriod, BudgetRule, LimitKind, LimitRule } from './contract.js';
 
@@ -15,10 +15,10 @@ const KIND_WORDS: Record<LimitKind, string> = {
 
 const PERIOD_WORDS: Record<BudgetPeriod, string> = { day: 'daily', week: 'weekly', month: 'monthly', lifetime: 'lifetime' };
 
-export function limitLabel(rule: Pick<LimitRule, 'scope' | 'kind'>): string {
+export function limitTitle(rule: Pick<LimitRule, 'scope' | 'kind'>): string {
   return `${rule.scope} ${KIND_WORDS[rule.kind]}`;
 }
 
-export function budgetLabel(rule: Pick<BudgetRule, 'scope' | 'period'>): string {
+export function budgetTitle(rule: Pick<BudgetRule, 'scope' | 'period'>): string {
   return `${rule.scope} ${PERIOD_WORDS[rule.period]} budget`;
 }

@@ -11,7 +11,7 @@ import { GatewayError } from '../../core/errors.js';
 import { periodBounds } from '../../limits/budget-period.js';
 import type { BudgetRule, Hold, HoldState, LimitRule } from '../../limits/contract.js';
 import { budgetCounter, limitCounter } from '../../limits/counter-names.js';
-import { budgetLabel, limitLabel } from '../../limits/rule-labels.js';
+import { budgetTitle, limitTitle } from '../../limits/rule-labels.js';
 import { asBudgetRule, asLimitRule, MAX_RULES } from '../../limits/rule-validation.js';
 import { LimitRulesRepository } from '../../store/limit-rules-repository.js';
 import { type Actor, isAdmin } from '../actor.js';
@@ -59,13 +59,13 @@ const STANDING_SCHEMA = {
 } as const;
 
 function limitHold(rule: LimitRule): Hold {
-  const common = { counter: limitCounter(rule), limit: rule.limit, label: limitLabel(rule) };
+  const common = { counter: limitCounter(rule), limit: rule.limit, label: limitTitle(rule) };
   return RATE_KINDS.has(rule.kind) ? { type: 'rate', ...common, amount: 0 } : { type: 'count', ...common };
 }
 
 function budgetHold(rule: BudgetRule, now: number): { hold: Hold; start: number; end: number | null } {
   const { start, end } = periodBounds(rule.period, rule.timeZone, now);
-  const hold: Hold = { type: 'spend', counter: budgetCounter(rule, start), limitNusd: rule.limitNusd, amountNusd: 0, expiresAt: end, label: budgetLabel(rule) };
+  const hold: Hold = { type: 'spend', counter: budgetCounter(rule, start), limitNusd: rule.limitNusd, amountNusd: 0, expiresAt: end, label: budgetTitle(rule) };
   return { hold, start, end };
 }
 
@@ -136,7 +136,7 @@ export function limitStandingRoutes(app: FastifyInstance, deps: AdminDeps): void
           const state = counted.includes(rule) ? stateOf.get(limitCounter(rule)) : undefined;
           return {
             rule: limitRuleView(rule),
-            label: limitLabel(rule),
+            label: limitTitle(rule),
             used: state ? Math.max(0, rule.limit - state.remaining) : null,
             remaining: state ? state.remaining : null,
             resetAt: state ? state.resetAt : null,
@@ -147,7 +147,7 @@ export function limitStandingRoutes(app: FastifyInstance, deps: AdminDeps): void
           const state = stateOf.get(hold.counter);
           return {
             budget: budgetRuleView(rule),
-            label: budgetLabel(rule),
+            label: budgetTitle(rule),
             periodStart: start,
             periodEnd: end,
             spentNusd: state ? Math.max(0, rule.limitNusd - state.remaining) : null,
