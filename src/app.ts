@@ -337,6 +337,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     tasks: engine,
     services,
     media,
+    counters: options.limits?.counters,
   });
   const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
   sweepSessions.unref();

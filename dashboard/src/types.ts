@@ -140,3 +140,32 @@ export interface AuditEntry {
   details: unknown;
   ip: string | null;
 }
+
+export interface LimitRule {
+  id: string;
+  scope: 'key' | 'account' | 'model';
+  subject: string;
+  model: string | null;
+  kind: string;
+  limit: number;
+}
+
+export interface BudgetRule {
+  id: string;
+  scope: 'key' | 'account';
+  subject: string;
+  period: 'day' | 'week' | 'month' | 'lifetime';
+  timeZone: string;
+  limitNusd: number;
+  limitUsd: string;
+  softNusd: number | null;
+  softUsd: string | null;
+}
+
+export interface LimitStanding {
+  keyId: string | null;
+  accountId: string | null;
+  counters: 'live' | 'unavailable' | 'not_configured';
+  limits: Array<{ rule: LimitRule; label: string; used: number | null; remaining: number | null; resetAt: number | null }>;
+  budgets: Array<{ budget: BudgetRule; label: string; periodEnd: number | null; spentNusd: number | null; remainingNusd: number | null }>;
+}

@@ -14,8 +14,11 @@ import { refuseControlCharacters } from './refuse-control-characters.js';
 import { renderAdminError } from './render-admin-error.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
+import { budgetRoutes } from './routes/budget-routes.js';
 import { channelRoutes } from './routes/channel-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
+import { limitRoutes } from './routes/limit-routes.js';
+import { limitStandingRoutes } from './routes/limit-standing-routes.js';
 import { modelRoutes } from './routes/model-routes.js';
 import { playgroundRoutes } from './routes/playground-routes.js';
 import { responseRoutes } from './routes/response-routes.js';
@@ -36,6 +39,9 @@ const ROUTE_MODULES: RouteModule[] = [
   accountRoutes,
   auditRoutes,
   keyRoutes,
+  limitStandingRoutes,
+  limitRoutes,
+  budgetRoutes,
   usageRoutes,
   channelRoutes,
   taskRoutes,
@@ -55,7 +61,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: AdminDeps): P
             title: 'gengate admin API',
             version: '1',
             description:
-              'Accounts, API keys, channels, usage, tasks, stored responses, models and the audit log of a gengate gateway. ' +
+              'Accounts, API keys, limits and budgets, channels, usage, tasks, stored responses, models and the audit log of a gengate gateway. ' +
               'Authenticate with the dashboard session cookie (state changes also need `x-csrf-token`) or `Authorization: Bearer <admin API key>`.',
           },
           servers: [{ url: '/' }],

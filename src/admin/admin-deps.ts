@@ -5,6 +5,7 @@ import type { KeyDirectory } from '../auth/key-directory.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { LiveChannels } from '../gateway/live-channels.js';
+import type { CounterStore } from '../limits/contract.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Catalog } from '../routing/catalog.js';
@@ -42,4 +43,6 @@ export interface AdminDeps {
   tasks: TaskEngine;
   services: Gateway;
   media: MediaStore;
+  /** The limit and budget counters, for `GET /limits/standing`; absent, standing shows the rules without numbers. */
+  counters?: CounterStore;
 }

@@ -1,6 +1,6 @@
 /**
  * The `gengate` commands: `start` runs the gateway; `keys create|list|revoke` manage API keys;
- * `accounts create|link|list` manage dashboard accounts; `migrate` brings the database schema up to date; `tasks ledger`
+ * `accounts create|link|list` manage dashboard accounts; `limits list|set|clear` and `budgets list|set|clear` the rules of docs/limits.md; `migrate` brings the database schema up to date; `tasks ledger`
  * shows a task's billing; `secrets rotate` re-encrypts stored credentials under the current secret key. Each command is in its own file here.
  */
 import type { GatewayConfig } from '../config/types.js';
@@ -21,6 +21,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   accounts: async () => (await import('./accounts-command.js')).accountsCommand,
   migrate: async () => (await import('./migrate-command.js')).migrateCommand,
   tasks: async () => (await import('./tasks-command.js')).tasksCommand,
+  limits: async () => (await import('./limits-command.js')).limitsCommand,
+  budgets: async () => (await import('./budgets-command.js')).budgetsCommand,
   secrets: async () => (await import('./secrets-command.js')).secretsCommand,
 };
 

@@ -25,6 +25,22 @@ export const USAGE = `usage:
   gengate accounts list
   gengate accounts first-admin-link
       while no admin can sign in: a fresh one-time link to set the first admin's password
+  gengate limits list [--key ID | --account EMAIL] [--json]
+  gengate limits set [--key ID | --account EMAIL] [--model PATTERN] --kind KIND --limit N
+      create a limit rule, or change the limit of the one of that kind and pattern (docs/limits.md)
+        without --key or --account: a model rule (every caller of models matching --model)
+        --kind     requests_per_minute, tokens_per_minute, concurrent_requests,
+                   task_submits_per_minute or unfinished_tasks
+        --model    a model id pattern (* wildcard); on a key or account an override for those models
+  gengate limits clear RULE_ID
+  gengate budgets list [--key ID | --account EMAIL] [--json]
+  gengate budgets set --key ID | --account EMAIL --period day|week|month|lifetime --limit USD
+                      [--soft USD] [--time-zone ZONE]
+      create the budget of that period, or change it; --soft warns below the cap,
+      --time-zone an IANA zone for the calendar periods (default UTC)
+  gengate budgets clear BUDGET_ID
+  gengate budgets rebuild
+      set every budget's shared spend counter (GENGATE_REDIS_URL) from the ledger
   gengate tasks ledger TASK_ID [--json]
       a task's status and ledger entries (reserve, then one settle or refund)
   gengate secrets rotate

@@ -1,9 +1,9 @@
 /**
  * Tells the parts of a running gateway that something they hold in memory changed (channels,
- * the catalog, keys). In one process the bus is local; a multi-replica deployment plugs in a
+ * the catalog, keys, limit and budget rules). In one process the bus is local; a multi-replica deployment plugs in a
  * bus over Redis pub/sub or PostgreSQL LISTEN/NOTIFY with the same two methods.
  */
-export type InvalidationTopic = 'channels' | 'catalog' | 'keys';
+export type InvalidationTopic = 'channels' | 'catalog' | 'keys' | 'limits';
 
 export interface InvalidationBus {
   publish(topic: InvalidationTopic): void;

@@ -32,6 +32,7 @@ import { backgroundResponsesMigration } from './migrations/017-background-respon
 import { storedResponseItemsMigration } from './migrations/018-stored-response-items.js';
 import { moneyNusdMigration } from './migrations/019-money-nusd.js';
 import { usageRefusalMigration } from './migrations/021-usage-refusal.js';
+import { limitRulesMigration } from './migrations/022-limit-rules.js';
 
 export type { StoreDialect };
 
@@ -67,6 +68,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '018-stored-response-items': storedResponseItemsMigration,
         '019-money-nusd': moneyNusdMigration(dialect),
         '021-usage-refusal': usageRefusalMigration,
+        '022-limit-rules': limitRulesMigration,
       };
     },
   };

@@ -333,6 +333,31 @@ interface StoredResponseItemsTable {
   response_id: string;
 }
 
+/** A limit rule (`limits/contract.ts` LimitRule); `model` '' when the rule has no pattern. */
+export interface LimitRulesTable {
+  id: string;
+  scope: string;
+  subject: string;
+  model: string;
+  kind: string;
+  limit_value: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A budget rule (`limits/contract.ts` BudgetRule), in nUSD. */
+export interface BudgetRulesTable {
+  id: string;
+  scope: string;
+  subject: string;
+  period: string;
+  time_zone: string;
+  limit_nusd: number;
+  soft_nusd: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   background_responses: BackgroundResponsesTable;
   background_response_events: BackgroundResponseEventsTable;
@@ -358,4 +383,6 @@ export interface Database {
   model_overrides: ModelOverridesTable;
   stored_responses: StoredResponsesTable;
   stored_response_items: StoredResponseItemsTable;
+  limit_rules: LimitRulesTable;
+  budget_rules: BudgetRulesTable;
 }

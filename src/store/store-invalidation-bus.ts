@@ -15,7 +15,7 @@ import type { ChangeNotifier } from './change-notifier.js';
 import type { Database } from './schema.js';
 import { readRevisions } from './store-revisions.js';
 
-const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys'];
+const TOPICS: readonly InvalidationTopic[] = ['channels', 'catalog', 'keys', 'limits'];
 /** A failing poll is logged at most this often. */
 const LOG_EVERY_MS = 60_000;
 

@@ -114,6 +114,36 @@ describe('the dashboard in Chromium', () => {
     expect(refused).toBeInstanceOf(OpenAI.AuthenticationError);
   }, 60_000);
 
+  it('sets a monthly budget on a key from its limits dialog and shows the spend-against-budget bar, then clears it', async () => {
+    await openNav('API keys');
+    await page.getByLabel('Name', { exact: true }).fill('budget-key');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('secret-dialog').getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Limits of budget-key' }).click();
+    const dialog = page.getByTestId('limits-dialog');
+    await dialog.getByText('No budget.').waitFor();
+    await dialog.getByLabel('Budget period').selectOption('month');
+    await dialog.getByLabel('Budget in USD').fill('12.5');
+    await dialog.getByLabel('Warn past USD').fill('10');
+    await dialog.getByRole('button', { name: 'Set budget' }).click();
+    const budget = dialog.getByTestId('budget-month');
+    await budget.waitFor();
+    expect(await budget.textContent()).toContain('key monthly budget');
+    expect(await budget.textContent()).toContain('of $12.50');
+    const bar = budget.getByRole('meter');
+    expect(await bar.getAttribute('max')).toBe('12500000000');
+    expect(await bar.getAttribute('aria-label')).toContain('of $12.50');
+    await check('key-budget');
+
+    await dialog.getByLabel('Budget in USD').fill('-1');
+    await dialog.getByRole('button', { name: 'Set budget' }).click();
+    await expect.poll(() => dialog.getByTestId('limits-error').textContent()).toContain('limitUsd');
+
+    await dialog.getByRole('button', { name: 'Clear key monthly budget' }).click();
+    await dialog.getByText('No budget.').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }, 60_000);
+
   it('adds a channel to a fake upstream, tests it, and routes a call through it without a restart', async () => {
     await openNav('Channels');
     await page.getByRole('button', { name: 'Add channel' }).click();

@@ -3,6 +3,7 @@ import { api, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
 import { CopyButton } from '../components/copy-button.js';
 import { Dialog } from '../components/dialog.js';
+import { LimitsPanel } from '../components/limits-panel.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatDate } from '../lib/format.js';
@@ -17,6 +18,7 @@ export function AccountsPage() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
   const [invite, setInvite] = useState<{ email: string; setupUrl: string } | null>(null);
+  const [limitsOf, setLimitsOf] = useState<AccountRow | null>(null);
 
   useEffect(() => {
     get<{ data: AccountRow[] }>('/accounts').then(
@@ -108,6 +110,9 @@ export function AccountsPage() {
                   <td>{formatDate(a.createdAt)}</td>
                   <td>{a.disabledAt ? 'disabled' : a.hasPassword ? 'active' : 'invited'}</td>
                   <td>
+                    <button type="button" class="secondary" aria-label={`Limits of ${a.email}`} onClick={() => setLimitsOf(a)}>
+                      Limits
+                    </button>{' '}
                     {!self && (
                       <button type="button" class={a.disabledAt ? 'secondary' : 'danger'} onClick={() => patch(a, { disabled: !a.disabledAt })}>
                         {a.disabledAt ? 'Enable' : 'Disable'}
@@ -121,6 +126,14 @@ export function AccountsPage() {
           </tbody>
         </table>
       </TableWrap>
+      <Dialog open={limitsOf !== null} title="Limits and budgets" onClose={() => setLimitsOf(null)} testId="limits-dialog">
+        {limitsOf && <LimitsPanel scope="account" subject={limitsOf.id} name={limitsOf.email} isAdmin />}
+        <div class="actions">
+          <button type="button" class="secondary" onClick={() => setLimitsOf(null)}>
+            Close
+          </button>
+        </div>
+      </Dialog>
       <Dialog open={invite !== null} title="Hand over this link" onClose={() => setInvite(null)} testId="invite-dialog">
         <p>
           Send this one-time link to <strong>{invite?.email}</strong> over a channel you trust. It sets their password and then stops working.

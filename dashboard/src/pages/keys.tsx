@@ -4,6 +4,7 @@ import { ErrorAlert, messageOf } from '../components/alert.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Dialog } from '../components/dialog.js';
+import { LimitsPanel } from '../components/limits-panel.js';
 import { usePaged } from '../components/use-paged.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
@@ -18,6 +19,7 @@ export function KeysPage() {
   const keys = usePaged<ApiKey>('/keys', '');
   const [secret, setSecret] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const [limitsOf, setLimitsOf] = useState<ApiKey | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const revoke = async () => {
@@ -82,6 +84,9 @@ export function KeysPage() {
                 </td>
                 {isAdmin && <td>{key.accountEmail ?? '—'}</td>}
                 <td>
+                  <button type="button" class="secondary" aria-label={`Limits of ${key.name}`} onClick={() => setLimitsOf(key)}>
+                    Limits
+                  </button>{' '}
                   {key.status === 'active' && (
                     <button type="button" class="danger" aria-label={`Revoke ${key.name}`} onClick={() => setRevoking(key)}>
                       Revoke
@@ -109,6 +114,15 @@ export function KeysPage() {
           <CopyButton text={secret?.secret ?? ''} fieldId="new-key-secret" />
           <button type="button" class="secondary" onClick={() => setSecret(null)}>
             Done
+          </button>
+        </div>
+      </Dialog>
+
+      <Dialog open={limitsOf !== null} title="Limits and budgets" onClose={() => setLimitsOf(null)} testId="limits-dialog">
+        {limitsOf && <LimitsPanel scope="key" subject={limitsOf.id} name={limitsOf.name} isAdmin={isAdmin} />}
+        <div class="actions">
+          <button type="button" class="secondary" onClick={() => setLimitsOf(null)}>
+            Close
           </button>
         </div>
       </Dialog>
