@@ -74,6 +74,7 @@ import { SessionsRepository } from './store/sessions-repository.js';
 import type { CounterStore, RuleSource } from './limits/contract.js';
 import type { LimitsService, LimitsSettings } from './limits/limits-service.js';
 import { openLimits } from './limits/open-limits.js';
+import { openStoredLimits } from './limits/open-stored-limits.js';
 import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
 import { spentInPeriod } from './store/budget-spend.js';
@@ -114,8 +115,8 @@ const ABORT_GRACE_MS = 5_000;
 interface BuildOptions {
   logger?: Logger;
   /**
-   * Rate limits and budgets (`docs/limits.md`): the rules in force and the counters. Absent:
-   * nothing is installed and admission costs nothing. The counters are closed with the app.
+   * Rate limits and budgets (`docs/limits.md`): the rules in force and the counters. Absent: the
+   * rules stored in the database and the counters `admission.*` describes. Closed with the app.
    */
   limits?: { rules: RuleSource; counters: CounterStore; settings?: Partial<LimitsSettings> };
 }
@@ -236,22 +237,22 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     },
   });
   let audit: AuditTrail | undefined;
-  const limits = options.limits
-    ? openLimits({
-        ...options.limits,
-        priceOf: (model) => catalog.priceOf(model),
-        spentInPeriod: (rule, start, end) => spentInPeriod(store.db, rule.scope, rule.subject, start, end),
-        onSoftThreshold: (rule, label, spentNusd) => {
-          audit?.write(undefined, null, 'budget.soft_threshold', rule.id, { label, spentNusd }).catch((error: unknown) => {
-            logger.warn({ err: error }, 'audit entry of a budget warning not written');
-          });
-        },
-        warn: (detail, message) => logger.warn(detail, message),
-      })
-    : undefined;
-  const admission = limits ? limitsHooks(limits, logger) : undefined;
-  if (admission) services.lifecycle.use(admission);
-  if (limits) engine.useLimits(limits);
+  // Limits and budgets are always in place: with no rule stored the admit hook returns at once, and a rule set through the admin API applies within a notice.
+  const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger));
+  const limits = openLimits({
+    ...limitParts,
+    priceOf: (model) => catalog.priceOf(model),
+    spentInPeriod: (rule, start, end) => spentInPeriod(store.db, rule.scope, rule.subject, start, end),
+    onSoftThreshold: (rule, label, spentNusd) => {
+      audit?.write(undefined, null, 'budget.soft_threshold', rule.id, { label, spentNusd }).catch((error: unknown) => {
+        logger.warn({ err: error }, 'audit entry of a budget warning not written');
+      });
+    },
+    warn: (detail, message) => logger.warn(detail, message),
+  });
+  const admission = limitsHooks(limits, logger);
+  services.lifecycle.use(admission);
+  engine.useLimits(limits);
   engine.start();
   responses.start();
   const retention = new RetentionSweeper(store.db, config.retention, { logger });
@@ -285,13 +286,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   installJsonBodyParser(http, config.server.maxBodyDepth);
   installEdgeErrorHandler(http, errorShapes);
   installBodyIdleTimeout(http, config.server.bodyIdleTimeoutMs);
-  if (limits) {
-    // Anthropic's callers read `anthropic-ratelimit-*`; every other dialect gets OpenAI's `x-ratelimit-*`; the admin API none.
-    installRateLimitHeaders(http, limits, (request) => {
-      const family = errorShapes.familyOf(request.url, request.headers);
-      return family === 'admin' ? undefined : family === 'anthropic' ? 'anthropic' : 'openai';
-    });
-  }
+  // Anthropic's callers read `anthropic-ratelimit-*`; every other dialect gets OpenAI's `x-ratelimit-*`; the admin API none.
+  installRateLimitHeaders(http, limits, (request) => {
+    const family = errorShapes.familyOf(request.url, request.headers);
+    return family === 'admin' ? undefined : family === 'anthropic' ? 'anthropic' : 'openai';
+  });
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -308,6 +307,15 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     { name: 'store', check: () => storeNotReady(store) },
     { name: 'media', check: mediaFiles.notReady },
   ];
+  // The counters' Redis, when replicas share one: budgets fail closed without it.
+  if (config.redisUrl)
+    readiness.push({
+      name: 'redis',
+      check: async () => {
+        const health = await limitParts.counters.health();
+        return health.ok ? undefined : (health.detail ?? 'not answering');
+      },
+    });
   registerReadinessRoute(http, { checks: readiness, draining: () => draining });
   for (const surface of SURFACES) await http.register(async (scope) => surface.register(scope, services));
   registerMediaRoutes(http, media, errorShapes);
@@ -337,7 +345,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     tasks: engine,
     services,
     media,
-    counters: options.limits?.counters,
+    counters: limitParts.counters,
   });
   const sweepSessions = setInterval(() => adminAuth.sweep().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed')), 10 * 60_000);
   sweepSessions.unref();
@@ -386,7 +394,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
-        admission?.stop();
+        admission.stop();
         clearInterval(sweepSessions);
         responses.stop();
         await retention.stop();
@@ -398,7 +406,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         await background.stop();
         await media.close();
         await recorder.close();
-        await options.limits?.counters.close();
+        limitParts.rules.stop?.();
+        await limitParts.counters.close();
         await store.close();
       })();
       return closing;

@@ -78,6 +78,8 @@ export interface RuleSource {
   budgets(): readonly BudgetRule[];
   /** True when no rule of any kind exists: admission then costs nothing. */
   readonly empty: boolean;
+  /** Stops following changes (at shutdown). */
+  stop?(): void;
 }
 
 // ---- counters --------------------------------------------------------------------------------

@@ -99,12 +99,15 @@ export class GuardedCounterStore implements CounterStore {
   }
 
   async health(): Promise<{ ok: boolean; detail?: string }> {
-    const queued = this.pending.length > 0 ? ` (${this.pending.length} ends queued)` : '';
-    if (this.failing) return { ok: false, detail: `${this.failing}${queued}` };
+    // Asked every time (a probe is how a replica nobody sends traffic to learns its Redis is back).
     try {
       const inner = await withDeadline(() => this.inner.health(), this.timeoutMs);
+      if (inner.ok) this.answered();
+      else this.unanswered(new Error(inner.detail ?? 'not answering'));
+      const queued = this.pending.length > 0 ? ` (${this.pending.length} ends queued)` : '';
       return queued && inner.ok ? { ok: true, detail: `${inner.detail ?? 'ok'}${queued}` } : inner;
     } catch (error) {
+      this.unanswered(error);
       return { ok: false, detail: describe(error) };
     }
   }

@@ -160,20 +160,26 @@ describe('admin API: limits and budgets', () => {
   });
 });
 
-describe('admin API: standing without a counter store', () => {
+describe("admin API: standing from the gateway's own counters", () => {
   let running: RunningGateway;
   beforeAll(async () => {
     running = await startGateway({ masterKey: MASTER });
   });
   afterAll(() => running.close());
 
-  it('lists the rules that apply with null numbers', async () => {
+  it('reads a new budget as untouched from the in-process counters', async () => {
     const admin = new AdminClient(running.url, MASTER);
     const key = (await admin.call('POST', '/keys', { name: 'k' })).body.key;
     await admin.call('POST', '/budgets', { scope: 'key', subject: key.id, period: 'lifetime', limitUsd: '3.5' });
     const standing = await admin.call('GET', `/limits/standing?keyId=${key.id}`);
-    expect(standing.body.counters).toBe('not_configured');
-    expect(standing.body.budgets[0]).toMatchObject({ label: 'key lifetime budget', periodStart: 0, periodEnd: null, spentNusd: null, remainingNusd: null });
+    expect(standing.body.counters).toBe('live');
+    expect(standing.body.budgets[0]).toMatchObject({
+      label: 'key lifetime budget',
+      periodStart: 0,
+      periodEnd: null,
+      spentNusd: 0,
+      remainingNusd: 3_500_000_000,
+    });
     expect(standing.body.budgets[0].budget.limitUsd).toBe('3.50');
   });
 });
