@@ -122,4 +122,42 @@ describe('limits and budgets when Redis goes away (real replicas)', () => {
     expect(ledger.costNusd).toBe(spent);
     for (const url of urls) expect(spentNusd(await standing(url, budgeted.keyId), budgetId)).toBe(spent);
   }, 60_000);
+
+  it('Redis hanging (SIGSTOP, connections open, nothing answered): calls still answer within 2 s — rates open, budgets 503 — and once it resumes the limit and the budget count again', async () => {
+    const limited = await createTenant(urls[0], MASTER_KEY, 'rpm-hang@example.com');
+    const budgeted = await createTenant(urls[0], MASTER_KEY, 'budget-hang@example.com');
+    const since = Date.now();
+    const limitId = await setLimit(urls[0], { scope: 'key', subject: limited.keyId, kind: 'requests_per_minute', limit: RPM });
+    const budgetId = await setBudget(urls[0], { scope: 'key', subject: budgeted.keyId, period: 'lifetime', limitUsd: '1' });
+    await untilReplicasHold(urls, limited.keyId, [limitId], since);
+    await untilReplicasHold(urls, budgeted.keyId, [budgetId], since);
+
+    const before: number[] = [];
+    for (let i = 0; i <= RPM; i++) before.push((await fastCall(urls[i % 2], limited.key)).status);
+    expect(before).toEqual([...Array(RPM).fill(200), 429]);
+    expect((await fastCall(urls[0], budgeted.key)).status).toBe(200);
+
+    redis.pause();
+    try {
+      const limitedHung = await Promise.all(Array.from({ length: 4 }, (_, i) => fastCall(urls[i % 2], limited.key)));
+      const budgetedHung = await Promise.all(Array.from({ length: 4 }, (_, i) => fastCall(urls[i % 2], budgeted.key)));
+      for (const result of limitedHung) {
+        expect(result.status, result.text).toBe(200);
+        expect(result.ms).toBeLessThan(QUICK_MS);
+      }
+      for (const result of budgetedHung) {
+        expect(result.status, result.text).toBe(503);
+        expect(result.json?.error?.code).toBe('budget_unavailable');
+        expect(result.ms).toBeLessThan(QUICK_MS);
+      }
+    } finally {
+      redis.resume();
+    }
+
+    // Resumed with its data: the used-up limit refuses again, the budget admits again.
+    const limitedAfter = await callUntil(limited.key, (result) => result.status === 429, 10_000);
+    expect(limitedAfter.map((result) => result.status).at(-1)).toBe(429);
+    const budgetAfter = await callUntil(budgeted.key, (result) => result.status === 200, 10_000);
+    expect(budgetAfter.map((result) => result.status).at(-1)).toBe(200);
+  }, 60_000);
 });

@@ -102,7 +102,7 @@ describe('limits and budgets across real replicas (PostgreSQL + Redis)', () => {
 
     const admitted = results.filter((result) => result.status === 200);
     const refused = results.filter((result) => result.status === 429);
-    expect(countByStatus(results)).toEqual({ 200: admitted.length, 429: refused.length });
+    expect(admitted.length + refused.length, `statuses: ${JSON.stringify(countByStatus(results))}`).toBe(90);
     // GCRA gives one request back every 2 s (60 s / 30): a burst slower than that may see one more.
     expect(admitted.length).toBeGreaterThanOrEqual(30);
     expect(admitted.length).toBeLessThanOrEqual(30 + Math.floor(elapsed / 2_000));
@@ -115,6 +115,7 @@ describe('limits and budgets across real replicas (PostgreSQL + Redis)', () => {
     }
     for (const result of admitted) {
       expect(result.headers.get('x-ratelimit-limit-requests')).toBe('30');
+      expect(result.headers.get('x-ratelimit-remaining-requests')).toMatch(/^\d+$/);
       expect(Number(result.headers.get('x-ratelimit-remaining-requests'))).toBeLessThan(30);
     }
   }, 60_000);

@@ -1,7 +1,8 @@
 /**
  * A Redis server of a test's own: `redis-server` on a free loopback port, nothing persisted
  * (`--save "" --appendonly no`), so a test owns every key in it and can kill it (SIGKILL, like a
- * crash) and start it again on the same port, empty, as a Redis that lost its data.
+ * crash) and start it again on the same port, empty, as a Redis that lost its data, or freeze it
+ * (SIGSTOP) as a host that stopped answering without closing its connections.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,10 @@ export interface PrivateRedis {
   running(): boolean;
   /** Kills the server with SIGKILL and waits until it is gone. */
   kill(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open and nothing is answered, like a hung host. */
+  pause(): void;
+  /** Lets a paused server run again (SIGCONT). */
+  resume(): void;
   /** Starts a fresh (empty) server on the same port; waits until it answers. */
   restart(): Promise<void>;
   /** The servers' output so far, for diagnostics. */
@@ -78,6 +83,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url: `redis://127.0.0.1:${port}`,
     running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     kill,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     async restart() {
       await kill();
       await launch();
