@@ -5,7 +5,9 @@
  * budgeted calls are refused with 503 `budget_unavailable` (budgets fail closed) — every call
  * answered within 2 s, none hanging on Redis, none a 500 — and `/readyz` says Redis is down.
  * Once Redis is back, counting resumes: the rate limit refuses again after its limit, and the
- * budget admits again with its spend seeded from the ledger.
+ * budget admits again with its spend seeded from the ledger. The second test freezes Redis
+ * instead (SIGSTOP: connections open, no answer), where only the store's deadline
+ * (`admission.redisTimeoutMs`) keeps calls from hanging.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTenant } from '../helpers/webhook-tenants.js';
