@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTenant } from '../helpers/webhook-tenants.js';
 import { MASTER_KEY } from './gateway-process.js';
 import { type ChatResult, chat } from './helpers/chat-call.js';
+import { eventually } from './helpers/eventually.js';
 import { setBudget, setLimit, spentNusd, standing, untilReplicasHold } from './helpers/limit-rules.js';
 import { type PrivateRedis, startPrivateRedis } from './helpers/private-redis.js';
 import { FAST_MODEL, NUSD_PER_OUTPUT_TOKEN, type Replicas, startReplicas } from './helpers/replicas.js';
@@ -115,14 +116,20 @@ describe('limits and budgets when Redis goes away (real replicas)', () => {
 
     // The spend counter Redis lost was seeded again from the ledger: both admitted calls.
     const spent = 2 * CALL_TOKENS * NUSD_PER_OUTPUT_TOKEN;
-    const until = Date.now() + 10_000;
-    let ledger = await ledgerSpend(set.databaseUrl, budgeted.keyId);
-    while (ledger.costNusd < spent && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ledger = await ledgerSpend(set.databaseUrl, budgeted.keyId);
-    }
+    const ledger = await eventually(
+      () => ledgerSpend(set.databaseUrl, budgeted.keyId),
+      (read) => read.costNusd >= spent,
+      10_000,
+    );
     expect(ledger.costNusd).toBe(spent);
-    for (const url of urls) expect(spentNusd(await standing(url, budgeted.keyId), budgetId)).toBe(spent);
+    for (const url of urls) {
+      const report = await eventually(
+        () => standing(url, budgeted.keyId),
+        (read) => spentNusd(read, budgetId) === spent,
+        3_000,
+      );
+      expect(spentNusd(report, budgetId)).toBe(spent);
+    }
   }, 60_000);
 
   it('Redis hanging (SIGSTOP, connections open, nothing answered): calls still answer within 2 s — rates open, budgets 503 — and once it resumes the limit and the budget count again', async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/webhook-tenants.js';
 import { MASTER_KEY } from './gateway-process.js';
 import { chat, countByStatus, openChat, streamCompleted } from './helpers/chat-call.js';
+import { eventually } from './helpers/eventually.js';
 import { setBudget, setLimit, spentNusd, standing, untilReplicasHold } from './helpers/limit-rules.js';
 import { type PrivateRedis, startPrivateRedis } from './helpers/private-redis.js';
 import { FAST_MODEL, NUSD_PER_OUTPUT_TOKEN, type Replicas, SLOW_MODEL, startReplicas } from './helpers/replicas.js';
@@ -59,15 +60,10 @@ function chatRequestsSeen(): number {
   return set.upstream.requests.filter((request) => request.path === '/v1/chat/completions').length;
 }
 
-/** Waits (up to 10 s) for `expected` usage rows of the key in the shared database; answers how many there are. */
+/** The usage rows of the key in the shared database, once there are `expected` (or 10 s passed). */
 async function usageRowsOf(databaseUrl: string, keyId: string, expected: number): Promise<number> {
-  const until = Date.now() + 10_000;
-  let rows = (await readUsage(databaseUrl)).filter((row) => row.key_id === keyId).length;
-  while (rows < expected && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    rows = (await readUsage(databaseUrl)).filter((row) => row.key_id === keyId).length;
-  }
-  return rows;
+  const count = async () => (await readUsage(databaseUrl)).filter((row) => row.key_id === keyId).length;
+  return eventually(count, (rows) => rows >= expected, 10_000);
 }
 
 /** A whole number of seconds, at least 1, as `Retry-After` must be. */
@@ -132,8 +128,10 @@ describe('limits and budgets across real replicas (PostgreSQL + Redis)', () => {
     for (const result of results.filter((r) => r.status === 429)) expect(result.json?.error?.code).toBe('rate_limit_exceeded');
     expect(chatRequestsSeen() - seen).toBe(2);
 
-    // Both streams ended: both slots are free again, on any replica.
-    const after = await Promise.all([chat(urls[1], tenant.key, { model: FAST_MODEL }), chat(urls[2], tenant.key, { model: FAST_MODEL })]);
+    // Both streams ended: both slots are free again, on any replica (the end frees them just
+    // after the client read the last byte, so allow a moment).
+    const both = () => Promise.all([chat(urls[1], tenant.key, { model: FAST_MODEL }), chat(urls[2], tenant.key, { model: FAST_MODEL })]);
+    const after = await eventually(both, (pair) => pair.every((result) => result.status === 200), 2_000);
     expect(after.map((result) => result.status)).toEqual([200, 200]);
   }, 60_000);
 
@@ -158,16 +156,21 @@ describe('limits and budgets across real replicas (PostgreSQL + Redis)', () => {
     for (const result of results.filter((r) => r.status === 429)) expect(result.json?.error?.code).toBe('insufficient_quota');
 
     // The ledger: usage rows reach the database shortly after their calls end.
-    const until = Date.now() + 10_000;
-    let ledger = await ledgerSpend(set.databaseUrl, tenant.keyId);
-    while (ledger.costNusd < 5 * callNusd && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ledger = await ledgerSpend(set.databaseUrl, tenant.keyId);
-    }
+    const ledger = await eventually(
+      () => ledgerSpend(set.databaseUrl, tenant.keyId),
+      (read) => read.costNusd >= 5 * callNusd,
+      10_000,
+    );
     expect(ledger.costNusd).toBe(5 * callNusd);
     expect(ledger.costNusd).toBeLessThanOrEqual(limitNusd);
 
-    const counter = await readSpendCounter(redis!.url, budgetCounter(rule, 0));
+    // The counter settles as each call ends, maybe a moment after its usage row.
+    const counterName = budgetCounter(rule, 0);
+    const counter = await eventually(
+      () => readSpendCounter(redis!.url, counterName),
+      (read) => read.settledNusd === ledger.costNusd,
+      3_000,
+    );
     expect(counter.settledNusd, JSON.stringify(counter)).toBe(ledger.costNusd);
     for (const url of urls) expect(spentNusd(await standing(url, tenant.keyId), budgetId)).toBe(ledger.costNusd);
   }, 60_000);
