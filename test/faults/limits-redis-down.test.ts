@@ -33,7 +33,7 @@ beforeAll(async () => {
   redis = await startPrivateRedis();
   set = await startReplicas({ count: 2, redisUrl: redis.url });
   urls = set.gateways.map((gateway) => gateway.url);
-}, 120_000);
+}, 200_000);
 
 afterAll(async () => {
   await set?.stop();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   redis = await startPrivateRedis();
   set = await startReplicas({ count: 3, redisUrl: redis.url, slowChunkDelayMs: SLOW_CHUNK_MS, leaseMs: LEASE_MS });
   urls = set.gateways.map((gateway) => gateway.url);
-}, 150_000);
+}, 200_000);
 
 afterAll(async () => {
   await set?.stop();

@@ -28,10 +28,6 @@ export interface PrivateRedis {
   output(): string;
 }
 
-export function redisServerAvailable(): boolean {
-  return existsSync(REDIS_SERVER);
-}
-
 /** Sends PING on a fresh connection; true when the answer is PONG within 500 ms. */
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -48,6 +44,7 @@ function ping(port: number): Promise<boolean> {
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
+  if (!existsSync(REDIS_SERVER)) throw new Error(`no redis-server at ${REDIS_SERVER} (set GENGATE_TEST_REDIS_SERVER to its path)`);
   const port = await freePort();
   let child: ChildProcess | undefined;
   let output = '';
@@ -57,6 +54,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
+    started.on('error', (error) => (output += `\n${String(error)}`));
     started.stdout!.on('data', (chunk) => (output += chunk));
     started.stderr!.on('data', (chunk) => (output += chunk));
     const deadline = Date.now() + 10_000;
