@@ -23,6 +23,8 @@ export interface GatewaySetup {
   port?: number;
   /** How long the process may take to listen (default 30 s; a loaded host compiles slowly). */
   startTimeoutMs?: number;
+  /** More environment for the process (e.g. `GENGATE_REDIS_URL`), over the test's own. */
+  env?: Record<string, string>;
 }
 
 export interface GatewayProcess {
@@ -48,6 +50,7 @@ export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayP
       GENGATE_LOG_LEVEL: 'warn',
       GENGATE_ACCESS_LOG: 'false',
       ...(setup.drainTimeoutMs !== undefined ? { GENGATE_DRAIN_TIMEOUT_MS: String(setup.drainTimeoutMs) } : {}),
+      ...setup.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
