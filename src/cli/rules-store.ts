@@ -3,6 +3,7 @@
  * API's), the subject checks, the audit log (entries by the command line), and the account an
  * `--account` option names (an email or an id).
  */
+import { changeNotifier } from '../store/open-change-notifier.js';
 import type { GatewayConfig } from '../config/types.js';
 import { MAX_RULES, RuleProblem, type SubjectLookup } from '../limits/rule-validation.js';
 import { AccountsRepository } from '../store/accounts-repository.js';
@@ -21,11 +22,13 @@ export interface RuleStores {
 
 export async function withRules<T>(config: GatewayConfig, work: (stores: RuleStores) => Promise<T>): Promise<T> {
   const store = await openStore(config.databaseUrl);
+  // Running gateways re-read the rules when told (a notice), or at their next safety poll.
+  const notifier = changeNotifier(config, store);
   try {
     const keys = new ApiKeysRepository(store.db);
     const accounts = new AccountsRepository(store.db);
     const auditLog = new AuditRepository(store.db);
-    return await work({
+    const result = await work({
       rules: new LimitRulesRepository(store.db, MAX_RULES),
       lookup: {
         keyExists: async (id) => (await keys.findById(id)) !== undefined,
@@ -48,7 +51,10 @@ export async function withRules<T>(config: GatewayConfig, work: (stores: RuleSto
           ip: null,
         }),
     });
+    await notifier?.send('limits');
+    return result;
   } finally {
+    await notifier?.close();
     await store.close();
   }
 }

@@ -168,6 +168,11 @@ export interface CounterStore {
   seedSpend(counter: string, spentNusd: number, expiresAt: number | null): Promise<boolean>;
   /** Overwrites a spend counter's settled part (the rebuild command). */
   resetSpend(counter: string, spentNusd: number, expiresAt: number | null): Promise<void>;
+  /**
+   * Runs `listener` whenever the store is back after a loss (a Redis reconnected, perhaps empty):
+   * what was seeded into it must be seeded again. Absent: the store never loses its counters.
+   */
+  onReconnect?(listener: () => void): void;
   /** `/readyz` and logs: whether the store answers. */
   health(): Promise<{ ok: boolean; detail?: string }>;
   close(): Promise<void>;

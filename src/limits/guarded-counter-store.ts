@@ -32,6 +32,7 @@ export class GuardedCounterStore implements CounterStore {
   private readonly retryEveryMs: number;
   private readonly pending: PendingEnd[] = [];
   private failing: string | null = null;
+  private readonly reconnectListeners: Array<() => void> = [];
   private draining = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
@@ -201,8 +202,14 @@ export class GuardedCounterStore implements CounterStore {
     }
   }
 
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+    this.inner.onReconnect?.(listener);
+  }
+
   private answered(): void {
     if (this.failing) {
+      for (const listener of this.reconnectListeners) listener();
       this.options.logger?.info({ queued: this.pending.length }, 'limits: counter store answers again');
       this.failing = null;
     }

@@ -24,6 +24,8 @@ type Price = IntegerPrice;
 const DAY_MS = 86_400_000;
 /** After a failed read of the ledger, how long a budget counter waits before it is read again. */
 const SEED_RETRY_MS = 30_000;
+/** How often a seeded budget counter is seeded again (a no-op unless its Redis lost it). */
+const RESEED_EVERY_MS = 60_000;
 /** Most snapshots waiting for their answer's headers; past it the oldest go (an answer never sent). */
 const MAX_PENDING_SNAPSHOTS = 10_000;
 
@@ -106,6 +108,8 @@ export class LimitsService {
 
   constructor(private readonly deps: LimitsDeps) {
     this.now = deps.now ?? Date.now;
+    // A Redis that comes back may have lost its counters: seed every budget again (seeding is a no-op where the counter survived).
+    deps.counters.onReconnect?.(() => this.seeded.clear());
   }
 
   /** False while no rule of any kind exists: callers skip admission entirely. */
@@ -273,6 +277,10 @@ export class LimitsService {
         this.deps.warn?.({ err: error, budget: budget.id }, 'limits: a budget could not be seeded from the ledger');
       });
       this.seeded.set(counter, seeding);
+      // Checked again now and then all the same: a Redis restarted between two calls says nothing.
+      setTimeout(() => {
+        if (this.seeded.get(counter) === seeding) this.seeded.delete(counter);
+      }, RESEED_EVERY_MS).unref();
     }
     return seeding;
   }

@@ -59,6 +59,7 @@ export class RedisCounterStore implements CounterStore {
   private readonly commands: CounterCommands;
   private readonly firstReady: Promise<void>;
   private everReady = false;
+  private readonly reconnectListeners: Array<() => void> = [];
 
   constructor(
     private readonly client: Redis,
@@ -72,6 +73,9 @@ export class RedisCounterStore implements CounterStore {
     client.defineCommand('gengateSetSpend', { numberOfKeys: 0, lua: SET_SPEND_SCRIPT });
     this.commands = client as unknown as CounterCommands;
     this.everReady = client.status === 'ready';
+    client.on('ready', () => {
+      if (this.everReady) for (const listener of this.reconnectListeners) listener();
+    });
     this.firstReady = this.everReady
       ? Promise.resolve()
       : new Promise((resolve) =>
@@ -87,6 +91,10 @@ export class RedisCounterStore implements CounterStore {
     const client = new Redis(url, redisClientOptions(options.timeoutMs));
     client.on('error', (error: Error) => options.onError?.(error));
     return new RedisCounterStore(client, { keyPrefix: options.keyPrefix, ownsClient: true });
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   async admit(request: AdmitRequest): Promise<AdmitResult> {

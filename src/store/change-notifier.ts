@@ -11,8 +11,8 @@ export interface ChangeNotifier {
   readonly name: string;
   /** Whether notices are being received now; while not, the bus polls fast. */
   readonly listening: boolean;
-  /** Sends a notice to every process, this one included; never throws (a lost notice is caught by the poll). */
-  send(topic: InvalidationTopic): void;
+  /** Sends a notice to every process, this one included; never rejects (a lost notice is caught by the poll). */
+  send(topic: InvalidationTopic): Promise<void>;
   /** Starts listening; `onNotice` runs for every notice received. Resolves once listening or after the first failure (it retries). */
   start(onNotice: () => void): Promise<void>;
   close(): Promise<void>;

@@ -32,8 +32,8 @@ export class PostgresChangeNotifier implements ChangeNotifier {
     return this.connected;
   }
 
-  send(topic: InvalidationTopic): void {
-    sql`select pg_notify(${NOTICE_CHANNEL}, ${topic})`.execute(this.db).catch((error: unknown) => {
+  async send(topic: InvalidationTopic): Promise<void> {
+    await sql`select pg_notify(${NOTICE_CHANNEL}, ${topic})`.execute(this.db).catch((error: unknown) => {
       this.logger?.debug({ err: error, topic }, 'pg_notify failed; other replicas see the change at their next poll');
     });
   }

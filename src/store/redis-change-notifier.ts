@@ -42,8 +42,9 @@ export class RedisChangeNotifier implements ChangeNotifier {
     return this.subscribed && this.subscriber.status === 'ready';
   }
 
-  send(topic: InvalidationTopic): void {
-    this.publisher.publish(this.channel, topic).catch(() => undefined);
+  async send(topic: InvalidationTopic): Promise<void> {
+    if (this.publisher.status === 'wait') await this.publisher.connect().catch(() => undefined);
+    await this.publisher.publish(this.channel, topic).catch(() => undefined);
   }
 
   async start(onNotice: () => void): Promise<void> {

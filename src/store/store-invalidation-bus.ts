@@ -70,7 +70,7 @@ export class StoreInvalidationBus implements InvalidationBus {
 
   publish(topic: InvalidationTopic): void {
     this.local.publish(topic);
-    this.options.notifier?.send(topic);
+    void this.options.notifier?.send(topic);
   }
 
   subscribe(topic: InvalidationTopic, listener: () => void): () => void {

@@ -85,6 +85,7 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
       try {
         const input = await checkBudgetInput(request.body, subjectLookup(deps));
         const budget = await rules.createBudget(input, Date.now());
+        deps.invalidation.publish('limits');
         await deps.audit.record(request, 'budget.create', budget.id, {
           scope: budget.scope,
           subject: budget.subject,
@@ -133,6 +134,7 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
         const before = await rules.findBudget(request.params.id);
         if (!before) throw ruleNotFound();
         const budget = await rules.changeBudget(before.id, change, Date.now(), (next) => checkSoftBelowLimit(next.softNusd, next.limitNusd));
+        deps.invalidation.publish('limits');
         if (!budget) throw ruleNotFound();
         await deps.audit.record(request, 'budget.change', budget.id, {
           scope: budget.scope,
@@ -155,6 +157,7 @@ export function budgetRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     async (request) => {
       const budget = await rules.removeBudget(request.params.id);
+      deps.invalidation.publish('limits');
       if (!budget) throw ruleNotFound();
       await deps.audit.record(request, 'budget.remove', budget.id, {
         scope: budget.scope,

@@ -75,6 +75,7 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
       try {
         const input = await checkLimitInput(request.body, subjectLookup(deps));
         const rule = await rules.createLimit(input, Date.now());
+        deps.invalidation.publish('limits');
         await deps.audit.record(request, 'limit.create', rule.id, {
           scope: rule.scope,
           subject: rule.subject,
@@ -112,6 +113,7 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
         const before = await rules.findLimit(request.params.id);
         if (!before) throw ruleNotFound();
         const rule = await rules.changeLimit(before.id, limit, Date.now());
+        deps.invalidation.publish('limits');
         if (!rule) throw ruleNotFound();
         await deps.audit.record(request, 'limit.change', rule.id, {
           scope: rule.scope,
@@ -135,6 +137,7 @@ export function limitRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
     async (request) => {
       const rule = await rules.removeLimit(request.params.id);
+      deps.invalidation.publish('limits');
       if (!rule) throw ruleNotFound();
       await deps.audit.record(request, 'limit.remove', rule.id, {
         scope: rule.scope,

@@ -64,7 +64,7 @@ export async function standing(gatewayUrl: string, keyId: string): Promise<Answe
 /** The settled spend `standing` reports for one budget (`budgets[]` entry with that id; `spentNusd`). */
 export function spentNusd(report: Answer, budgetId: string): number {
   const entries: Answer[] = Array.isArray(report?.budgets) ? report.budgets : [];
-  const entry = entries.find((budget) => budget?.id === budgetId || budget?.budgetId === budgetId || budget?.rule?.id === budgetId);
+  const entry = entries.find((standing) => standing?.budget?.id === budgetId);
   if (!entry || typeof entry.spentNusd !== 'number') throw new Error(`budget ${budgetId} with spentNusd not in standing: ${JSON.stringify(report)}`);
   return entry.spentNusd;
 }
