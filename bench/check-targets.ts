@@ -21,6 +21,8 @@ export const TARGET_LIMITS = {
   capacityRssBytes: 200 * 1024 * 1024,
   crossCpuFactor: 1.5,
   responsesCpuFactor: 1.3,
+  // Admission under limits: one counter step per rule and a token count of the request; at most a tenth more CPU than a call without.
+  limitedCpuFactor: 1.1,
 } as const;
 
 export function findMeasurement(results: BenchResults, scenario: string, target: TargetName, connections: number): Measurement | undefined {
@@ -111,6 +113,20 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
         ? 'n/a'
         : `${fixed(responsesFactor, 2)} × (${fixed(responses!.serverCpuMsPerRequest, 3)} vs ${fixed(cross!.serverCpuMsPerRequest, 3)} ms)`,
     met: responsesFactor === undefined ? undefined : responsesFactor <= TARGET_LIMITS.responsesCpuFactor,
+  });
+
+  const plainChat = findMeasurement(results, 'chat', 'gengate', c);
+  const limited = findMeasurement(results, 'chat-limited', 'gengate', c);
+  const limitedFactor =
+    limited && plainChat && plainChat.serverCpuMsPerRequest > 0 ? limited.serverCpuMsPerRequest / plainChat.serverCpuMsPerRequest : undefined;
+  checks.push({
+    name: `gengate CPU per request, chat under a requests and tokens per minute limit (in memory) vs plain chat, c=${c}`,
+    required: `≤ ${TARGET_LIMITS.limitedCpuFactor} ×`,
+    measured:
+      limitedFactor === undefined
+        ? 'n/a'
+        : `${fixed(limitedFactor, 2)} × (${fixed(limited!.serverCpuMsPerRequest, 3)} vs ${fixed(plainChat!.serverCpuMsPerRequest, 3)} ms)`,
+    met: limitedFactor === undefined ? undefined : limitedFactor <= TARGET_LIMITS.limitedCpuFactor,
   });
   return checks;
 }

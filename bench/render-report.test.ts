@@ -53,6 +53,7 @@ function results(): BenchResults {
       cell('chat', 'portkey', 1, 500, 1.9, 3.5),
       cell('chat', 'direct', 64, 10000, 6, 9),
       cell('chat', 'gengate', 64, 6500, 9.5, 14),
+      cell('chat-limited', 'gengate', 64, 6300, 9.8, 14.5, { serverCpuMsPerRequest: 0.27 }),
       cell('chat', 'portkey', 64, 700, 90, 120),
       cell('chat', 'bare-proxy', 64, 8000, 7, 11),
       cell('chat-stream', 'gengate', 64, 3000, 20, 30, { serverCpuMsPerRequest: 0.4 }),
@@ -98,6 +99,7 @@ describe('evaluateTargets', () => {
       ['150.0 MB', true],
       ['1.75 × (0.700 vs 0.400 ms)', false],
       ['1.10 × (0.770 vs 0.700 ms)', true],
+      ['1.08 × (0.270 vs 0.250 ms)', true],
     ]);
   });
 

@@ -4,6 +4,7 @@
  * streaming capacity, profiles gengate, and writes the figures into bench/results/ and, for a
  * full run, into docs/benchmarks.md.
  */
+import { applyScenarioLimits } from './scenario-limits.js';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { compareWithBaseline, formatChange } from './baseline-comparison.js';
@@ -148,6 +149,14 @@ export async function main(argv: string[]): Promise<number> {
   try {
     for (const id of args.scenarios) {
       const scenario = scenarioById(id);
+      const removals: Array<() => Promise<void>> = [];
+      for (const target of ['gengate', 'gengate-base'] as const) {
+        const server = servers[target];
+        if (!scenario.limits || !server) continue;
+        const set = await applyScenarioLimits(server.baseUrl, scenario.limits);
+        if (set.applied) removals.push(set.remove);
+        else notes.push(`${id}: ${target} has no limits (its admin API has no /limits): measured without them.`);
+      }
       for (const connections of args.connections) {
         const cells: CellTarget[] = [];
         const rows = new Map<TargetName, Measurement>();
@@ -182,6 +191,7 @@ export async function main(argv: string[]): Promise<number> {
           log(describeCell(measurement));
         }
       }
+      for (const remove of removals) await remove();
     }
     noteErrors(results.measurements, notes);
     for (const server of [gengate, baseline]) {

@@ -30,6 +30,8 @@ export interface Scenario {
   bareProxy: boolean;
   /** Targets that do not serve this request at all (skipped, with the reason in the report). */
   notServedBy?: Partial<Record<TargetName, string>>;
+  /** Limit rules (`POST /admin/v1/limits` bodies) set on the gengate targets while this scenario is measured. */
+  limits?: ReadonlyArray<Record<string, unknown>>;
   request(target: TargetName, endpoints: Endpoints): RequestSpec;
 }
 
@@ -82,6 +84,19 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'chat, OpenAI → OpenAI (pass-through)',
     stream: false,
     bareProxy: true,
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-limited',
+    title: 'chat, OpenAI → OpenAI, under a model-wide requests and tokens per minute limit (counters in memory)',
+    stream: false,
+    bareProxy: false,
+    notServedBy: { portkey: 'measured on gengate only: the cost of admitting a call under limits' },
+    // Generous enough never to refuse: the cell measures what counting costs, against the plain chat cell.
+    limits: [
+      { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'requests_per_minute', limit: 1_000_000_000 },
+      { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'tokens_per_minute', limit: 1_000_000_000 },
+    ],
     request: (target, endpoints) => openAIChat(target, endpoints, false),
   },
   {
