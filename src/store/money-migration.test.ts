@@ -155,8 +155,8 @@ describe.each(backends)('migration 019 (money in nUSD) on %s', (_name, makeBacke
     await cleanup?.();
   });
 
-  it('is the one migration pending after 018', () => {
-    expect(applied).toEqual(['019-money-nusd']);
+  it('applies 019 first of those pending after 018', () => {
+    expect(applied[0]).toBe('019-money-nusd');
   });
 
   it('gives every usage row its exact integer nUSD', async () => {
