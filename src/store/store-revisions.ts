@@ -2,7 +2,8 @@
  * The `store_revisions` counters: a write that changes keys, channels or the catalog bumps its
  * topic's counter in the same transaction, so a process that sees a new counter knows to reload.
  */
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
+import { NOTICE_CHANNEL } from './change-notifier.js';
 import type { InvalidationTopic } from './invalidation-bus.js';
 import type { Database } from './schema.js';
 
@@ -18,6 +19,8 @@ export async function bumpRevision(db: Kysely<Database>, topic: InvalidationTopi
     .onConflict((oc) => oc.column('topic').doUpdateSet({ revision: sql<number>`store_revisions.revision + 1` }))
     .returning('revision')
     .executeTakeFirstOrThrow();
+  // PostgreSQL delivers a NOTIFY when the transaction commits: every replica listening hears of the change then, whoever made it (a CLI too).
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${NOTICE_CHANNEL}, ${topic})`.execute(db);
   return Number(row.revision);
 }
 
