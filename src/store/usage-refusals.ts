@@ -60,13 +60,7 @@ export async function countRefusals(db: Kysely<Database>, query: RefusalQuery): 
   if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
   if (query.accountId !== undefined) select = select.where('account_id', '=', query.accountId);
   if (query.accountScope !== undefined) select = select.where('account_id', '=', query.accountScope);
-  const rows = await select
-    .groupBy(['refusal', 'outcome'])
-    .orderBy('n', 'desc')
-    .orderBy('refusal')
-    .orderBy('outcome')
-    .limit(MAX_REFUSAL_GROUPS)
-    .execute();
+  const rows = await select.groupBy(['refusal', 'outcome']).orderBy('n', 'desc').orderBy('refusal').orderBy('outcome').limit(MAX_REFUSAL_GROUPS).execute();
   // PostgreSQL answers count(*) as a bigint string.
   return rows.map((row) => ({ reason: String(row.refusal), outcome: row.outcome, count: Number(row.n) }));
 }
