@@ -73,6 +73,12 @@ describe('admin API: usage refusals', () => {
     expect(byKey.body.refusals).toEqual([{ reason: BUDGET, outcome: 'insufficient_quota', count: 1 }]);
     const byAccount = await admin.call('GET', `/usage/refusals?${WINDOW}&accountId=${member.accountId}`);
     expect(byAccount.body.refusals).toEqual([{ reason: PER_MINUTE, outcome: 'rate_limit', count: 2 }]);
+    // No window given: the last 30 days up to now, which these rows (from 2023) are not in.
+    const recent = await admin.call('GET', '/usage/refusals');
+    expect(recent.status).toBe(200);
+    expect(recent.body.to - recent.body.from).toBe(30 * DAY_MS);
+    expect(recent.body.to).toBeGreaterThan(Date.now() - 60_000);
+    expect(recent.body.refusals).toEqual([]);
   });
 
   it('shows a member only their own account’s refusals, whatever they ask for', async () => {
