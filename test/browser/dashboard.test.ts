@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser, end to end, as an operator's first day goes: set the admin
  * password from the start banner's link, sign in, make a key and copy it, use it with the
- * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), add a channel to a
+ * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), see a call refused by a
+ * per-minute limit counted in the usage page's Refusals panel, add a channel to a
  * fake upstream, test it and route a call through it, open a finished task's preview, sign
  * out. Every page is scanned by axe-core (no serious or critical violation) and photographed.
  */
