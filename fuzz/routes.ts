@@ -722,6 +722,7 @@ export const ROUTES: readonly Route[] = [
   { name: 'admin channel test', method: 'POST', path: '/admin/v1/channels/no-such-channel/test', family: 'admin', keyPlaces: ['bearer'], body: () => ({}) },
   { name: 'admin usage', method: 'GET', path: '/admin/v1/usage?groupBy=model', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin usage csv', method: 'GET', path: '/admin/v1/usage.csv?groupBy=day', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin usage refusals', method: 'GET', path: '/admin/v1/usage/refusals', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin tasks', method: 'GET', path: '/admin/v1/tasks?status=succeeded', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin task', method: 'GET', path: '/admin/v1/tasks/task_unknown', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin responses', method: 'GET', path: '/admin/v1/responses?limit=5', family: 'admin', keyPlaces: ['bearer'] },

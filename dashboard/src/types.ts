@@ -169,3 +169,16 @@ export interface LimitStanding {
   limits: Array<{ rule: LimitRule; label: string; used: number | null; remaining: number | null; resetAt: number | null }>;
   budgets: Array<{ budget: BudgetRule; label: string; periodEnd: number | null; spentNusd: number | null; remainingNusd: number | null }>;
 }
+
+/** One group of `GET /usage/refusals`: calls refused by one limit or budget. */
+export interface RefusalCount {
+  reason: string;
+  outcome: string;
+  count: number;
+}
+
+export interface RefusalsReport {
+  refusals: RefusalCount[];
+  from: number;
+  to: number;
+}

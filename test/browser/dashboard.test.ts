@@ -1,7 +1,8 @@
 /**
  * The dashboard in a real browser, end to end, as an operator's first day goes: set the admin
  * password from the start banner's link, sign in, make a key and copy it, use it with the
- * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), add a channel to a
+ * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), see a call refused by a
+ * per-minute limit counted in the usage page's Refusals panel, add a channel to a
  * fake upstream, test it and route a call through it, open a finished task's preview, sign
  * out. Every page is scanned by axe-core (no serious or critical violation) and photographed.
  */
@@ -171,6 +172,40 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Group by').selectOption('channel');
     await expect.poll(() => usageTableAfterApply(), { timeout: 10_000 }).toContain('browser-openai');
     await check('usage');
+  }, 60_000);
+
+  it("counts a call refused by a per-minute limit in the usage page's Refusals panel, by the limit that refused it", async () => {
+    const admin = async (method: string, path: string, body: object) => {
+      const response = await fetch(`${gateway.url}/admin/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${MASTER_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      return response.json();
+    };
+    const created = (await admin('POST', '/keys', { name: 'limited-key' })) as { key: { id: string }; secret: string };
+    await admin('POST', '/limits', { scope: 'key', subject: created.key.id, kind: 'requests_per_minute', limit: 1 });
+
+    const client = new OpenAI({ apiKey: created.secret, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const ask = () => client.chat.completions.create({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'one a minute' }] });
+    expect((await ask()).choices[0].message.content).toBeTruthy();
+    expect(await ask().catch((error: unknown) => error)).toBeInstanceOf(OpenAI.RateLimitError);
+
+    await openNav('Usage');
+    const panel = page.getByTestId('usage-refusals');
+    // The refusal's usage row reaches the database within a batch, maybe after the page asked.
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Apply filters' }).click();
+          await page.waitForLoadState('networkidle');
+          return panel.textContent();
+        },
+        { timeout: 10_000 },
+      )
+      .toContain('key requests per minute (1): 1');
+    await check('usage-refusals');
   }, 60_000);
 
   it('opens a finished image task and its preview, and a video task plays', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { API, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
+import { RefusalsPanel } from '../components/refusals-panel.js';
 import { UsageChart } from '../components/usage-chart.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
@@ -148,6 +149,7 @@ export function UsagePage() {
       )}
       {series && <UsageChart data={series} />}
       {report && <UsageTable rows={report.rows} groupBy={groupBy} />}
+      {range && <RefusalsPanel from={range.from} to={range.to} keyId={applied.key} accountId={applied.account} asked={asked} />}
     </>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Usage and spend: `GET /usage` (a report grouped by day, key, account, model, channel or
  * surface, from the daily rollup), `GET /usage.csv` (the same as CSV) and `GET /usage/records`
- * (raw rows, newest first). A member only ever sees their own account's usage. Reports run off the
+ * (raw rows, newest first) and `GET /usage/refusals` (refused calls counted by the limit that
+ * refused them, from the raw rows over at most 31 days). A member only ever sees their own account's usage. Reports run off the
  * event loop where the store allows and are bounded in rows and time (`usage-report-runner.ts`);
  * the runner (its worker thread) is closed with the server.
  */
@@ -10,6 +11,7 @@ import { GatewayError } from '../../core/errors.js';
 import { DAY_MS } from '../../store/usage-rollup.js';
 import { USAGE_FILTERS, USAGE_GROUP_BYS, UsageReports, type UsageFilters, type UsageGroupBy, type UsageQuery } from '../../store/usage-report.js';
 import { usageReportRunner } from '../../store/usage-report-runner.js';
+import { MAX_REFUSAL_WINDOW_DAYS, countRefusals } from '../../store/usage-refusals.js';
 import { accountScope } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { pageSchema } from '../admin-schemas.js';
@@ -17,6 +19,7 @@ import { PAGE_QUERY_SCHEMA, decodeCursor, pageOf } from '../paging.js';
 import { usageCsv } from '../usage-csv.js';
 
 const DEFAULT_DAYS = 30;
+const DEFAULT_REFUSAL_DAYS = 30;
 const MS = { type: 'integer', minimum: 0, maximum: 8_640_000_000_000_000 } as const;
 const FILTER_PROPERTIES = Object.fromEntries(USAGE_FILTERS.map((name) => [name, { type: 'string', maxLength: 200 }]));
 
@@ -110,6 +113,44 @@ const RECORD_SCHEMA = {
   required: ['id', 'requestId', 'createdAt', 'keyId', 'model', 'outcome', 'costNusd', 'costUsd'],
 } as const;
 
+const REFUSALS_QUERY = {
+  type: 'object',
+  properties: {
+    from: {
+      ...MS,
+      description: `Unix ms, inclusive; default ${DEFAULT_REFUSAL_DAYS} days before \`to\`. At most ${MAX_REFUSAL_WINDOW_DAYS} days before \`to\`.`,
+    },
+    to: { ...MS, description: 'Unix ms, exclusive; default now.' },
+    keyId: { type: 'string', maxLength: 200 },
+    accountId: { type: 'string', maxLength: 200, description: 'Ignored for a member, who only ever sees their own account.' },
+  },
+  additionalProperties: false,
+} as const;
+
+const REFUSALS_SCHEMA = {
+  type: 'object',
+  properties: {
+    refusals: {
+      type: 'array',
+      description: 'At most 100 groups, the most frequent first',
+      items: {
+        type: 'object',
+        properties: {
+          reason: { type: 'string', description: 'The limit or budget that refused, e.g. `key requests per minute (30)`' },
+          outcome: { type: 'string', description: '`rate_limit` or `insufficient_quota`' },
+          count: { type: 'integer' },
+        },
+        required: ['reason', 'outcome', 'count'],
+      },
+    },
+    from: { type: 'number' },
+    to: { type: 'number' },
+  },
+  required: ['refusals', 'from', 'to'],
+} as const;
+
+type RefusalsQuerystring = { from?: number; to?: number; keyId?: string; accountId?: string };
+
 type ReportQuerystring = { from?: number; to?: number; groupBy: UsageGroupBy } & UsageFilters;
 
 function filtersOf(query: UsageFilters): UsageFilters {
@@ -192,6 +233,26 @@ export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
         (row) => row,
         (row) => row.id,
       );
+    },
+  );
+
+  app.get<{ Querystring: RefusalsQuerystring }>(
+    '/usage/refusals',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['usage'],
+        summary: `Refused calls (rate limits, budgets) counted by the limit that refused them, over [from, to) of at most ${MAX_REFUSAL_WINDOW_DAYS} days; members see only their own account`,
+        querystring: REFUSALS_QUERY,
+        response: { 200: REFUSALS_SCHEMA },
+      },
+    },
+    async (request) => {
+      const { from, to, keyId, accountId } = request.query;
+      const end = to ?? Date.now() + 1;
+      const start = from ?? Math.max(0, end - DEFAULT_REFUSAL_DAYS * DAY_MS);
+      const refusals = await countRefusals(deps.db, { from: start, to: end, keyId, accountId, accountScope: scopeOf(request) });
+      return { refusals, from: start, to: end };
     },
   );
 }
