@@ -11,7 +11,7 @@ import { LimitRulesRepository, type StoredBudgetRule } from '../store/limit-rule
 import { openStore } from '../store/open-store.js';
 import { runBudgetsRebuild } from './budgets-rebuild.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
-import { ruleRefusal, withRules } from './rules-store.js';
+import { refusing, ruleTable, withRules } from './rules-store.js';
 import { UsageError } from './usage.js';
 
 type LoadConfig = (configPath: string | undefined) => GatewayConfig;
@@ -28,26 +28,7 @@ function formatBudgets(budgets: readonly StoredBudgetRule[]): string {
     b.softNusd === null ? '-' : displayUsdOf(b.softNusd),
   ]);
   const header = ['ID', 'SCOPE', 'SUBJECT', 'PERIOD', 'TIME ZONE', 'LIMIT USD', 'SOFT USD'];
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-async function refusing(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    const refusal = ruleRefusal(error);
-    if (refusal === undefined) throw error;
-    console.error(`gengate: ${refusal}`);
-    process.exitCode = 1;
-  }
+  return ruleTable(header, rows);
 }
 
 export async function budgetsCommand(args: string[], loadConfig: LoadConfig): Promise<void> {

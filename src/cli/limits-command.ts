@@ -7,7 +7,7 @@ import type { GatewayConfig } from '../config/types.js';
 import { checkLimitInput, RuleProblem } from '../limits/rule-validation.js';
 import type { StoredLimitRule } from '../store/limit-rules-repository.js';
 import { CONFIG_OPTION, parseCommandLine } from './parse-command-line.js';
-import { ruleRefusal, type RuleStores, withRules } from './rules-store.js';
+import { type RuleStores, refusing, ruleTable, withRules } from './rules-store.js';
 import { UsageError } from './usage.js';
 
 type LoadConfig = (configPath: string | undefined) => GatewayConfig;
@@ -26,27 +26,7 @@ function formatLimits(rules: readonly StoredLimitRule[]): string {
   if (rules.length === 0) return 'no limit rules: set one with `gengate limits set`';
   const rows = rules.map((rule) => [rule.id, rule.scope, rule.subject || '-', rule.model ?? '-', rule.kind, String(rule.limit)]);
   const header = ['ID', 'SCOPE', 'SUBJECT', 'MODEL', 'KIND', 'LIMIT'];
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
-}
-
-/** Runs `work`; a rule refusal is one line on stderr and exit code 1. */
-async function refusing(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    const refusal = ruleRefusal(error);
-    if (refusal === undefined) throw error;
-    console.error(`gengate: ${refusal}`);
-    process.exitCode = 1;
-  }
+  return ruleTable(header, rows);
 }
 
 export async function limitsCommand(args: string[], loadConfig: LoadConfig): Promise<void> {

@@ -73,3 +73,28 @@ const OPTION_OF_FIELD: Record<string, string> = { limitUsd: 'limit', softUsd: 's
 function optionOf(field: string): string {
   return OPTION_OF_FIELD[field] ?? field;
 }
+
+/** Rows under a header, in columns two spaces apart. */
+export function ruleTable(header: readonly string[], rows: readonly string[][]): string {
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+/** Runs `work`; a rule refusal is one line on stderr and exit code 1. */
+export async function refusing(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    const refusal = ruleRefusal(error);
+    if (refusal === undefined) throw error;
+    console.error(`gengate: ${refusal}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,7 +1,8 @@
 /**
  * How a limit or a budget is named to the client whose call it refused, and on the usage row of
  * the refusal: its scope, what it counts and its own setting (`key requests per minute (30)`,
- * `account monthly budget of $5.00`), never anyone's usage.
+ * `account monthly budget of $5.00`), never anyone's usage; and their short titles where their
+ * numbers stand beside them (the admin API's standing, the dashboard: `key requests per minute`).
  */
 import { NUSD_PER_USD } from '../ledger/money.js';
 import type { BudgetPeriod, BudgetRule, LimitKind, LimitRule } from './contract.js';
@@ -40,4 +41,12 @@ export function usdText(nusd: number): string {
     .replace(/0+$/, '')
     .padEnd(2, '0');
   return `$${whole}.${fraction}`;
+}
+
+export function limitTitle(rule: Pick<LimitRule, 'scope' | 'kind'>): string {
+  return `${rule.scope} ${KIND_WORDS[rule.kind]}`;
+}
+
+export function budgetTitle(rule: Pick<BudgetRule, 'scope' | 'period'>): string {
+  return `${rule.scope} ${PERIOD_WORDS[rule.period]} budget`;
 }

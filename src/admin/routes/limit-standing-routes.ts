@@ -11,7 +11,7 @@ import { GatewayError } from '../../core/errors.js';
 import { periodBounds } from '../../limits/budget-period.js';
 import type { BudgetRule, Hold, HoldState, LimitRule } from '../../limits/contract.js';
 import { budgetCounter, limitCounter } from '../../limits/counter-names.js';
-import { budgetTitle, limitTitle } from '../../limits/rule-labels.js';
+import { budgetTitle, limitTitle } from '../../limits/limit-labels.js';
 import { asBudgetRule, asLimitRule, MAX_RULES } from '../../limits/rule-validation.js';
 import { LimitRulesRepository } from '../../store/limit-rules-repository.js';
 import { type Actor, isAdmin } from '../actor.js';
