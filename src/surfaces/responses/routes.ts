@@ -72,7 +72,8 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
   const parseContext = await parseContextFor(services, key, request.body, history);
   // Parsed only when a channel translates: OpenAI itself gets the client's request as it came (hosted tools included).
   const parse = once(() => parseResponsesRequest(request.body, parseContext));
-  const relayed = relayRequest(request.body as Json, parseContext, peeked.store);
+  // Built only when a channel relays (as `parse` only when one translates): a translated call never pays for both.
+  const relayed = once(() => relayRequest(request.body as Json, parseContext, peeked.store));
   const outcome = await services.chat({
     key,
     surface: 'responses',
@@ -82,12 +83,20 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
     canonical: () => parse().canonical,
     // Documents are checked against the gateway's limits once translated; a relayed request's are the upstream's to check.
     documents: [],
-    raw: { dialect: 'responses', body: relayed.body, stream: peeked.stream, errorEvent: (error) => responsesStreamErrorFrame(error) },
+    raw: {
+      dialect: 'responses',
+      get body() {
+        return relayed().body;
+      },
+      model: peeked.model,
+      stream: peeked.stream,
+      errorEvent: (error) => responsesStreamErrorFrame(error),
+    },
     signal: clientSignal(request, reply),
   });
   if (outcome.kind === 'passthrough') {
     setRouteHeaders(reply, outcome.route);
-    return relayAnswer(services, key, peeked, relayed.inputItems, outcome.response, reply);
+    return relayAnswer(services, key, peeked, relayed().inputItems, outcome.response, reply);
   }
   const parsed = parse();
   setRouteHeaders(reply, withParseWarnings(outcome.route, parsed.warnings));
