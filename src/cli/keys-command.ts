@@ -1,4 +1,5 @@
 /** `gengate keys create|list|revoke`. */
+import { cliAudit } from './cli-audit.js';
 import { createApiKey } from '../auth/key-admin.js';
 import { patternsOutside } from '../auth/key-rules.js';
 import type { GatewayConfig } from '../config/types.js';
@@ -28,17 +29,7 @@ async function withKeys<T>(config: GatewayConfig, work: (stores: KeyStores) => P
     const keys = new ApiKeysRepository(store.db);
     const accounts = new AccountsRepository(store.db);
     const auditLog = new AuditRepository(store.db);
-    const audit = async (action: string, target: string, details: Record<string, unknown>) =>
-      auditLog.append({
-        at: Date.now(),
-        actor_kind: 'cli',
-        actor_id: null,
-        actor_label: 'command line',
-        action,
-        target,
-        details: JSON.stringify(details),
-        ip: null,
-      });
+    const audit = cliAudit(auditLog);
     return await work({ keys, accounts, audit });
   } finally {
     await store.close();

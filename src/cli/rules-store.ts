@@ -3,6 +3,7 @@
  * API's), the subject checks, the audit log (entries by the command line), and the account an
  * `--account` option names (an email or an id).
  */
+import { cliAudit } from './cli-audit.js';
 import { changeNotifier } from '../store/open-change-notifier.js';
 import type { GatewayConfig } from '../config/types.js';
 import { MAX_RULES, RuleProblem, type SubjectLookup } from '../limits/rule-validation.js';
@@ -39,17 +40,7 @@ export async function withRules<T>(config: GatewayConfig, work: (stores: RuleSto
         if (!account) throw new RuleProblem('account', `no account ${value}`, 'unknown_subject');
         return account.id;
       },
-      audit: async (action, target, details) =>
-        auditLog.append({
-          at: Date.now(),
-          actor_kind: 'cli',
-          actor_id: null,
-          actor_label: 'command line',
-          action,
-          target,
-          details: JSON.stringify(details),
-          ip: null,
-        }),
+      audit: cliAudit(auditLog),
     });
     await notifier?.send('limits');
     return result;
