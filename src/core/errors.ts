@@ -1,3 +1,5 @@
+import { type ErrorType, gatewaySideErrorType, upstreamErrorType } from './error-type.js';
+
 /**
  * The one error type of the gateway. Thrown anywhere; each surface renders it in its own
  * dialect (body shape and status code).
@@ -52,6 +54,8 @@ interface GatewayErrorOptions {
   retryAfter?: number;
   /** What a gateway rate limit counted (OpenAI's error `type` of a 429: `requests` or `tokens`). */
   rateLimitType?: 'requests' | 'tokens';
+  /** Whose fault it was (`core/error-type.ts`); derived from the kind when not given. */
+  errorType?: ErrorType;
   cause?: unknown;
 }
 
@@ -64,6 +68,8 @@ export class GatewayError extends Error {
   readonly retryable: boolean;
   readonly retryAfter?: number;
   readonly rateLimitType?: 'requests' | 'tokens';
+  private classified: ErrorType;
+  private pinned: boolean;
 
   constructor(kind: ErrorKind, message: string, options: GatewayErrorOptions = {}) {
     super(bounded(message, MAX_ERROR_MESSAGE_CHARS), options.cause === undefined ? undefined : { cause: options.cause });
@@ -76,6 +82,23 @@ export class GatewayError extends Error {
     this.retryable = options.retryable ?? false;
     this.retryAfter = options.retryAfter;
     this.rateLimitType = options.rateLimitType;
+    this.pinned = options.errorType !== undefined;
+    this.classified = options.errorType ?? gatewaySideErrorType(kind, options.code);
+  }
+
+  /** Whose fault it was, in the closed vocabulary of `core/error-type.ts`. */
+  get errorType(): ErrorType {
+    return this.classified;
+  }
+
+  /**
+   * Classifies the error as one that came out of an upstream attempt (by the attempt loop, once);
+   * a type given where the error was raised is kept.
+   */
+  classifyAsUpstream(): void {
+    if (this.pinned) return;
+    this.classified = upstreamErrorType(this);
+    this.pinned = true;
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import { checkIdentifierText } from '../core/client-strings.js';
 import { abortCall } from '../core/call-abort.js';
+import { type ErrorType, errorTypeOfOutcome } from '../core/error-type.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { refusePathLikeModelId } from '../core/model-id-path.js';
 import type { Operation } from '../core/operation.js';
@@ -44,6 +45,8 @@ export interface CallEnding {
   /** Priced units other than tokens (images, seconds of video). */
   units: number;
   error?: GatewayError;
+  /** Whose fault the failure was (`core/error-type.ts`); absent for a success. */
+  errorType?: ErrorType;
   /** The channel that answered or was tried last; absent when no channel was tried. */
   route?: RouteInfo;
   /** What the call cost, in nUSD (`ledger/money.ts`). */
@@ -56,8 +59,12 @@ export interface LifecycleHooks {
   /** Before any attempt; throw a GatewayError (e.g. `rate_limit`) to refuse the call. */
   admit?(call: Call): void | Promise<void>;
   attemptStart?(call: Call, route: RouteInfo): void;
+  /** An attempt ended: answered (no error) or failed (the call may fail over to the next route). */
+  attemptEnd?(call: Call, route: RouteInfo, error?: GatewayError): void;
   /** The upstream answered (for a stream: it accepted the request; events follow). */
   firstByte?(call: Call, route: RouteInfo): void;
+  /** A stream's first content (text, thinking or a tool call's arguments) reached the gateway. */
+  firstToken?(call: Call): void;
   /** Exactly once for every admitted call. */
   end?(call: Call, ending: CallEnding): void;
 }
@@ -164,6 +171,9 @@ export class CallLifecycle {
 
 export class Call {
   readonly startedAt = performance.now();
+  /** `performance.now()` when the upstream answered (see `firstByte`), and at a stream's first content. */
+  firstByteAt?: number;
+  firstTokenAt?: number;
   /** The channel tried last (the one that answered, once `attempt` resolved). */
   route?: RouteInfo;
   private ended?: Promise<void>;
@@ -217,11 +227,15 @@ export class Call {
             this.route = route;
             for (const hook of this.hooks) hook.attemptStart?.(this, route);
           },
+          onAttemptEnd: (route, error) => {
+            for (const hook of this.hooks) hook.attemptEnd?.(this, route, error);
+          },
         },
         attemptFn,
       );
       // Nothing of a stream reaches the client before the call's open line is journaled (a kill -9 then closes it as interrupted).
       if (subject.stream) await this.begun;
+      this.firstByteAt = performance.now();
       if (this.route) for (const hook of this.hooks) hook.firstByte?.(this, this.route);
       return value;
     } catch (error) {
@@ -265,6 +279,13 @@ export class Call {
     return signal.reason instanceof GatewayError ? signal.reason.kind : 'client_closed';
   }
 
+  /** Marks a stream's first content, once. */
+  markFirstToken(): void {
+    if (this.firstTokenAt !== undefined) return;
+    this.firstTokenAt = performance.now();
+    for (const hook of this.hooks) hook.firstToken?.(this);
+  }
+
   /** Ends the call with an explicit outcome (e.g. `client_closed` for an abandoned stream). */
   finish(outcome: string, usage: Usage | undefined, units = 0, error?: GatewayError): Promise<void> {
     if (this.ended) return this.ended;
@@ -299,7 +320,7 @@ export class Call {
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {
       if (!hook.end) continue;
-      ending ??= { outcome, usage, units, error, route, costNusd, latencyMs };
+      ending ??= { outcome, usage, units, error, errorType: errorTypeOfOutcome(outcome, error), route, costNusd, latencyMs };
       hook.end(this, ending);
     }
     return this.ended;

@@ -67,9 +67,11 @@ async function* relay(
           break;
         case 'text_delta':
         case 'thinking_delta':
+          if (call.firstTokenAt === undefined) call.markFirstToken();
           produced.add(event.text);
           break;
         case 'tool_call_delta':
+          if (call.firstTokenAt === undefined) call.markFirstToken();
           produced.add(event.argumentsDelta);
           break;
         case 'usage':

@@ -24,6 +24,8 @@ interface AttemptContext {
   maxOutputTokens?: number;
   /** Told of each route before it is tried (the last one told is the one that answered or failed last). */
   onAttempt(route: RouteInfo): void;
+  /** Told when a route's attempt ends: without an error when it answered. */
+  onAttemptEnd?(route: RouteInfo, error?: GatewayError): void;
 }
 
 function routeFor(channel: RuntimeChannel, model: string, attempts: number): RouteInfo {
@@ -59,9 +61,12 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
     try {
       const value = await attemptFn(channel, attempt, route);
       breaker.success(channel.name);
+      context.onAttemptEnd?.(route);
       return value;
     } catch (error) {
       const gatewayError = toGatewayError(error);
+      gatewayError.classifyAsUpstream();
+      context.onAttemptEnd?.(route, gatewayError);
       if (context.signal.aborted || !gatewayError.retryable) {
         breaker.inconclusive(channel.name);
         throw gatewayError;
