@@ -8,6 +8,7 @@
  */
 import { anthropicDescriptor } from './anthropic/index.js';
 import { arkDescriptor } from './ark/index.js';
+import { azureOpenAIDescriptor } from './azure-openai/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
@@ -24,6 +25,7 @@ import type { Provider, ProviderDescriptor, ProviderName } from './types.js';
 export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   openaiDescriptor,
   openaiCompatibleDescriptor,
+  azureOpenAIDescriptor,
   anthropicDescriptor,
   geminiDescriptor,
   bflDescriptor,
