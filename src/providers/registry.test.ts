@@ -32,6 +32,8 @@ describe('provider descriptors', () => {
       'runway',
       'sandbox',
       'together',
+      'vertex-ai',
+      'vertex-anthropic',
       'vllm',
       'xai',
     ]);

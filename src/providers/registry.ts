@@ -19,6 +19,7 @@ import { namedPresetDescriptors, openaiCompatibleDescriptor, openaiDescriptor } 
 import { replicateDescriptor } from './replicate/index.js';
 import { runwayDescriptor } from './runway/index.js';
 import { sandboxDescriptor } from '../sandbox/index.js';
+import { vertexAIDescriptor, vertexAnthropicDescriptor } from './vertex-ai/index.js';
 import { createProvider } from './create-provider.js';
 import type { Provider, ProviderDescriptor, ProviderName } from './types.js';
 
@@ -36,6 +37,8 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   arkDescriptor,
   lumaDescriptor,
   runwayDescriptor,
+  vertexAIDescriptor,
+  vertexAnthropicDescriptor,
   ...namedPresetDescriptors,
   sandboxDescriptor,
 ];

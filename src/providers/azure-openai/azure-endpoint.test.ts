@@ -8,7 +8,12 @@ function channel(baseUrl: string, options: Record<string, unknown> = {}): Channe
 
 describe('azureUrl', () => {
   it('uses the v1 API by default, whether or not the operator pasted its path', () => {
-    for (const base of ['https://r.openai.azure.com', 'https://r.openai.azure.com/', 'https://r.openai.azure.com/openai/v1', 'https://r.openai.azure.com/openai']) {
+    for (const base of [
+      'https://r.openai.azure.com',
+      'https://r.openai.azure.com/',
+      'https://r.openai.azure.com/openai/v1',
+      'https://r.openai.azure.com/openai',
+    ]) {
       expect(azureUrl(channel(base), '/chat/completions', 'dep')).toBe('https://r.openai.azure.com/openai/v1/chat/completions');
     }
     expect(azureUrl(channel('https://r.openai.azure.com', { apiVersion: 'v1' }), '/embeddings', 'dep')).toBe('https://r.openai.azure.com/openai/v1/embeddings');
