@@ -6,7 +6,7 @@
  * command passes against it and fails once it is gone; SIGTERM ends it with exit code 0.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,9 +38,7 @@ function localPrebuilds(): Record<string, string> {
   const glibc = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header?.glibcVersionRuntime;
   const built = join(checkout, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   if (!glibc || !existsSync(built)) return {};
-  const { version } = JSON.parse(spawnSync(process.execPath, ['-p', 'JSON.stringify(require("better-sqlite3/package.json"))'], { encoding: 'utf8' }).stdout) as {
-    version: string;
-  };
+  const { version } = JSON.parse(readFileSync(join(checkout, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as { version: string };
   const folder = join(work, 'prebuilds');
   mkdirSync(folder);
   const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
