@@ -100,6 +100,8 @@ export interface GatewayApp {
   audit: AuditTrail;
   /** Where media results are kept, with their owners' quotas. */
   media: MediaStore;
+  /** The channels' health in this process (`snapshot()`: circuit, probes, error rate over 5 min), for metrics. */
+  channelHealth: ChannelProber;
   logger: Logger;
   /** Admission of rate limits and budgets; absent when no rules source was given. */
   limits?: LimitsService;
@@ -416,6 +418,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     accounts,
     audit,
     media,
+    channelHealth: prober,
     logger,
     limits,
     close(closeOptions = {}) {

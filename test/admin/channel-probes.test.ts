@@ -114,6 +114,8 @@ describe('channel probes', () => {
   };
 
   it('refuses probe settings out of bounds or unknown, naming the field', async () => {
+    // No channel asks for probes yet: no probe timer at all.
+    expect(running.gateway.channelHealth.probedChannels).toBe(0);
     for (const probe of [{ intervalSeconds: 14 }, { intervalSeconds: 3601 }, { intervalSeconds: 30.5 }, { autoEnable: 'yes' }, { every: 30 }, []]) {
       const answer = await admin.call('POST', '/channels', channel('bad', { probe }));
       expect(answer.status, JSON.stringify(probe)).toBe(400);
@@ -134,6 +136,7 @@ describe('channel probes', () => {
     expect(probed.recentProbes.every((probe) => probe.ok)).toBe(true);
     expect(probed).toMatchObject({ enabled: true, autoDisabled: false, breaker: 'closed', probeOk: true, calls5m: 0, errorRate5m: null });
     expect(Date.now() - (probed.lastProbeAt ?? 0)).toBeLessThan(5_000);
+    expect(running.gateway.channelHealth.probedChannels).toBe(1);
   });
 
   it('counts real calls in the error rate, disables the channel after refused credentials, and re-enables it when a probe passes', async () => {
