@@ -23,6 +23,22 @@ export interface ChannelDefinition {
   enabled: boolean;
   timeoutMs: number;
   options: Record<string, unknown>;
+  /** Periodic health probes of the channel's upstream (docs/configuration.md, "Channel probes"); absent: never probed. */
+  probe?: ProbeSettings;
+  /**
+   * When the gateway itself disabled the channel (its credentials refused again and again, with
+   * `probe.autoEnable` set); only a stored, disabled channel carries it, and a passing probe
+   * re-enables only such a channel. Never set through the admin API.
+   */
+  autoDisabledAt?: number;
+}
+
+export interface ProbeSettings {
+  enabled: boolean;
+  /** Seconds between two probes of this channel (each replica probes on its own); `PROBE_INTERVAL_BOUNDS` in defaults.ts. */
+  intervalSeconds: number;
+  /** Take the channel out after repeated refused credentials and put it back when a probe passes. */
+  autoEnable: boolean;
 }
 
 interface TaskSettings {
