@@ -4,6 +4,8 @@
  * how long it took — so a fault test can assert that nothing hung and nothing answered a 500.
  */
 
+import { request as httpRequest } from 'node:http';
+
 export interface BoundedResult {
   label: string;
   status: number;
@@ -77,4 +79,54 @@ export function chatCompleted(result: BoundedResult): boolean {
   if (result.body.startsWith('data:') || result.body.includes('\ndata:'))
     return result.body.trimEnd().endsWith('data: [DONE]') && !result.body.includes('"error"');
   return result.body.includes('"finish_reason"');
+}
+
+/**
+ * `boundedRequest` over a connection of its own (no keep-alive), as clients behind an L4 balancer
+ * spread: each request is a new connection, so the balancer chooses a backend for each.
+ */
+export function requestOnNewConnection(
+  label: string,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+  deadlineMs: number,
+): Promise<BoundedResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<BoundedResult, 'label' | 'startedAt' | 'ms'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ label, startedAt: started, ms: Date.now() - started, ...result });
+    };
+    const request = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', (error) => finish({ status: 0, body: Buffer.concat(chunks).toString('utf8'), error: String(error), timedOut: false }));
+      response.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        if (String(response.headers['content-type'] ?? '').includes('json')) {
+          try {
+            json = JSON.parse(body);
+          } catch {
+            json = undefined;
+          }
+        }
+        const requestId = response.headers['x-request-id'];
+        finish({ status: response.statusCode ?? 0, requestId: typeof requestId === 'string' ? requestId : undefined, body, json, timedOut: false });
+      });
+      // A connection cut mid-body ends the response without 'end'.
+      response.on('aborted', () =>
+        finish({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), error: 'aborted', timedOut: false }),
+      );
+    });
+    const timer = setTimeout(() => {
+      request.destroy();
+      finish({ status: 0, body: '', error: 'deadline', timedOut: true });
+    }, deadlineMs);
+    request.on('error', (error) => finish({ status: 0, body: '', error: String(error), timedOut: false }));
+    request.end(init.body);
+  });
 }
