@@ -13,15 +13,22 @@ export interface RevocationTiming {
   revokeMs: number;
 }
 
-async function refuses(url: string, key: string): Promise<boolean> {
+async function answer(url: string, key: string): Promise<{ status: number; body: string }> {
   const response = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(5_000) });
-  await response.arrayBuffer();
-  if (response.status !== 200 && response.status !== 401) throw new Error(`${url}/v1/models answered ${response.status} while polling a revocation`);
-  return response.status === 401;
+  const body = await response.text();
+  if (response.status !== 200 && response.status !== 401) throw new Error(`${url}/v1/models answered ${response.status} while polling a revocation: ${body}`);
+  return { status: response.status, body };
+}
+
+async function refuses(url: string, key: string): Promise<boolean> {
+  return (await answer(url, key)).status === 401;
 }
 
 export async function timeRevocation(revokeVia: string, others: readonly string[], keyId: string, key: string, timeoutMs = 5_000): Promise<RevocationTiming> {
-  for (const url of others) if (await refuses(url, key)) throw new Error(`${url} refuses the key before it was revoked`);
+  for (const url of others) {
+    const before = await answer(url, key);
+    if (before.status === 401) throw new Error(`${url} refuses the key before it was revoked: ${before.body}`);
+  }
   let answeredAt: number | undefined;
   let stop = false;
   const polls = others.map(async (url) => {
