@@ -14,7 +14,16 @@ export interface BannerChannel {
 
 export type CounterMethod = 'admit' | 'settle' | 'release' | 'renew' | 'peek' | 'seedSpend' | 'resetSpend' | 'health';
 
-export const COUNTER_METHODS: ReadonlySet<string> = new Set<CounterMethod>(['admit', 'settle', 'release', 'renew', 'peek', 'seedSpend', 'resetSpend', 'health']);
+export const COUNTER_METHODS: ReadonlySet<string> = new Set<CounterMethod>([
+  'admit',
+  'settle',
+  'release',
+  'renew',
+  'peek',
+  'seedSpend',
+  'resetSpend',
+  'health',
+]);
 
 /** Worker → primary. */
 export type WorkerMessage =

@@ -15,4 +15,3 @@ export function parseWorkers(value: unknown, source: string): WorkersSetting {
   }
   return number;
 }
-

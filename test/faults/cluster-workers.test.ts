@@ -129,7 +129,10 @@ describe('gengate start --workers 2', () => {
 
       const rows = byRequestId(await readUsage(databaseUrl));
       for (const answer of completed.filter((a) => a.status === 200)) {
-        expect(rows.get(answer.requestId)?.map((r) => r.outcome), answer.requestId).toEqual(['ok']);
+        expect(
+          rows.get(answer.requestId)?.map((r) => r.outcome),
+          answer.requestId,
+        ).toEqual(['ok']);
       }
       for (const id of cut) {
         // Closed as interrupted by the replacement's recovery (or `ok` when its row was journaled before the kill).
