@@ -57,7 +57,7 @@ export function processEndpoint(): IpcEndpoint {
   return {
     send(message) {
       // A primary gone means this worker is exiting too; a lost message is then of no use to anyone.
-      if (process.connected) process.send?.(message);
+      if (process.connected) process.send?.(message, undefined, {}, ignoreSendError);
     },
     onMessage(listener) {
       process.on('message', (message: unknown) => {
@@ -69,3 +69,6 @@ export function processEndpoint(): IpcEndpoint {
     },
   };
 }
+
+/** A message that could not go out because its channel just closed: the process at the other end is gone, which its own handling covers. */
+export function ignoreSendError(): void {}

@@ -25,7 +25,7 @@ import { printStartBanner } from '../start-banner.js';
 import { AccountsRepository } from '../store/accounts-repository.js';
 import { ApiKeysRepository } from '../store/api-keys-repository.js';
 import { openStore, type OpenedStore } from '../store/open-store.js';
-import { type BannerChannel, isGengateMessage, type PrimaryMessage, type WorkerMessage } from './cluster-messages.js';
+import { type BannerChannel, ignoreSendError, isGengateMessage, type PrimaryMessage, type WorkerMessage } from './cluster-messages.js';
 import { nextQuickDeaths, restartDelayMs } from './restart-backoff.js';
 import { serveCounters } from './serve-counters.js';
 import { bannerBase } from './serve-gateway.js';
@@ -96,18 +96,18 @@ class Primary {
     if (message.gengate === 'notice') this.broadcast({ gengate: 'notice' });
     else if (message.gengate === 'counters') {
       void serveCounters(this.counters, message).then((reply) => {
-        if (reply && worker.isConnected()) worker.send(reply);
+        if (reply && worker.isConnected()) worker.send(reply, ignoreSendError);
       });
     } else if (message.gengate === 'listening') {
       slot.listened = true;
       this.banner ??= { address: message.address, channels: message.channels };
-      if (!this.bannerPrinted && this.slots.every((each) => each.listened)) void this.printBanner();
+      if (!this.bannerPrinted && !this.stopping && this.slots.every((each) => each.listened)) void this.printBanner();
     }
   }
 
   private broadcast(message: PrimaryMessage): void {
     for (const slot of this.slots) {
-      if (slot.worker?.isConnected()) slot.worker.send(message);
+      if (slot.worker?.isConnected()) slot.worker.send(message, ignoreSendError);
     }
   }
 

@@ -12,20 +12,26 @@ import { createLogger } from '../observability/logger.js';
 import { processEndpoint } from './cluster-messages.js';
 import { IpcChangeNotifier } from './ipc-change-notifier.js';
 import { IpcCounterStore } from './ipc-counter-store.js';
-import { drainOnSignals, listenQuietly } from './serve-gateway.js';
+import { type Drainer, drainOnSignals, listenQuietly } from './serve-gateway.js';
 
 export async function startWorker(config: GatewayConfig): Promise<void> {
   const endpoint = processEndpoint();
+  // Told to stop while still starting: done once listening (the drain needs the server).
+  let told: 'drain' | 'exit-now' | undefined;
+  let drainer: Drainer | undefined;
+  endpoint.onMessage((message) => {
+    if (message.gengate !== 'drain' && message.gengate !== 'exit-now') return;
+    told = told === 'exit-now' ? told : message.gengate;
+    if (!drainer) return;
+    if (told === 'drain') drainer.drain('the primary is stopping');
+    else drainer.exitNow('the primary was signalled twice');
+  });
   // Which worker wrote a log line (its id grows with every restart; the pid stays out of client answers).
   const logger = createLogger(config.logLevel, config.logFormat).child({ worker: cluster.worker?.id });
   const gateway = await buildApp(config, { logger, siblings: { notifier: new IpcChangeNotifier(endpoint), counters: new IpcCounterStore(endpoint) } });
   try {
     const address = await listenQuietly(gateway);
-    const drainer = drainOnSignals(gateway);
-    endpoint.onMessage((message) => {
-      if (message.gengate === 'drain') drainer.drain('the primary is stopping');
-      else if (message.gengate === 'exit-now') drainer.exitNow('the primary was signalled twice');
-    });
+    drainer = drainOnSignals(gateway);
     const channels = gateway.registry.channels.map((channel) => ({
       name: channel.name,
       config: { provider: channel.config.provider },
@@ -33,6 +39,8 @@ export async function startWorker(config: GatewayConfig): Promise<void> {
       fallbackOnly: channel.fallbackOnly,
     }));
     endpoint.send({ gengate: 'listening', address, channels });
+    if (told === 'drain') drainer.drain('the primary is stopping');
+    else if (told === 'exit-now') drainer.exitNow('the primary was signalled twice');
   } catch (error) {
     await gateway.close().catch(() => {});
     throw error;
