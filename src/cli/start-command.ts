@@ -4,7 +4,6 @@
  * workers sharing the port (`cluster-primary.ts`), and each worker runs `cluster-worker.ts`.
  */
 import cluster from 'node:cluster';
-import { buildApp } from '../app.js';
 import { firstAdminLink } from '../admin/setup-links.js';
 import { createApiKey } from '../auth/key-admin.js';
 import type { GatewayConfig } from '../config/types.js';
@@ -27,6 +26,8 @@ export async function startCommand(args: string[], loadConfig: (configPath: stri
 }
 
 async function start(config: GatewayConfig): Promise<void> {
+  // Loaded here: a cluster primary never builds a gateway, so it never loads one.
+  const { buildApp } = await import('../app.js');
   const gateway = await buildApp(config, { logger: createLogger(config.logLevel, config.logFormat) });
   try {
     const address = await listenQuietly(gateway);
