@@ -73,6 +73,8 @@ export interface GengateLaunch {
   nodeArgs?: string[];
   /** Where the process writes its database and any profile; created when omitted. */
   workDir?: string;
+  /** Flags after `start`, e.g. `--workers 2`. */
+  args?: string[];
 }
 
 export interface RunningGengate extends ChildServer {
@@ -107,7 +109,7 @@ export async function startGengate(launch: GengateLaunch): Promise<RunningGengat
   const env = gengateEnv({ port, mockPort: launch.mockPort, workDir });
   const root = launch.root ?? REPO_ROOT;
   const entry = launch.mode === 'dist' ? [join(root, 'dist/cli.js')] : ['--import', TSX_LOADER, join(root, 'src/cli.ts')];
-  const args = [...(launch.nodeArgs ?? []), ...entry, 'start'];
+  const args = [...(launch.nodeArgs ?? []), ...entry, 'start', ...(launch.args ?? [])];
   // cwd is the work dir so that a gengate.yaml of the developer's never leaks into a run.
   const server = spawnServer({ name: 'gengate', command: process.execPath, args, env, cwd: workDir, port });
   await waitForHttp(server, '/healthz', 60_000);

@@ -49,6 +49,7 @@ import { loadCredentialCipher, loadSecretKey, parseSecretKey } from './store/cre
 import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { changeNotifier } from './store/open-change-notifier.js';
+import type { ChangeNotifier } from './store/change-notifier.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
 import { ChannelProber } from './gateway/channel-prober.js';
@@ -128,6 +129,12 @@ interface BuildOptions {
    * rules stored in the database and the counters `admission.*` describes. Closed with the app.
    */
   limits?: { rules: RuleSource; counters: CounterStore; settings?: Partial<LimitsSettings> };
+  /**
+   * What a worker of `gengate start --workers N` shares with its siblings through the primary:
+   * change notices (used when no PostgreSQL or Redis notifier reaches them) and the limit
+   * counters (used when no Redis holds them).
+   */
+  siblings?: { notifier: ChangeNotifier; counters: CounterStore };
 }
 
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
@@ -138,7 +145,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
   // Changes by other processes on the same database (revoked keys, edited channels) arrive by notice (Redis or PostgreSQL), else within a poll.
-  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier: changeNotifier(config, store, logger) });
+  const notifier = changeNotifier(config, store, logger) ?? options.siblings?.notifier;
+  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier });
   await invalidation.start();
   const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
@@ -266,7 +274,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   services.lifecycle.use(prober.hooks);
   prober.start();
   // Limits and budgets are always in place: with no rule stored the admit hook returns at once, and a rule set through the admin API applies within a notice.
-  const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger));
+  const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger, options.siblings?.counters));
   const limits = openLimits({
     ...limitParts,
     priceOf: (model) => catalog.priceOf(model),

@@ -4,6 +4,7 @@
  * of the providers the caller hands in (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL):
  * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
+import { parseWorkers } from './workers-setting.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { ProviderDescriptor } from '../providers/types.js';
@@ -175,6 +176,11 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
       drainTimeoutMs:
         intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
+      ...(env.GENGATE_WORKERS !== undefined
+        ? { workers: parseWorkers(env.GENGATE_WORKERS, 'GENGATE_WORKERS') }
+        : server.workers !== undefined && server.workers !== null
+          ? { workers: parseWorkers(server.workers, 'server.workers') }
+          : {}),
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),

@@ -1,3 +1,4 @@
+import type { WorkersSetting } from './workers-setting.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
@@ -214,6 +215,8 @@ export interface GatewayConfig {
     connectionTimeoutMs: number;
     /** On shutdown, how long in-flight requests may finish before they are ended with an error. */
     drainTimeoutMs: number;
+    /** Worker processes sharing the port (`auto`: the cores available, cgroup quota respected); absent: 1. */
+    workers?: WorkersSetting;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;
