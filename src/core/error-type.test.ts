@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { keptQuotaFull } from '../media/media-quota-errors.js';
+import { bflTaskError } from '../providers/bfl/map-bfl-error.js';
+import { mjSubmitCodeError } from '../providers/midjourney-proxy/map-mj-submit-answer.js';
 import { ERROR_TYPES, errorTypeOfOutcome, isErrorType } from './error-type.js';
-import { GatewayError } from './errors.js';
+import { type ErrorKind, GatewayError, kindForUpstreamStatus } from './errors.js';
 
 describe('the error vocabulary', () => {
   it('classifies errors raised by the gateway by their kind', () => {
@@ -28,6 +31,61 @@ describe('the error vocabulary', () => {
     for (const [error, type] of cases) {
       error.classifyAsUpstream();
       expect(error.errorType, error.message).toBe(type);
+    }
+  });
+
+  it('types what an upstream answered by its status, through the kind the providers give it', () => {
+    const byStatus: Array<[number, string]> = [
+      [400, 'upstream.refused'],
+      [404, 'upstream.refused'],
+      [422, 'upstream.refused'],
+      [401, 'upstream.auth'],
+      [402, 'upstream.auth'],
+      [403, 'upstream.auth'],
+      [408, 'upstream.timeout'],
+      [429, 'upstream.rate_limited'],
+      [500, 'upstream.server_error'],
+      [502, 'upstream.server_error'],
+      [503, 'upstream.overloaded'],
+      [504, 'upstream.timeout'],
+      [529, 'upstream.overloaded'],
+    ];
+    for (const [status, type] of byStatus) {
+      const { kind, retryable } = kindForUpstreamStatus(status);
+      const error = new GatewayError(kind, `HTTP ${status}`, { upstreamStatus: status, retryable });
+      error.classifyAsUpstream();
+      expect({ status, type: error.errorType }).toEqual({ status, type });
+    }
+  });
+
+  it('gives every kind raised by the gateway a type of the vocabulary', () => {
+    const kinds: ErrorKind[] = [
+      'invalid_request',
+      'authentication',
+      'permission',
+      'not_found',
+      'request_too_large',
+      'rate_limit',
+      'insufficient_quota',
+      'upstream',
+      'timeout',
+      'overloaded',
+      'internal',
+    ];
+    for (const kind of kinds) expect(isErrorType(new GatewayError(kind, 'x').errorType), kind).toBe(true);
+    expect(new GatewayError('request_too_large', 'body').errorType).toBe('client.too_large');
+    expect(new GatewayError('permission', 'x').errorType).toBe('client.permission');
+  });
+
+  it('keeps the type pinned where an error is raised inside an attempt but is not the upstream answering with a status', () => {
+    // A media quota met while an upstream's images are stored: the policy's, not an upstream rate limit.
+    const quota = keptQuotaFull(10, 5);
+    quota.classifyAsUpstream();
+    expect(quota.errorType).toBe('policy.budget');
+    // An upstream that answered 200 with a refusal under its content policy: the upstream refused, not the client's malformed request.
+    for (const refusal of [mjSubmitCodeError(24, 'banned'), mjSubmitCodeError(4, 'bad'), bflTaskError('Request Moderated', undefined)]) {
+      refusal.classifyAsUpstream();
+      expect(refusal.errorType, refusal.message).toBe('upstream.refused');
     }
   });
 
