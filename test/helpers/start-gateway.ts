@@ -44,6 +44,8 @@ export interface StartOptions {
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
   key?: CreateKeyOptions;
+  /** Writes the access log's line per request (default: off). */
+  accessLog?: boolean;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
@@ -68,7 +70,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     dataDir: mkdtempSync(join(tmpdir(), 'gengate-data-')),
     secretKey: options.secretKey,
     masterKey: options.masterKey,
-    accessLog: false,
+    accessLog: options.accessLog ?? false,
     router: { ...base.router, ...options.router },
     sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
