@@ -234,7 +234,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   services.lifecycle.use({
     end: (call, ending) => {
       if (ending.error?.kind !== 'internal') return;
-      logger.error({ err: ending.error.cause ?? ending.error, requestId: call.subject.requestId, errorType: ending.errorType }, 'call ended by an internal error');
+      logger.error(
+        { err: ending.error.cause ?? ending.error, requestId: call.subject.requestId, errorType: ending.errorType },
+        'call ended by an internal error',
+      );
     },
   });
   let audit: AuditTrail | undefined;

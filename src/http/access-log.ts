@@ -33,7 +33,12 @@ export function installAccessLog(http: FastifyInstance, lifecycle: Pick<CallLife
   });
   http.addHook('onResponse', (request, reply, done) => {
     inFlight.delete(String(request.id));
-    const line: Record<string, unknown> = { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) };
+    const line: Record<string, unknown> = {
+      method: request.method,
+      url: request.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    };
     if (request.errorType !== undefined) line.errorType = request.errorType;
     request.log.info(line, 'request');
     done();

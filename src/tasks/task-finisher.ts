@@ -115,7 +115,8 @@ export class TaskFinisher {
         delivery: (finished) => this.options.notify(finished),
       },
     );
-    if (done) this.options.logger.info({ task: task.id, status, code: error.code, errorType: error.errorType ?? undefined }, 'task ended without a result; refunded');
+    if (done)
+      this.options.logger.info({ task: task.id, status, code: error.code, errorType: error.errorType ?? undefined }, 'task ended without a result; refunded');
     if (done) this.onEnded?.(done, undefined);
     return done;
   }

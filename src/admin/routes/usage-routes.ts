@@ -40,7 +40,7 @@ const REPORT_QUERY = {
 const ERROR_TYPE = {
   type: 'string',
   enum: [...ERROR_TYPES],
-  description: 'Whose fault a failure was: `client.*` the caller\'s, `policy.*` a limit or budget, `upstream.*` the provider\'s, `gateway.*` the gateway\'s own',
+  description: "Whose fault a failure was: `client.*` the caller's, `policy.*` a limit or budget, `upstream.*` the provider's, `gateway.*` the gateway's own",
 } as const;
 
 const NULLABLE_MS = { type: ['number', 'null'] } as const;

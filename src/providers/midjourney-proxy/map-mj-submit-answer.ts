@@ -39,7 +39,10 @@ export function mjSubmitCodeError(code: unknown, description: unknown, propertie
   const because = said ? `: ${said}` : '';
   switch (code) {
     case 3:
-      return new GatewayError('invalid_request', `the task to act on was not found upstream${because}`, { code: 'task_not_found', errorType: 'upstream.refused' });
+      return new GatewayError('invalid_request', `the task to act on was not found upstream${because}`, {
+        code: 'task_not_found',
+        errorType: 'upstream.refused',
+      });
     case 4:
       return new GatewayError('invalid_request', `the MJ proxy refused the request${because}`, { code: 'validation_error', errorType: 'upstream.refused' });
     case 9:
