@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { keptQuotaFull } from '../media/media-quota-errors.js';
-import { bflTaskError } from '../providers/bfl/map-bfl-error.js';
-import { mjSubmitCodeError } from '../providers/midjourney-proxy/map-mj-submit-answer.js';
 import { ERROR_TYPES, errorTypeOfOutcome, isErrorType } from './error-type.js';
 import { type ErrorKind, GatewayError, kindForUpstreamStatus } from './errors.js';
 
@@ -75,18 +72,6 @@ describe('the error vocabulary', () => {
     for (const kind of kinds) expect(isErrorType(new GatewayError(kind, 'x').errorType), kind).toBe(true);
     expect(new GatewayError('request_too_large', 'body').errorType).toBe('client.too_large');
     expect(new GatewayError('permission', 'x').errorType).toBe('client.permission');
-  });
-
-  it('keeps the type pinned where an error is raised inside an attempt but is not the upstream answering with a status', () => {
-    // A media quota met while an upstream's images are stored: the policy's, not an upstream rate limit.
-    const quota = keptQuotaFull(10, 5);
-    quota.classifyAsUpstream();
-    expect(quota.errorType).toBe('policy.budget');
-    // An upstream that answered 200 with a refusal under its content policy: the upstream refused, not the client's malformed request.
-    for (const refusal of [mjSubmitCodeError(24, 'banned'), mjSubmitCodeError(4, 'bad'), bflTaskError('Request Moderated', undefined)]) {
-      refusal.classifyAsUpstream();
-      expect(refusal.errorType, refusal.message).toBe('upstream.refused');
-    }
   });
 
   it('keeps a type given where the error was raised', () => {

@@ -7,7 +7,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ErrorType } from '../core/error-type.js';
-import type { CallLifecycle } from '../gateway/call-lifecycle.js';
+
+/** What this needs of the call lifecycle (`gateway/call-lifecycle.ts`, a floor above): a hook at each call's end. */
+interface CallEnds {
+  use(hooks: { end?(call: { subject: { requestId: string } }, ending: { errorType?: ErrorType }): void }): void;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export function installAccessLog(http: FastifyInstance, lifecycle: Pick<CallLifecycle, 'use'>): void {
+export function installAccessLog(http: FastifyInstance, lifecycle: CallEnds): void {
   http.decorateRequest('errorType', undefined);
   // Requests in flight by id, for the call's end to find its request (bounded by the requests being served).
   const inFlight = new Map<string, FastifyRequest>();
