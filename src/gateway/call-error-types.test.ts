@@ -10,7 +10,9 @@ import { Catalog } from '../routing/catalog.js';
 import { ChannelRegistry } from '../routing/channel-registry.js';
 import { CircuitBreaker } from '../routing/circuit-breaker.js';
 import type { UsageRow } from '../store/usage-repository.js';
+import type { ChatEvent } from '../core/chat.js';
 import { type CallEnding, CallLifecycle, type CallSubject } from './call-lifecycle.js';
+import { meterChatStream } from './meter-chat-stream.js';
 
 const KEY: AuthenticatedKey = { id: 'k1', name: 'test', models: null, isMaster: false, accountId: null };
 const provider: Provider = { name: 'openai', operations: new Set(['chat']) };
@@ -34,8 +36,24 @@ function setup() {
   return { rows, ends, lifecycle };
 }
 
-function subject(signal: AbortSignal = new AbortController().signal): CallSubject {
-  return { key: KEY, surface: 'openai', requestId: 'req-1', signal, model: 'textmodel-b-4o', operation: 'chat', stream: false };
+function subject(signal: AbortSignal = new AbortController().signal, stream = false): CallSubject {
+  return { key: KEY, surface: 'openai', requestId: 'req-1', signal, model: 'textmodel-b-4o', operation: 'chat', stream };
+}
+
+/** An upstream's stream: a start and some text, then `end` (an error event, or a thrown error). */
+async function* upstreamStream(end: ChatEvent | Error): AsyncGenerator<ChatEvent> {
+  yield { type: 'start', id: 'x', model: 'm', created: 0 };
+  yield { type: 'text_delta', text: 'partial' };
+  if (end instanceof Error) throw end;
+  yield end;
+}
+
+async function drain(stream: AsyncIterable<ChatEvent>): Promise<void> {
+  try {
+    for await (const _event of stream);
+  } catch {
+    // The surface renders it; the ending is what is checked.
+  }
 }
 
 describe('the error type of a call’s ending', () => {
@@ -83,6 +101,18 @@ describe('the error type of a call’s ending', () => {
       await call.finish(call.abortOutcome() ?? 'client_closed', { inputTokens: 1, outputTokens: 1 });
       expect(rows.map((row) => [row.outcome, row.error_type])).toEqual([[reason.kind, expected]]);
       expect(ends[0].errorType).toBe(expected);
+    }
+  });
+
+  it('is the upstream’s for a stream the upstream broke after it began, by an error event or a thrown error', async () => {
+    const overloaded = () => new GatewayError('overloaded', 'overloaded mid-stream', { upstreamStatus: 529 });
+    for (const end of [{ type: 'error', error: overloaded() } as ChatEvent, overloaded()]) {
+      const { rows, lifecycle } = setup();
+      const call = await lifecycle.admit(subject(undefined, true));
+      await call.attempt(async () => 'stream');
+      await drain(meterChatStream(upstreamStream(end), call, { model: 'textmodel-b-4o', estimateInput: () => 1 }));
+      // Ended once the produced text is counted (the tokenizer loads first). Not `gateway.unavailable`, which the kind alone would say.
+      await expect.poll(() => rows.map((row) => [row.outcome, row.error_type]), { timeout: 10_000 }).toEqual([['overloaded', 'upstream.overloaded']]);
     }
   });
 });
