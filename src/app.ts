@@ -17,6 +17,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-errors.js';
 import { errorFamilies } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
+import { installAccessLog } from './http/access-log.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerVideoDownloadRoute } from './http/video-files/video-download-route.js';
@@ -250,7 +251,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   services.lifecycle.use({
     end: (call, ending) => {
       if (ending.error?.kind !== 'internal') return;
-      logger.error({ err: ending.error.cause ?? ending.error, requestId: call.subject.requestId }, 'call ended by an internal error');
+      logger.error(
+        { err: ending.error.cause ?? ending.error, requestId: call.subject.requestId, errorType: ending.errorType },
+        'call ended by an internal error',
+      );
     },
   });
   let audit: AuditTrail | undefined;
@@ -331,12 +335,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     reply.header('x-request-id', request.id);
     done();
   });
-  if (config.accessLog) {
-    http.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
-      done();
-    });
-  }
+  if (config.accessLog) installAccessLog(http, services.lifecycle);
   http.get('/healthz', async () => ({ status: 'ok' }));
   let draining = false;
   const readiness: ReadinessCheck[] = [

@@ -215,3 +215,27 @@ export interface RefusalsReport {
   from: number;
   to: number;
 }
+
+/** One entry of `GET /usage/errors`: failures of one error type (whose fault: `client.*`, `policy.*`, `upstream.*`, `gateway.*`). */
+export interface ErrorTypeCount {
+  errorType: string;
+  count: number;
+}
+
+export interface ErrorsReport {
+  errors: ErrorTypeCount[];
+  from: number;
+  to: number;
+}
+
+/** One raw usage row of `GET /usage/records` (the fields the dashboard shows). */
+export interface UsageRecord {
+  id: number;
+  requestId: string;
+  createdAt: number;
+  model: string;
+  channel: string;
+  outcome: string;
+  errorType: string | null;
+  latencyMs: number;
+}

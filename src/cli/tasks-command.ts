@@ -22,7 +22,7 @@ export async function tasksCommand(args: string[], loadConfig: LoadConfig): Prom
   const id = positionals[0];
   const store = await openStore(loadConfig(values.config).databaseUrl);
   try {
-    const tasks = new TasksRepository(store.db, store.dialect);
+    const tasks = new TasksRepository(store.db, store);
     const task = await tasks.get(id);
     if (!task) {
       console.error(`gengate: no task ${id}`);

@@ -1,4 +1,4 @@
-/** What went wrong, in the gateway's terms; each surface renders a kind in its own dialect (`errors.ts`). */
+/** What went wrong, in the gateway's terms: each kind has its HTTP status (`errors.ts`) and its default error type (`error-type.ts`). */
 export type ErrorKind =
   | 'invalid_request'
   | 'authentication'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_TYPES, errorTypeOfOutcome, isErrorType } from './error-type.js';
-import { GatewayError } from './errors.js';
+import { type ErrorKind, GatewayError, kindForUpstreamStatus } from './errors.js';
 
 describe('the error vocabulary', () => {
   it('classifies errors raised by the gateway by their kind', () => {
@@ -29,6 +29,49 @@ describe('the error vocabulary', () => {
       error.classifyAsUpstream();
       expect(error.errorType, error.message).toBe(type);
     }
+  });
+
+  it('types what an upstream answered by its status, through the kind the providers give it', () => {
+    const byStatus: Array<[number, string]> = [
+      [400, 'upstream.refused'],
+      [404, 'upstream.refused'],
+      [422, 'upstream.refused'],
+      [401, 'upstream.auth'],
+      [402, 'upstream.auth'],
+      [403, 'upstream.auth'],
+      [408, 'upstream.timeout'],
+      [429, 'upstream.rate_limited'],
+      [500, 'upstream.server_error'],
+      [502, 'upstream.server_error'],
+      [503, 'upstream.overloaded'],
+      [504, 'upstream.timeout'],
+      [529, 'upstream.overloaded'],
+    ];
+    for (const [status, type] of byStatus) {
+      const { kind, retryable } = kindForUpstreamStatus(status);
+      const error = new GatewayError(kind, `HTTP ${status}`, { upstreamStatus: status, retryable });
+      error.classifyAsUpstream();
+      expect({ status, type: error.errorType }).toEqual({ status, type });
+    }
+  });
+
+  it('gives every kind raised by the gateway a type of the vocabulary', () => {
+    const kinds: ErrorKind[] = [
+      'invalid_request',
+      'authentication',
+      'permission',
+      'not_found',
+      'request_too_large',
+      'rate_limit',
+      'insufficient_quota',
+      'upstream',
+      'timeout',
+      'overloaded',
+      'internal',
+    ];
+    for (const kind of kinds) expect(isErrorType(new GatewayError(kind, 'x').errorType), kind).toBe(true);
+    expect(new GatewayError('request_too_large', 'body').errorType).toBe('client.too_large');
+    expect(new GatewayError('permission', 'x').errorType).toBe('client.permission');
   });
 
   it('keeps a type given where the error was raised', () => {

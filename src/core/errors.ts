@@ -1,11 +1,7 @@
 import type { ErrorKind } from './error-kind.js';
 import { type ErrorType, gatewaySideErrorType, upstreamErrorType } from './error-type.js';
 
-/**
- * The one error type of the gateway. Thrown anywhere; each surface renders it in its own
- * dialect (body shape and status code).
- */
-export type { ErrorKind } from './error-kind.js';
+export type { ErrorKind };
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid_request: 400,
@@ -49,6 +45,10 @@ interface GatewayErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * The one error type of the gateway. Thrown anywhere; each surface renders it in its own
+ * dialect (body shape and status code).
+ */
 export class GatewayError extends Error {
   readonly kind: ErrorKind;
   readonly param?: string;

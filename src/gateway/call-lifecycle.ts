@@ -284,6 +284,17 @@ export class Call {
     return signal.reason instanceof GatewayError ? signal.reason.kind : 'client_closed';
   }
 
+  /**
+   * Whose fault an ending was. A call the gateway cut itself (the drain deadline, a revoked key)
+   * is typed by the cut's reason, not by the error the abort caused downstream (a `client_closed`).
+   */
+  private errorTypeOf(outcome: string, error: GatewayError | undefined): ErrorType | undefined {
+    if (outcome === 'ok') return undefined;
+    const { signal } = this.subject;
+    if (signal.aborted && signal.reason instanceof GatewayError) return signal.reason.errorType;
+    return errorTypeOfOutcome(outcome, error);
+  }
+
   /** Marks a stream's first content, once. */
   markFirstToken(): void {
     if (this.firstTokenAt !== undefined) return;
@@ -301,6 +312,7 @@ export class Call {
     const latencyMs = Math.round(performance.now() - this.startedAt);
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
     const refusal = error instanceof LimitRefusal ? error.label : undefined;
+    const errorType = this.errorTypeOf(outcome, error);
     if (route || refusal !== undefined) {
       this.ended = deps.recorder.record(
         usageRow({
@@ -319,13 +331,14 @@ export class Call {
           latencyMs,
           createdAt: Date.now(),
           refusal,
+          errorType,
         }),
       );
     }
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {
       if (!hook.end) continue;
-      ending ??= { outcome, usage, units, error, errorType: errorTypeOfOutcome(outcome, error), route, costNusd, latencyMs };
+      ending ??= { outcome, usage, units, error, errorType, route, costNusd, latencyMs };
       hook.end(this, ending);
     }
     return this.ended;

@@ -5,6 +5,7 @@
  * otherwise the streamed text counted locally (and the request's input estimated).
  */
 import type { ChatEvent } from '../core/chat.js';
+import { toGatewayError } from '../core/errors.js';
 import { PRODUCED_TEXT_LIMIT, TextCollector } from '../core/text-collector.js';
 import { loadTokenizer } from '../core/tokenizer.js';
 import { type Usage, mergeUsage } from '../core/usage.js';
@@ -54,9 +55,12 @@ async function* relay(
   const isOpen = (): boolean => !ending && !call.isEnded;
   const endAbandoned = (outcome: 'client_closed' | 'error', error?: unknown): void => {
     ending = true;
+    // The events come from the upstream's stream: what ends it is the upstream's (its mid-stream error event), as in the attempt loop.
+    const failure = outcome === 'error' ? toGatewayError(error) : undefined;
+    failure?.classifyAsUpstream();
     void partialUsage()
       .catch(() => ({ inputTokens: 0, outputTokens: 0, ...reported }))
-      .then((usage) => (outcome === 'client_closed' ? call.finish(call.abortOutcome() ?? 'client_closed', usage) : call.fail(error, usage)));
+      .then((usage) => (outcome === 'client_closed' ? call.finish(call.abortOutcome() ?? 'client_closed', usage) : call.fail(failure, usage)));
   };
   try {
     for await (const event of events) {

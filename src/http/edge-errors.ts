@@ -11,6 +11,8 @@ import type { ErrorFamilies } from './error-family.js';
 
 /** Writes a GatewayError as `render` shapes it, with its headers and retry-after. */
 export function replyWithError(request: FastifyRequest, reply: FastifyReply, error: GatewayError, render: ErrorRenderer): FastifyReply {
+  // For the access log's line (`access-log.ts`).
+  request.errorType = error.errorType;
   const rendered = render(error, String(request.id));
   if (rendered.headers) for (const [name, value] of Object.entries(rendered.headers)) reply.header(name, value);
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));

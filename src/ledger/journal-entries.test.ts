@@ -92,6 +92,20 @@ describe('journal entries', () => {
       latency_ms: 3_000,
       created_at: 1_000,
       account_id: 'acct_1',
+      error_type: 'gateway.internal',
     });
+  });
+
+  it('carry a failed call’s error type, and read lines without one (older, or a success) as rows of none', () => {
+    const failed: UsageRow = { ...row, outcome: 'timeout', error_type: 'upstream.timeout' };
+    expect(JSON.parse(rowLine(failed)).r.error_type).toBe('upstream.timeout');
+    expect(parseJournalLine(rowLine(failed).trimEnd())).toEqual({ row: failed });
+    // A line from before error types: recovered, with no type.
+    const recovered = parseJournalLine(JSON.stringify({ r: row }));
+    expect(recovered).toEqual({ row });
+    expect(recovered && 'row' in recovered ? recovered.row.error_type : 'missing').toBeUndefined();
+    // A type outside the vocabulary is dropped, the row kept.
+    expect(parseJournalLine(JSON.stringify({ r: { ...row, error_type: 'client.whatever' } }))).toEqual({ row });
+    expect(parseJournalLine(JSON.stringify({ r: { ...row, error_type: 42 } }))).toEqual({ row });
   });
 });

@@ -3,6 +3,7 @@
  * admitted, `{"r":UsageRow}` when it ends. Reading checks every field, so a torn last line
  * (a `kill -9` in the middle of a write) or any damaged line is skipped, never inserted.
  */
+import { isErrorType } from '../core/error-type.js';
 import { NUSD_PER_USD } from '../core/money.js';
 import { USAGE_NUMBER_COLUMNS, USAGE_TEXT_COLUMNS, type UsageRow } from '../store/usage-repository.js';
 
@@ -47,7 +48,7 @@ export function rowLine(row: UsageRow): string {
     `"outcome":${text(row.outcome)},"stream":${num(row.stream)},"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
     `"cache_read_tokens":${num(row.cache_read_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
     `"units":${num(row.units)},"cost_nusd":${num(row.cost_nusd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}` +
-    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}}}\n`
+    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}${row.error_type ? `,"error_type":${text(row.error_type)}` : ''}}}\n`
   );
 }
 
@@ -69,6 +70,8 @@ function toRow(value: unknown): UsageRow | undefined {
   for (const name of [...ROW_TEXT, ...ROW_NUMBERS]) row[name] = value[name];
   row.account_id = accountOf(value);
   if (typeof value.refusal === 'string') row.refusal = value.refusal;
+  // Lines written before error types (or by a gateway that knows more of them) keep none.
+  if (isErrorType(value.error_type)) row.error_type = value.error_type;
   return row as unknown as UsageRow;
 }
 
@@ -145,5 +148,7 @@ export function interruptedRow(open: OpenCall, lastSeenAt: number): UsageRow {
     latency_ms: Math.max(0, Math.round(lastSeenAt - open.created_at)),
     created_at: open.created_at,
     account_id: open.account_id ?? null,
+    // The process stopped in the middle of the call: the gateway's failure, not the client's or an upstream's.
+    error_type: 'gateway.internal',
   };
 }

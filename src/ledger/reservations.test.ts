@@ -54,7 +54,7 @@ describe.each(backends)('reservations on %s', (_name, makeBackend) => {
   });
 
   /** Runs a move as the store does: inside one transaction. */
-  const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store.dialect)));
+  const run = (move: LedgerMove) => store.db.transaction().execute((trx) => move(ledgerWrites(trx, store)));
 
   const kinds = async (id: string) => (await ledgerEntries(store.db, id)).map((entry) => [entry.kind, entry.amount_nusd]);
   const usage = () => store.db.selectFrom('usage_records').select(['request_id', 'outcome', 'cost_nusd', 'units', 'account_id']).execute();

@@ -2,6 +2,7 @@
  * The one builder of usage rows: a call's row (`Call.finish`) and a task's `task:<id>` row (the
  * ledger's settle or release, `reservations.ts`) are both made here from the same facts.
  */
+import type { ErrorType } from '../core/error-type.js';
 import type { RouteInfo } from '../core/route.js';
 import type { Usage } from '../core/usage.js';
 import type { UsageRow } from '../store/usage-repository.js';
@@ -28,6 +29,8 @@ export interface UsageFacts {
   createdAt: number;
   /** The limit or budget that refused the call, when one did. */
   refusal?: string;
+  /** Whose fault the failure was (`core/error-type.ts`); absent for a success (and a client's cancel). */
+  errorType?: ErrorType;
 }
 
 export function usageRow(facts: UsageFacts): UsageRow {
@@ -54,5 +57,6 @@ export function usageRow(facts: UsageFacts): UsageRow {
     created_at: facts.createdAt,
     account_id: facts.accountId,
     refusal: facts.refusal ?? null,
+    error_type: facts.errorType ?? null,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * What a full media quota answers: `insufficient_quota` (429 in every surface, in its own
- * shape), not retryable on another channel, with a code naming which limit was reached.
+ * shape), not retryable on another channel, with a code naming which limit was reached. Typed
+ * `policy.budget` where raised: one met while an upstream's answer is stored stays the policy's.
  */
 import { GatewayError } from '../core/errors.js';
 
@@ -17,7 +18,7 @@ export function keptQuotaFull(kept: number, quota: number): GatewayError {
   return new GatewayError(
     'insufficient_quota',
     `Media quota reached: this account keeps ${formatBytes(kept)} of its ${formatBytes(quota)} of stored media. Older files expire with the retention; deleting tasks frees theirs.`,
-    { code: 'media_quota_exceeded' },
+    { code: 'media_quota_exceeded', errorType: 'policy.budget' },
   );
 }
 
@@ -27,7 +28,7 @@ export function dailyQuotaFull(written: number, limit: number, now: number): Gat
   return new GatewayError(
     'insufficient_quota',
     `Daily media quota reached: this account wrote ${formatBytes(written)} of its ${formatBytes(limit)} of media today (UTC); it resets at midnight UTC.`,
-    { code: 'media_daily_quota_exceeded', retryAfter: secondsLeft },
+    { code: 'media_daily_quota_exceeded', retryAfter: secondsLeft, errorType: 'policy.budget' },
   );
 }
 
@@ -35,6 +36,7 @@ export function dailyQuotaFull(written: number, limit: number, now: number): Gat
 export function storeFull(bytes: number, max: number): GatewayError {
   return new GatewayError('insufficient_quota', `The media store cannot take ${formatBytes(bytes)} more (its cap is ${formatBytes(max)}).`, {
     code: 'media_store_full',
+    errorType: 'policy.budget',
   });
 }
 

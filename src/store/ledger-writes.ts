@@ -6,8 +6,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, TaskLedgerTable } from './schema.js';
-import type { StoreDialect } from './store-dialect.js';
-import { insertUsageRows, type UsageRow } from './usage-repository.js';
+import { insertUsageRows, type UsageRow, type UsageTarget } from './usage-repository.js';
 
 /** One ledger entry; `task_id` is the reservation's id (a task's id: one reservation a task). */
 export type LedgerEntry = Pick<TaskLedgerTable, 'task_id' | 'owner' | 'kind' | 'amount_nusd' | 'created_at'>;
@@ -24,7 +23,8 @@ export interface LedgerWrites {
 /** A money movement of the ledger, run by the store inside its transaction. */
 export type LedgerMove = (writes: LedgerWrites) => Promise<unknown>;
 
-export function ledgerWrites(trx: Transaction<Database>, dialect: StoreDialect): LedgerWrites {
+/** `target`: the store (its dialect, and on SQLite its raw handle: usage rows go by prepared statements). */
+export function ledgerWrites(trx: Transaction<Database>, target: UsageTarget): LedgerWrites {
   return {
     entries: (reservationId) => ledgerEntries(trx, reservationId),
     addEntry: async (entry) => {
@@ -34,7 +34,7 @@ export function ledgerWrites(trx: Transaction<Database>, dialect: StoreDialect):
         .onConflict((conflict) => conflict.columns(['task_id', 'kind']).doNothing())
         .execute();
     },
-    addUsage: (row) => insertUsageRows(trx, [row], dialect),
+    addUsage: (row) => insertUsageRows(trx, [row], target),
   };
 }
 

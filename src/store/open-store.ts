@@ -33,6 +33,7 @@ import { storedResponseItemsMigration } from './migrations/018-stored-response-i
 import { moneyNusdMigration } from './migrations/019-money-nusd.js';
 import { usageRefusalMigration } from './migrations/021-usage-refusal.js';
 import { limitRulesMigration } from './migrations/022-limit-rules.js';
+import { errorTypesMigration } from './migrations/023-error-types.js';
 
 export type { StoreDialect };
 
@@ -69,6 +70,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '019-money-nusd': moneyNusdMigration(dialect),
         '021-usage-refusal': usageRefusalMigration,
         '022-limit-rules': limitRulesMigration,
+        '023-error-types': errorTypesMigration,
       };
     },
   };

@@ -34,7 +34,7 @@ async function seed(store: OpenedStore): Promise<void> {
     );
   }
   await usage.insertMany(rows);
-  const tasks = new TasksRepository(store.db, store.dialect);
+  const tasks = new TasksRepository(store.db, store);
   for (const [id, finishedDaysAgo, status] of [
     ['old-done', 5, 'succeeded'],
     ['new-done', 1, 'succeeded'],

@@ -46,6 +46,8 @@ export interface UsageRecordsTable {
   created_at: number;
   /** The limit or budget that refused the call (outcome `rate_limit` / `insufficient_quota`); null otherwise (migration 021). */
   refusal?: string | null;
+  /** Whose fault the failure was (`core/error-type.ts`); null on a success and on rows before migration 023. */
+  error_type?: string | null;
   /** The account of the key that made the call (null: an operator key or the master key). */
   account_id?: string | null;
 }
@@ -122,6 +124,8 @@ export interface TasksTable {
   result: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** Whose fault the failure was (`core/error-type.ts`) when the task failed; null otherwise and before migration 023. */
+  error_type: Generated<string | null>;
   /** Reserved at submit, in nUSD. */
   price_nusd: number;
   callback_url: string | null;

@@ -1,5 +1,6 @@
 /** Task rows ↔ the canonical `Task`: JSON columns parsed, nulls turned into absent fields. */
 import type { Selectable } from 'kysely';
+import { type ErrorType, isErrorType } from '../core/error-type.js';
 import type { StoredTaskRequest, Task, TaskOperation, TaskResult, TaskStatus, TaskSurface } from '../core/task.js';
 import type { TasksTable } from './schema.js';
 
@@ -17,6 +18,8 @@ export interface StoredTask extends Task {
   leaseOwner?: string;
   leaseUntil: number;
   version: number;
+  /** Whose fault the failure was, for a task that failed (`core/error-type.ts`). */
+  errorType?: ErrorType;
 }
 
 function parseJson<T>(text: string | null): T | undefined {
@@ -59,5 +62,6 @@ export function taskFromRow(row: TaskRow): StoredTask {
     leaseUntil: row.lease_until,
     version: row.version,
     accountId: row.account_id ?? null,
+    ...(isErrorType(row.error_type) ? { errorType: row.error_type } : {}),
   };
 }

@@ -9,8 +9,8 @@ import { type Kysely, type SelectQueryBuilder, sql, type Transaction, type Updat
 import type { Task, TaskStatus } from '../core/task.js';
 import { type LedgerEntry, type LedgerMove, ledgerEntries, ledgerWrites } from './ledger-writes.js';
 import type { Database, TasksTable } from './schema.js';
-import type { StoreDialect } from './store-dialect.js';
 import { type StoredTask, taskFromRow } from './task-rows.js';
+import type { UsageTarget } from './usage-repository.js';
 import { insertDelivery } from './webhook-deliveries-repository.js';
 
 export type { StoredTask } from './task-rows.js';
@@ -47,10 +47,15 @@ type Db = Kysely<Database> | Transaction<Database>;
 type IdQuery = SelectQueryBuilder<Database, 'tasks', { id: string }>;
 
 export class TasksRepository {
+  /** `store`: its dialect, and on SQLite its raw handle (the ledger's usage rows go by prepared statements). */
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly dialect: StoreDialect,
+    private readonly store: UsageTarget,
   ) {}
+
+  private get dialect(): UsageTarget['dialect'] {
+    return this.store.dialect;
+  }
 
   /** The row is written, and the price reserved (`reserve`, the ledger's move), before any upstream sees the task. */
   async insertQueued(task: NewTask, reserve: LedgerMove): Promise<void> {
@@ -95,7 +100,7 @@ export class TasksRepository {
           account_id: task.accountId ?? null,
         })
         .execute();
-      await reserve(ledgerWrites(trx, this.dialect));
+      await reserve(ledgerWrites(trx, this.store));
     });
   }
 
@@ -145,7 +150,7 @@ export class TasksRepository {
       const row = await query.returningAll().executeTakeFirst();
       if (!row) return undefined;
       const task = taskFromRow(row);
-      await finishing.money(task)(ledgerWrites(trx, this.dialect));
+      await finishing.money(task)(ledgerWrites(trx, this.store));
       if (finishing.delivery) await enqueue(trx, task, finishing.delivery(task));
       return task;
     });

@@ -8,6 +8,7 @@
  * refused before it costs anything (`usage-report-runner.ts` also bounds its time).
  */
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type ErrorType, isErrorType } from '../core/error-type.js';
 import { GatewayError } from '../core/errors.js';
 import { nusdToUsd } from '../core/money.js';
 import { LATENCY_COLUMNS, percentilesOf } from './latency-histogram.js';
@@ -202,6 +203,7 @@ export class UsageReports {
     if (filters.model !== undefined) select = select.where('model', '=', filters.model);
     if (filters.channel !== undefined) select = select.where('channel', '=', filters.channel);
     if (filters.surface !== undefined) select = select.where('surface', '=', filters.surface);
+    if (query.errorType !== undefined) select = select.where('error_type', '=', query.errorType);
     for (const account of [filters.account, query.accountScope]) {
       if (account === undefined) continue;
       select = account === '' ? select.where('account_id', 'is', null) : select.where('account_id', '=', account);
@@ -220,6 +222,7 @@ export class UsageReports {
       provider: row.provider,
       upstreamModel: row.upstream_model,
       outcome: row.outcome,
+      errorType: isErrorType(row.error_type) ? row.error_type : null,
       stream: Number(row.stream) === 1,
       inputTokens: Number(row.input_tokens),
       cacheReadTokens: Number(row.cache_read_tokens),
@@ -283,6 +286,8 @@ interface RecordsQuery {
   limit: number;
   beforeId?: number;
   filters?: UsageFilters;
+  /** Only rows of failures of this type (the rollups have no error type: raw rows only). */
+  errorType?: ErrorType;
   accountScope?: string;
 }
 
@@ -299,6 +304,8 @@ interface UsageRecordView {
   provider: string;
   upstreamModel: string;
   outcome: string;
+  /** Whose fault the failure was (`core/error-type.ts`); null for a success and for rows from before error types. */
+  errorType: ErrorType | null;
   stream: boolean;
   inputTokens: number;
   cacheReadTokens: number;

@@ -29,7 +29,9 @@ export const USAGE_NUMBER_COLUMNS = [
   'latency_ms',
   'created_at',
 ] as const;
-const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id', 'refusal'] as const;
+/** Nullable columns a row may leave out (rows from older callers and journal lines): stored as null. */
+const OPTIONAL_COLUMNS = ['account_id', 'refusal', 'error_type'] as const;
+const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, ...OPTIONAL_COLUMNS] as const;
 
 /** What the rollup reads back of each row actually inserted. */
 const RETURNED = [
@@ -51,39 +53,64 @@ const RETURNED = [
   'latency_ms',
 ] as const;
 
-/** Rows without an account (older callers, journal lines from before accounts) are stored with none. */
-function withAccount(row: UsageRow): UsageRow {
-  return row.account_id === undefined || row.refusal === undefined ? { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null } : row;
+/** Rows without an account, a refusal or an error type (older callers, older journal lines) are stored with none. */
+function withNulls(row: UsageRow): UsageRow {
+  if (OPTIONAL_COLUMNS.every((column) => row[column] !== undefined)) return row;
+  return { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null, error_type: row.error_type ?? null };
+}
+
+/**
+ * Where usage rows go: the store's dialect, and on SQLite its raw handle (`OpenedStore` is one).
+ * With the handle, rows are written by prepared statements (`insertUsageRows`).
+ */
+export interface UsageTarget {
+  dialect: StoreDialect;
+  sqlite?: BetterSqliteDatabase;
+}
+
+type SqliteInsert = (rows: UsageRow[]) => void;
+
+/** Prepared once per SQLite handle. */
+const sqliteInserts = new WeakMap<BetterSqliteDatabase, SqliteInsert>();
+
+/**
+ * The SQLite way to write rows: one prepared statement a row and one a rollup group, in a
+ * better-sqlite3 `transaction()` — which, called inside the Kysely transaction already open on
+ * the same connection, runs as a SAVEPOINT of it (commits and rolls back with it). better-sqlite3
+ * is synchronous, so this write runs on the event loop, and building a 1,000-row statement
+ * through the query builder held it for tens of milliseconds.
+ */
+function sqliteInsertFor(sqlite: BetterSqliteDatabase): SqliteInsert {
+  const prepared = sqliteInserts.get(sqlite);
+  if (prepared) return prepared;
+  const statement = sqlite.prepare(
+    `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
+  );
+  const upserts = ROLLUP_TABLES.map((table) => ({ table, statement: sqlite.prepare(rollupUpsertSql(table)) }));
+  const insert = sqlite.transaction((rows: UsageRow[]) => {
+    const rollup = new RollupBatch();
+    for (const row of rows) {
+      const stored = withNulls(row);
+      // A request id already stored is skipped (changes 0) and must not be counted again.
+      if (statement.run(stored).changes === 1) rollup.add(stored);
+    }
+    for (const { table, statement: upsert } of upserts) for (const values of rollup.values(table)) upsert.run(values);
+  });
+  sqliteInserts.set(sqlite, insert);
+  return insert;
 }
 
 export class UsageRepository {
-  private sqliteInsert?: (rows: UsageRow[]) => void;
+  private readonly target: UsageTarget;
 
-  /**
-   * With a raw SQLite handle, batches go through one prepared statement in a transaction:
-   * better-sqlite3 is synchronous, so this write runs on the event loop, and building a
-   * 1,000-row statement through the query builder held it for tens of milliseconds.
-   */
   constructor(
     private readonly db: Kysely<Database>,
+    /** The raw SQLite handle: rows are then written by prepared statements (`insertUsageRows`). */
     sqlite?: BetterSqliteDatabase,
     /** On PostgreSQL the rollups are upserted one statement per table (`rollupUnnestUpsertSql`). */
-    private readonly dialect: StoreDialect = 'sqlite',
+    dialect: StoreDialect = 'sqlite',
   ) {
-    if (sqlite) {
-      const statement = sqlite.prepare(
-        `INSERT INTO usage_records (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')}) ON CONFLICT (request_id) DO NOTHING`,
-      );
-      const upserts = ROLLUP_TABLES.map((table) => ({ table, statement: sqlite.prepare(rollupUpsertSql(table)) }));
-      this.sqliteInsert = sqlite.transaction((rows: UsageRow[]) => {
-        const rollup = new RollupBatch();
-        for (const row of rows) {
-          // A request id already stored is skipped (changes 0) and must not be counted again.
-          if (statement.run(withAccount(row)).changes === 1) rollup.add(row);
-        }
-        for (const { table, statement: upsert } of upserts) for (const values of rollup.values(table)) upsert.run(values);
-      });
-    }
+    this.target = { dialect, sqlite };
   }
 
   /**
@@ -92,11 +119,8 @@ export class UsageRepository {
    */
   async insertMany(rows: UsageRow[]): Promise<void> {
     if (rows.length === 0) return;
-    if (this.sqliteInsert) {
-      this.sqliteInsert(rows);
-      return;
-    }
-    await this.db.transaction().execute((trx) => insertUsageRows(trx, rows, this.dialect));
+    // Through Kysely's transaction even on SQLite: it holds the connection, so no other transaction's statements interleave.
+    await this.db.transaction().execute((trx) => insertUsageRows(trx, rows, this.target));
   }
 
   async recent(limit: number, keyId?: string): Promise<StoredUsage[]> {
@@ -123,21 +147,28 @@ export class UsageRepository {
 
 /**
  * Inserts rows and adds them to the daily rollups inside the caller's transaction; a request id
- * the table already holds is skipped (rows are written, and counted, at most once).
+ * the table already holds is skipped (rows are written, and counted, at most once). The one way
+ * usage rows are written: on SQLite with its raw handle by prepared statements (a savepoint of
+ * `trx`), elsewhere through the query builder.
  */
-export async function insertUsageRows(trx: Transaction<Database>, rows: UsageRow[], dialect: StoreDialect): Promise<void> {
+export async function insertUsageRows(trx: Transaction<Database>, rows: UsageRow[], target: UsageTarget): Promise<void> {
+  if (rows.length === 0) return;
+  if (target.sqlite) {
+    sqliteInsertFor(target.sqlite)(rows);
+    return;
+  }
   const rollup = new RollupBatch();
-  // Bounded statement size: SQLite allows 32k parameters; 20 columns a row.
+  // Bounded statement size: SQLite allows 32k parameters; 23 columns a row.
   for (let i = 0; i < rows.length; i += 500) {
     const inserted = await trx
       .insertInto('usage_records')
-      .values(rows.slice(i, i + 500).map(withAccount))
+      .values(rows.slice(i, i + 500).map(withNulls))
       .onConflict((conflict) => conflict.column('request_id').doNothing())
       .returning(RETURNED)
       .execute();
     for (const row of inserted) rollup.add(row);
   }
-  await addToRollup(trx, rollup, ROLLUP_TABLES, dialect);
+  await addToRollup(trx, rollup, ROLLUP_TABLES, target.dialect);
 }
 
 const UPSERT_CHUNK = 200;

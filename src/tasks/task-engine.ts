@@ -49,7 +49,7 @@ export class TaskEngine {
 
   constructor(private readonly deps: TaskEngineDeps) {
     const { config, store, logger } = deps;
-    this.repository = new TasksRepository(store.db, store.dialect);
+    this.repository = new TasksRepository(store.db, store);
     this.deliveries = new WebhookDeliveriesRepository(store.db, store.dialect);
     const notify = (task: StoredTask) => this.notify(task);
     this.finisher = new TaskFinisher({

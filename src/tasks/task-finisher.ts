@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { ErrorType } from '../core/error-type.js';
 import { GatewayError } from '../core/errors.js';
 import { readImageHeader } from '../core/image-header.js';
 import { sniffImageType } from '../core/image-type.js';
@@ -16,6 +17,11 @@ import { isMediaQuotaError } from '../media/media-quota-errors.js';
 import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import { taskUnits } from './task-units.js';
+
+/** Why a task ended without a result: what its record tells the client, and whose fault it was (null: the client's own cancel). */
+export interface TaskFailure extends TaskError {
+  errorType: ErrorType | null;
+}
 
 /** Most result files one task keeps. */
 const MAX_OUTPUTS = 16;
@@ -51,7 +57,8 @@ export class TaskFinisher {
       return this.fail(task, ending, 'failed', leaseOwner);
     }
     if (media.length === 0 && task.operation !== 'image.describe') {
-      return this.fail(task, { code: 'no_output', message: 'The upstream reported success but returned no result.' }, 'failed', leaseOwner);
+      const noOutput = { code: 'no_output', message: 'The upstream reported success but returned no result.', errorType: 'upstream.server_error' } as const;
+      return this.fail(task, noOutput, 'failed', leaseOwner);
     }
     const result: TaskResult = {
       media,
@@ -85,7 +92,7 @@ export class TaskFinisher {
   /** Fails (or cancels) a task and refunds it, once. `leaseOwner` null: without holding the lease (client cancel, submit failure). */
   async fail(
     task: StoredTask,
-    error: TaskError,
+    error: TaskFailure,
     status: Extract<TaskStatus, 'failed' | 'canceled'>,
     leaseOwner: string | null,
     vendorStatus?: string,
@@ -98,16 +105,18 @@ export class TaskFinisher {
         status,
         error_code: error.code,
         error_message: error.message,
+        error_type: error.errorType,
         ...(vendorStatus !== undefined ? { vendor_status: vendorStatus } : {}),
         finished_at: now,
         updated_at: now,
       },
       {
-        money: (finished) => release(finished.id, taskEnd(finished, status, 0, 0)),
+        money: (finished) => release(finished.id, taskEnd(finished, status, 0, 0, error.errorType ?? undefined)),
         delivery: (finished) => this.options.notify(finished),
       },
     );
-    if (done) this.options.logger.info({ task: task.id, status, code: error.code }, 'task ended without a result; refunded');
+    if (done)
+      this.options.logger.info({ task: task.id, status, code: error.code, errorType: error.errorType ?? undefined }, 'task ended without a result; refunded');
     if (done) this.onEnded?.(done, undefined);
     return done;
   }
@@ -140,10 +149,13 @@ export class TaskFinisher {
 }
 
 /** How a task ends when its result cannot be copied for a reason a later poll would meet again; undefined: try again. */
-function terminalCopyFailure(error: unknown): TaskError | undefined {
-  if (isMediaQuotaError(error)) return { code: error.code ?? 'media_quota_exceeded', message: `The result could not be kept. ${error.message}` };
+function terminalCopyFailure(error: unknown): TaskFailure | undefined {
+  if (isMediaQuotaError(error)) {
+    return { code: error.code ?? 'media_quota_exceeded', message: `The result could not be kept. ${error.message}`, errorType: error.errorType };
+  }
   if (error instanceof GatewayError && error.code === PRIVATE_URL_CODE) {
-    return { code: 'result_url_refused', message: `The upstream's result was not fetched: ${error.message}` };
+    // The upstream answered with a link the gateway may not follow: its answer is at fault.
+    return { code: 'result_url_refused', message: `The upstream's result was not fetched: ${error.message}`, errorType: 'upstream.server_error' };
   }
   return undefined;
 }
@@ -168,7 +180,7 @@ function sniffVideoType(data: Uint8Array): string | undefined {
 }
 
 /** The end of a task's reservation: the facts of its `task:<id>` usage row. */
-function taskEnd(task: StoredTask, outcome: string, units: number, outputTokens: number): ReservationEnd {
+function taskEnd(task: StoredTask, outcome: string, units: number, outputTokens: number, errorType?: ErrorType): ReservationEnd {
   return {
     at: task.updatedAt,
     usage: {
@@ -185,6 +197,7 @@ function taskEnd(task: StoredTask, outcome: string, units: number, outputTokens:
       units,
       latencyMs: Math.max(0, (task.finishedAt ?? task.updatedAt) - task.createdAt),
       createdAt: task.updatedAt,
+      ...(errorType ? { errorType } : {}),
     },
   };
 }

@@ -31,7 +31,7 @@ interface SetupOptions {
 
 async function setup(due: number, { pollTakesMs = 0, ...options }: SetupOptions) {
   store = await openStore('sqlite::memory:');
-  const repository = new TasksRepository(store.db, store.dialect);
+  const repository = new TasksRepository(store.db, store);
   const batches: number[] = [];
   const polledAt: number[] = [];
   const provider = {

@@ -17,6 +17,7 @@ import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registr
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import { ORPHAN_POLICY, pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
+import { upstreamTaskErrorType } from './task-failure-type.js';
 
 interface PollerOptions {
   repository: TasksRepository;
@@ -153,7 +154,11 @@ export class TaskPoller {
     for (const task of stale) {
       await this.options.finisher.fail(
         task,
-        { code: 'submit_interrupted', message: 'The gateway stopped before the upstream confirmed this task; it did not run and nothing is charged.' },
+        {
+          code: 'submit_interrupted',
+          message: 'The gateway stopped before the upstream confirmed this task; it did not run and nothing is charged.',
+          errorType: 'gateway.internal',
+        },
         'failed',
         this.instance,
       );
@@ -226,9 +231,12 @@ export class TaskPoller {
       case 'canceled':
         await finisher.fail(
           task,
-          observation.error ?? {
-            code: observation.status === 'canceled' ? 'canceled_upstream' : 'upstream_failed',
-            message: `The upstream reports the task ${observation.status}.`,
+          {
+            ...(observation.error ?? {
+              code: observation.status === 'canceled' ? 'canceled_upstream' : 'upstream_failed',
+              message: `The upstream reports the task ${observation.status}.`,
+            }),
+            errorType: upstreamTaskErrorType(observation.status, observation.error),
           },
           observation.status,
           this.instance,
@@ -291,7 +299,8 @@ export class TaskPoller {
   }
 
   private async expire(task: StoredTask, channel: RuntimeChannel | undefined): Promise<void> {
-    const done = await this.options.finisher.fail(task, { code: 'timeout', message: 'The task did not finish in time.' }, 'failed', this.instance);
+    const timedOut = { code: 'timeout', message: 'The task did not finish in time.', errorType: 'upstream.timeout' } as const;
+    const done = await this.options.finisher.fail(task, timedOut, 'failed', this.instance);
     const provider = channel?.provider.tasks;
     if (done && provider?.cancel && channel && task.upstreamId) {
       await provider.cancel(targetOf(task), { channel: channel.config, signal: AbortSignal.timeout(10_000) }).catch(() => undefined);

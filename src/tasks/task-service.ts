@@ -117,7 +117,7 @@ export class TaskService implements TaskServices {
     } catch (error) {
       const failure = toGatewayError(error);
       poller.leases.drop(id);
-      await finisher.fail(queued, { code: 'submit_failed', message: failure.message }, 'failed', poller.instance);
+      await finisher.fail(queued, { code: 'submit_failed', message: failure.message, errorType: failure.errorType }, 'failed', poller.instance);
       throw error;
     }
     const { submission, channel } = accepted;
@@ -182,7 +182,8 @@ export class TaskService implements TaskServices {
         this.options.logger.warn({ task: id, err: toGatewayError(error).message }, 'upstream cancel failed; the task is canceled here all the same');
       });
     }
-    const canceled = await this.options.finisher.fail(task, { code: 'canceled', message: 'Canceled by the client.' }, 'canceled', null);
+    // The client's own choice: no failure, no error type.
+    const canceled = await this.options.finisher.fail(task, { code: 'canceled', message: 'Canceled by the client.', errorType: null }, 'canceled', null);
     return canceled ?? (await this.options.repository.findForOwner(id, key.id));
   }
 

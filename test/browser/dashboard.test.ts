@@ -2,7 +2,7 @@
  * The dashboard in a real browser, end to end, as an operator's first day goes: set the admin
  * password from the start banner's link, sign in, make a key and copy it, use it with the
  * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), see a call refused by a
- * per-minute limit counted in the usage page's Refusals panel, add a channel to a
+ * per-minute limit counted in the usage page's Refusals panel (and its Errors panel, by error type), add a channel to a
  * fake upstream, test it and route a call through it, open a finished task's preview, sign
  * out. Every page is scanned by axe-core (no serious or critical violation) and photographed.
  */
@@ -214,6 +214,13 @@ describe('the dashboard in Chromium', () => {
       )
       .toContain('key requests per minute (1): 1');
     await check('usage-refusals');
+
+    // The same refusal, counted by whose fault it was (a policy's), and listed when its type is chosen.
+    const errors = page.getByTestId('usage-errors');
+    await expect.poll(() => errors.textContent(), { timeout: 10_000 }).toContain('policy.rate_limited: 1');
+    await errors.getByLabel('Error type').selectOption('policy.rate_limited');
+    await expect.poll(() => page.getByTestId('usage-failures').textContent(), { timeout: 10_000 }).toContain('rate_limit');
+    await check('usage-errors');
   }, 60_000);
 
   it('opens a finished image task and its preview, and a video task plays', async () => {

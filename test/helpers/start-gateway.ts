@@ -44,6 +44,8 @@ export interface StartOptions {
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
   key?: CreateKeyOptions;
+  /** Writes the access log's line per request (default: off). */
+  accessLog?: boolean;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
   /** The time between two probes of a channel, instead of its `probe.intervalSeconds`. */
@@ -70,7 +72,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     dataDir: mkdtempSync(join(tmpdir(), 'gengate-data-')),
     secretKey: options.secretKey,
     masterKey: options.masterKey,
-    accessLog: false,
+    accessLog: options.accessLog ?? false,
     router: { ...base.router, ...options.router },
     sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { API, get } from '../api.js';
 import { ErrorAlert, messageOf } from '../components/alert.js';
+import { ErrorsPanel } from '../components/errors-panel.js';
 import { RefusalsPanel } from '../components/refusals-panel.js';
 import { UsageChart } from '../components/usage-chart.js';
 import { TableWrap } from '../components/table-wrap.js';
@@ -150,6 +151,7 @@ export function UsagePage() {
       {series && <UsageChart data={series} />}
       {report && <UsageTable rows={report.rows} groupBy={groupBy} />}
       {range && <RefusalsPanel from={range.from} to={range.to} keyId={applied.key} accountId={applied.account} asked={asked} />}
+      {range && <ErrorsPanel from={range.from} to={range.to} filters={applied} asked={asked} />}
     </>
   );
 }

@@ -4,6 +4,7 @@
  * unknown one.
  */
 import type { FastifyInstance } from 'fastify';
+import { ERROR_TYPES } from '../../core/error-type.js';
 import { GatewayError } from '../../core/errors.js';
 import type { AuthenticatedKey } from '../../core/key.js';
 import type { TaskStatus, TaskSurface } from '../../core/task.js';
@@ -34,6 +35,11 @@ const TASK_FIELDS = {
   priceUsd: { type: 'number', description: 'priceNusd in USD, for display only (a float: do not add these up).' },
   errorCode: { type: ['string', 'null'] },
   errorMessage: { type: ['string', 'null'] },
+  errorType: {
+    type: ['string', 'null'],
+    enum: [...ERROR_TYPES, null],
+    description: 'Whose fault the failure was, for a failed task (e.g. `upstream.timeout`, `upstream.refused`); null otherwise',
+  },
 } as const;
 const TASK_SCHEMA = { type: 'object', properties: TASK_FIELDS, required: Object.keys(TASK_FIELDS) } as const;
 
@@ -114,6 +120,7 @@ const view = (task: StoredTask) => ({
   priceUsd: nusdToUsd(task.priceNusd),
   errorCode: task.error?.code ?? null,
   errorMessage: task.error?.message ?? null,
+  errorType: task.errorType ?? null,
 });
 
 function detailView(task: StoredTask, baseUrl: string) {

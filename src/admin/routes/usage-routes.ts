@@ -1,16 +1,19 @@
 /**
  * Usage and spend: `GET /usage` (a report grouped by day, key, account, model, channel or
  * surface, from the daily rollup), `GET /usage.csv` (the same as CSV) and `GET /usage/records`
- * (raw rows, newest first) and `GET /usage/refusals` (refused calls counted by the limit that
- * refused them, from the raw rows over at most 31 days). A member only ever sees their own account's usage. Reports run off the
+ * (raw rows, newest first, filtered by error type too), `GET /usage/refusals` (refused calls
+ * counted by the limit that refused them) and `GET /usage/errors` (failures counted by error
+ * type), both from the raw rows over at most 31 days. A member only ever sees their own account's usage. Reports run off the
  * event loop where the store allows and are bounded in rows and time (`usage-report-runner.ts`);
  * the runner (its worker thread) is closed with the server.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ERROR_TYPES, type ErrorType } from '../../core/error-type.js';
 import { GatewayError } from '../../core/errors.js';
 import { DAY_MS } from '../../store/usage-rollup.js';
 import { USAGE_FILTERS, USAGE_GROUP_BYS, UsageReports, type UsageFilters, type UsageGroupBy, type UsageQuery } from '../../store/usage-report.js';
 import { usageReportRunner } from '../../store/usage-report-runner.js';
+import { MAX_ERROR_WINDOW_DAYS, countErrorTypes } from '../../store/usage-error-types.js';
 import { MAX_REFUSAL_WINDOW_DAYS, countRefusals } from '../../store/usage-refusals.js';
 import { accountScope } from '../actor.js';
 import type { AdminDeps } from '../admin-deps.js';
@@ -32,6 +35,12 @@ const REPORT_QUERY = {
     ...FILTER_PROPERTIES,
   },
   additionalProperties: false,
+} as const;
+
+const ERROR_TYPE = {
+  type: 'string',
+  enum: [...ERROR_TYPES],
+  description: "Whose fault a failure was: `client.*` the caller's, `policy.*` a limit or budget, `upstream.*` the provider's, `gateway.*` the gateway's own",
 } as const;
 
 const NULLABLE_MS = { type: ['number', 'null'] } as const;
@@ -106,6 +115,7 @@ const RECORD_SCHEMA = {
     provider: { type: 'string' },
     upstreamModel: { type: 'string' },
     outcome: { type: 'string' },
+    errorType: { type: ['string', 'null'], enum: [...ERROR_TYPES, null], description: `${ERROR_TYPE.description}; null for a success` },
     stream: { type: 'boolean' },
     ...COUNT_FIELDS,
     latencyMs: { type: 'number' },
@@ -148,6 +158,38 @@ const REFUSALS_SCHEMA = {
   },
   required: ['refusals', 'from', 'to'],
 } as const;
+
+const ERRORS_QUERY = {
+  type: 'object',
+  properties: {
+    from: {
+      ...MS,
+      description: `Unix ms, inclusive; default ${DEFAULT_REFUSAL_DAYS} days before \`to\`. At most ${MAX_ERROR_WINDOW_DAYS} days before \`to\`.`,
+    },
+    to: { ...MS, description: 'Unix ms, exclusive; default now.' },
+    keyId: { type: 'string', maxLength: 200 },
+    accountId: { type: 'string', maxLength: 200, description: 'Ignored for a member, who only ever sees their own account.' },
+    model: { type: 'string', maxLength: 200 },
+    channel: { type: 'string', maxLength: 200 },
+  },
+  additionalProperties: false,
+} as const;
+
+const ERRORS_SCHEMA = {
+  type: 'object',
+  properties: {
+    errors: {
+      type: 'array',
+      description: 'One entry per error type that occurred, the most frequent first',
+      items: { type: 'object', properties: { errorType: ERROR_TYPE, count: { type: 'integer' } }, required: ['errorType', 'count'] },
+    },
+    from: { type: 'number' },
+    to: { type: 'number' },
+  },
+  required: ['errors', 'from', 'to'],
+} as const;
+
+type ErrorsQuerystring = { from?: number; to?: number; keyId?: string; accountId?: string; model?: string; channel?: string };
 
 type RefusalsQuerystring = { from?: number; to?: number; keyId?: string; accountId?: string };
 
@@ -212,21 +254,25 @@ export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
     },
   );
 
-  app.get<{ Querystring: { limit: number; cursor?: string } & UsageFilters }>(
+  app.get<{ Querystring: { limit: number; cursor?: string; errorType?: ErrorType } & UsageFilters }>(
     '/usage/records',
     {
       config: { access: 'signed-in' },
       schema: {
         tags: ['usage'],
-        summary: 'Raw usage rows, newest first; members see only their own account',
-        querystring: { type: 'object', properties: { ...PAGE_QUERY_SCHEMA, ...FILTER_PROPERTIES }, additionalProperties: false },
+        summary: 'Raw usage rows, newest first, optionally only failures of one error type; members see only their own account',
+        querystring: {
+          type: 'object',
+          properties: { ...PAGE_QUERY_SCHEMA, ...FILTER_PROPERTIES, errorType: ERROR_TYPE },
+          additionalProperties: false,
+        },
         response: { 200: pageSchema(RECORD_SCHEMA) },
       },
     },
     async (request) => {
-      const { limit, cursor } = request.query;
+      const { limit, cursor, errorType } = request.query;
       const beforeId = decodeCursor(cursor, isId);
-      const rows = await reports.records({ limit: limit + 1, beforeId, filters: filtersOf(request.query), accountScope: scopeOf(request) });
+      const rows = await reports.records({ limit: limit + 1, beforeId, filters: filtersOf(request.query), errorType, accountScope: scopeOf(request) });
       return pageOf(
         rows,
         limit,
@@ -253,6 +299,26 @@ export function usageRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const start = from ?? Math.max(0, end - DEFAULT_REFUSAL_DAYS * DAY_MS);
       const refusals = await countRefusals(deps.db, { from: start, to: end, keyId, accountId, accountScope: scopeOf(request) });
       return { refusals, from: start, to: end };
+    },
+  );
+
+  app.get<{ Querystring: ErrorsQuerystring }>(
+    '/usage/errors',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['usage'],
+        summary: `Failed calls and tasks counted by error type (whose fault: client, policy, upstream, gateway), over [from, to) of at most ${MAX_ERROR_WINDOW_DAYS} days; members see only their own account`,
+        querystring: ERRORS_QUERY,
+        response: { 200: ERRORS_SCHEMA },
+      },
+    },
+    async (request) => {
+      const { from, to, keyId, accountId, model, channel } = request.query;
+      const end = to ?? Date.now() + 1;
+      const start = from ?? Math.max(0, end - DEFAULT_REFUSAL_DAYS * DAY_MS);
+      const errors = await countErrorTypes(deps.db, { from: start, to: end, keyId, accountId, model, channel, accountScope: scopeOf(request) });
+      return { errors, from: start, to: end };
     },
   );
 }

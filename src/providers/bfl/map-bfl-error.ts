@@ -19,10 +19,12 @@ export function bflTaskError(status: string, details: unknown): GatewayError {
     case 'Request Moderated':
       return new GatewayError('invalid_request', `The prompt was rejected by the image provider's content policy (moderated request)${why}.`, {
         code: 'content_policy_violation',
+        errorType: 'upstream.refused',
       });
     case 'Content Moderated':
       return new GatewayError('invalid_request', `The generated image was withheld by the image provider's content policy (moderated content)${why}.`, {
         code: 'content_policy_violation',
+        errorType: 'upstream.refused',
       });
     case 'Task not found':
       return new GatewayError('upstream', 'BFL no longer knows the task (Task not found)', { retryable: true });

@@ -24,7 +24,10 @@ export function fromIdeogramResponse(response: IdeogramImageResponse): ImageResu
   }
   if (images.length === 0) {
     if (response.data.some((item) => item.is_image_safe === false)) {
-      throw new GatewayError('invalid_request', 'the generated image failed the safety check', { code: CONTENT_POLICY_CODE });
+      throw new GatewayError('invalid_request', 'the generated image failed the safety check', {
+        code: CONTENT_POLICY_CODE,
+        errorType: 'upstream.refused',
+      });
     }
     throw new GatewayError('upstream', 'upstream answered without any image', { retryable: true });
   }

@@ -39,9 +39,12 @@ export function mjSubmitCodeError(code: unknown, description: unknown, propertie
   const because = said ? `: ${said}` : '';
   switch (code) {
     case 3:
-      return new GatewayError('invalid_request', `the task to act on was not found upstream${because}`, { code: 'task_not_found' });
+      return new GatewayError('invalid_request', `the task to act on was not found upstream${because}`, {
+        code: 'task_not_found',
+        errorType: 'upstream.refused',
+      });
     case 4:
-      return new GatewayError('invalid_request', `the MJ proxy refused the request${because}`, { code: 'validation_error' });
+      return new GatewayError('invalid_request', `the MJ proxy refused the request${because}`, { code: 'validation_error', errorType: 'upstream.refused' });
     case 9:
       return new GatewayError('upstream', `the MJ proxy failed to submit the task${because}`, { retryable: false, code: 'upstream_failed' });
     case 23:
@@ -51,9 +54,7 @@ export function mjSubmitCodeError(code: unknown, description: unknown, propertie
       return new GatewayError(
         'invalid_request',
         `the prompt was refused by the image provider's content rules${word ? ` (banned word "${word}")` : ''}${because}`,
-        {
-          code: 'content_policy',
-        },
+        { code: 'content_policy', errorType: 'upstream.refused' },
       );
     }
     default: {

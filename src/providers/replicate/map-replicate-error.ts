@@ -21,6 +21,7 @@ export function predictionError(status: string, errorText: unknown): GatewayErro
   if (status === 'failed' && CONTENT_POLICY.test(text)) {
     return new GatewayError('invalid_request', `The image provider refused the request under its content policy: ${text}`, {
       code: 'content_policy_violation',
+      errorType: 'upstream.refused',
     });
   }
   if (status === 'canceled') return new GatewayError('upstream', 'the Replicate prediction was canceled upstream', { retryable: true });

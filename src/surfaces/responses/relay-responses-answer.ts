@@ -78,7 +78,10 @@ async function readWhole(body: Readable): Promise<Buffer> {
     size += bytes.length;
     if (size > MAX_JSON_ANSWER_BYTES) {
       body.destroy();
-      throw new GatewayError('upstream', `the upstream's answer is larger than the ${MAX_JSON_ANSWER_BYTES} bytes gengate relays as JSON; ask for a stream`);
+      // Nothing is wrong with the upstream: the answer is too large to relay whole, and the client's fix is a stream.
+      throw new GatewayError('upstream', `the upstream's answer is larger than the ${MAX_JSON_ANSWER_BYTES} bytes gengate relays as JSON; ask for a stream`, {
+        errorType: 'client.too_large',
+      });
     }
     chunks.push(bytes);
   }
