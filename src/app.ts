@@ -77,6 +77,8 @@ import { openLimits } from './limits/open-limits.js';
 import { openStoredLimits } from './limits/open-stored-limits.js';
 import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
+import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
+import { openTracing, type Tracing } from './observability/open-tracing.js';
 import { spentInPeriod } from './store/budget-spend.js';
 
 export interface GatewayApp {
@@ -100,6 +102,8 @@ export interface GatewayApp {
   logger: Logger;
   /** Admission of rate limits and budgets; absent when no rules source was given. */
   limits?: LimitsService;
+  /** The tracer, when the `OTEL_*` variables turned traces on (closed with the app). */
+  tracing?: Tracing;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
    * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
@@ -236,6 +240,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       logger.error({ err: ending.error.cause ?? ending.error, requestId: call.subject.requestId }, 'call ended by an internal error');
     },
   });
+  // Traces only when the OTEL_* variables ask for them: otherwise no hook, no SDK loaded.
+  const tracing = await openTracing(process.env, config.tracing);
+  const incomingTraceparents = new IncomingTraceparents();
+  if (tracing) services.lifecycle.use(tracingHooks(tracing, incomingTraceparents));
+  if (tracing) engine.useTracing(tracing);
   let audit: AuditTrail | undefined;
   // Limits and budgets are always in place: with no rule stored the admit hook returns at once, and a rule set through the admin API applies within a notice.
   const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger));
@@ -295,6 +304,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     reply.header('x-request-id', request.id);
     done();
   });
+  if (tracing) {
+    http.addHook('onRequest', (request, reply, done) => {
+      const release = incomingTraceparents.hold(request.id, request.headers.traceparent);
+      if (release) reply.raw.once('close', release);
+      done();
+    });
+  }
   if (config.accessLog) {
     http.addHook('onResponse', (request, reply, done) => {
       request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
@@ -391,6 +407,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     logger,
     limits,
+    tracing,
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
@@ -409,6 +426,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         limitParts.rules.stop?.();
         await limitParts.counters.close();
         await store.close();
+        await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'traces: the last spans could not be sent'));
       })();
       return closing;
     },

@@ -15,6 +15,7 @@ import { type GuardOptions, guardedDownload, guardedFetch, PRIVATE_URL_CODE } fr
 import { isMediaQuotaError } from '../media/media-quota-errors.js';
 import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import type { TaskTracing } from './task-tracing.js';
 import { taskUnits } from './task-units.js';
 
 /** Most result files one task keeps. */
@@ -34,12 +35,15 @@ interface FinisherOptions {
 export class TaskFinisher {
   /** Told of every task this process moved to a terminal status: charged (USD), or refunded (undefined). Limits free the task's holds here. */
   onEnded?: (task: StoredTask, chargedNusd: number | undefined) => void;
+  /** Present when traces are on: each task's end is a span. */
+  tracing?: TaskTracing;
 
   constructor(private readonly options: FinisherOptions) {}
 
   /** Copies the outputs into the media store, then marks the task succeeded and settles it. */
   /** `upstreamBaseUrl`: the base URL of the task's channel, whose own origin is fetched even when private (a local upstream). */
   async succeed(task: StoredTask, observation: TaskObservation, leaseOwner: string, upstreamBaseUrl?: string): Promise<StoredTask | undefined> {
+    const startedAt = this.tracing ? Date.now() : 0;
     const media: MediaRef[] = [];
     try {
       for (const output of (observation.outputs ?? []).slice(0, MAX_OUTPUTS)) media.push(await this.keep(output, task, upstreamBaseUrl));
@@ -79,6 +83,7 @@ export class TaskFinisher {
       },
     );
     if (done) this.onEnded?.(done, amount);
+    if (done) this.tracing?.finished(done, startedAt);
     return done;
   }
 
@@ -109,6 +114,7 @@ export class TaskFinisher {
     );
     if (done) this.options.logger.info({ task: task.id, status, code: error.code }, 'task ended without a result; refunded');
     if (done) this.onEnded?.(done, undefined);
+    if (done) this.tracing?.finished(done, now, error);
     return done;
   }
 

@@ -46,6 +46,8 @@ export interface StartOptions {
   key?: CreateKeyOptions;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
+  /** What traces record (they are on only when the test sets the OTEL_* variables). */
+  tracing?: Partial<NonNullable<GatewayConfig['tracing']>>;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
   admission?: NonNullable<Parameters<typeof buildApp>[1]>['limits'];
 }
@@ -74,6 +76,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
+    ...(options.tracing ? { tracing: { captureContent: false, contentMaxChars: 4096, ...base.tracing, ...options.tracing } } : {}),
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
   const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), limits: options.admission });
