@@ -39,8 +39,24 @@ afterEach(async () => {
 
 function channels(primaryModel: string): ChannelSpec[] {
   return [
-    { name: 'primary', provider: 'openai', baseUrl: primary.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelMap: { 'textmodel-b-4o': primaryModel }, priority: 10 },
-    { name: 'backup', provider: 'openai', baseUrl: backup.url, apiKey: FAKE_OPENAI_API_KEY, models: ['textmodel-b-*'], modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }], priority: 0 },
+    {
+      name: 'primary',
+      provider: 'openai',
+      baseUrl: primary.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['textmodel-b-*'],
+      modelMap: { 'textmodel-b-4o': primaryModel },
+      priority: 10,
+    },
+    {
+      name: 'backup',
+      provider: 'openai',
+      baseUrl: backup.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['textmodel-b-*'],
+      modelRewrite: [{ from: 'textmodel-b-', to: 'gpt-' }],
+      priority: 0,
+    },
   ];
 }
 
@@ -102,7 +118,9 @@ describe('traces', () => {
     expect(JSON.stringify(call.attributes)).not.toContain(gw?.key ?? 'no key is in a span');
     expect(call.statusCode).not.toBe(2);
 
-    const attempts = spans.filter((span) => span.parentSpanId === call.spanId).sort((a, b) => Number(a.attributes['gengate.attempt']) - Number(b.attributes['gengate.attempt']));
+    const attempts = spans
+      .filter((span) => span.parentSpanId === call.spanId)
+      .sort((a, b) => Number(a.attributes['gengate.attempt']) - Number(b.attributes['gengate.attempt']));
     expect(attempts.map((span) => [span.kind, span.attributes['gengate.channel'], span.traceId])).toEqual([
       [3, 'primary', clientTrace],
       [3, 'backup', clientTrace],

@@ -4,7 +4,7 @@
  * of the providers the caller hands in (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL):
  * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
-import { DEFAULT_TRACING_SETTINGS, type TracingSettings } from '../observability/open-tracing.js';
+import { DEFAULT_TRACING_SETTINGS, type TracingSettings } from '../observability/tracing-settings.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { ProviderDescriptor } from '../providers/types.js';

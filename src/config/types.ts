@@ -1,4 +1,4 @@
-import type { TracingSettings } from '../observability/open-tracing.js';
+import type { TracingSettings } from '../observability/tracing-settings.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';

@@ -4,25 +4,9 @@
  * or `OTEL_TRACES_EXPORTER=none` keep them off). When off, `openTracing` returns undefined and
  * the SDK is not even loaded; nothing else of tracing is installed.
  */
-import type { Tracer } from '@opentelemetry/api';
+import { DEFAULT_TRACING_SETTINGS, type Tracing, type TracingSettings } from './tracing-settings.js';
 
-export interface TracingSettings {
-  /** Prompts as span events (off: spans carry no content). */
-  captureContent: boolean;
-  /** The most characters of content one event keeps. */
-  contentMaxChars: number;
-}
-
-export const DEFAULT_TRACING_SETTINGS: TracingSettings = { captureContent: false, contentMaxChars: 4096 };
-
-export interface Tracing {
-  tracer: Tracer;
-  settings: TracingSettings;
-  /** Sends the spans ended so far. */
-  flush(): Promise<void>;
-  /** Sends what is left and stops the exporter (the gateway's close calls it, after the drain). */
-  shutdown(): Promise<void>;
-}
+export type { Tracing, TracingSettings };
 
 type Env = Record<string, string | undefined>;
 

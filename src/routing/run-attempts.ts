@@ -63,7 +63,9 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
     };
     if (context.maxOutputTokens !== undefined) attempt.maxOutputTokens = context.maxOutputTokens;
     try {
-      const value = await (traceHeaders ? withUpstreamTraceHeaders(traceHeaders, () => attemptFn(channel, attempt, route)) : attemptFn(channel, attempt, route));
+      const value = await (traceHeaders
+        ? withUpstreamTraceHeaders(traceHeaders, () => attemptFn(channel, attempt, route))
+        : attemptFn(channel, attempt, route));
       breaker.success(channel.name);
       context.onAttemptEnd?.(route);
       return value;

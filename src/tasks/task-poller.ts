@@ -181,9 +181,13 @@ export class TaskPoller {
     // A few at a time: results are downloaded here, and one slow download must not hold the batch.
     for (let i = 0; i < results.length; i += APPLY_PARALLEL) {
       await Promise.all(
-        results.slice(i, i + APPLY_PARALLEL).map((polled) =>
-          this.tracing ? this.tracing.poll(polled.task, channel.name, polled, () => this.apply(polled, channel, policy)) : this.apply(polled, channel, policy),
-        ),
+        results
+          .slice(i, i + APPLY_PARALLEL)
+          .map((polled) =>
+            this.tracing
+              ? this.tracing.poll(polled.task, channel.name, polled, () => this.apply(polled, channel, policy))
+              : this.apply(polled, channel, policy),
+          ),
       );
     }
   }
