@@ -64,7 +64,7 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
     if (context.maxOutputTokens !== undefined) attempt.maxOutputTokens = context.maxOutputTokens;
     try {
       const value = await (traceHeaders
-        ? withUpstreamTraceHeaders(traceHeaders, () => attemptFn(channel, attempt, route))
+        ? withUpstreamTraceHeaders(context.signal, traceHeaders, () => attemptFn(channel, attempt, route))
         : attemptFn(channel, attempt, route));
       breaker.success(channel.name);
       context.onAttemptEnd?.(route);

@@ -125,7 +125,7 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     const done = onAbort(signal, abortNow);
     const [origin, path] = splitUrl(req.url);
     // The attempt's span as the upstream's parent, when traces are on.
-    const traceHeaders = upstreamTraceHeaders();
+    const traceHeaders = upstreamTraceHeaders(signal);
     agent.dispatch(
       {
         origin,
