@@ -109,10 +109,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'chat, OpenAI → OpenAI, with OpenTelemetry traces on (every call sampled, OTLP/HTTP to a local sink)',
     stream: false,
     bareProxy: false,
-    notServedBy: {
-      portkey: 'measured on gengate only: the cost of traces, against the plain chat cell',
-      'gengate-base': 'measured on this checkout only',
-    },
+    // With --baseline-root set to this checkout, gengate-base is the same gateway untraced, measured slice for slice.
+    notServedBy: { portkey: 'measured on gengate only: the cost of traces, against the plain chat cell (or gengate-base)' },
     gengateEnv: (mockPort) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${mockPort}`, OTEL_SERVICE_NAME: 'gengate-bench' }),
     request: (target, endpoints) => openAIChat(target, endpoints, false),
   },
