@@ -206,6 +206,24 @@ describe('traces', () => {
   });
 });
 
+describe('traces with the collector away', () => {
+  it('answers every call all the same', async () => {
+    // A port nothing listens on: the exporter's posts fail.
+    const away = await startOtlpReceiver();
+    await away.close();
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = away.url;
+    gw = await startGateway({ channels: channels('gpt-4o') });
+    expect(gw.gateway.tracing).toBeDefined();
+    for (let i = 0; i < 3; i++) expect((await chat('ping')).status).toBe(200);
+    const closing = Date.now();
+    await gw.close();
+    gw = undefined;
+    expect(primary.requests).toHaveLength(3);
+    // The last spans are waited for a few seconds at most.
+    expect(Date.now() - closing).toBeLessThan(6_000);
+  });
+});
+
 describe('traces off', () => {
   it('installs nothing and sends no traceparent upstream when no OTLP endpoint is set', async () => {
     gw = await startGateway({ channels: channels('gpt-4o') });

@@ -9,6 +9,9 @@ import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { Tracing, TracingSettings } from './tracing-settings.js';
 
+/** How long a stopping gateway waits for its last spans to be sent (a collector that is away must not hold the exit). */
+const SHUTDOWN_WAIT_MS = 3_000;
+
 export function startTracerProvider(settings: TracingSettings): Tracing {
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the default name.
   const resource = resourceFromAttributes({ 'service.name': 'gengate' }).merge(detectResources({ detectors: [envDetector] }));
@@ -18,6 +21,15 @@ export function startTracerProvider(settings: TracingSettings): Tracing {
     tracer: provider.getTracer('gengate'),
     settings,
     flush: () => provider.forceFlush(),
-    shutdown: () => (closed ??= provider.shutdown()),
+    shutdown: () => (closed ??= withinWait(provider.shutdown())),
   };
+}
+
+function withinWait(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SHUTDOWN_WAIT_MS);
+    timer.unref();
+  });
+  return Promise.race([work, waited]).finally(() => clearTimeout(timer));
 }
