@@ -111,5 +111,26 @@ export interface BenchResults {
   measurements: Measurement[];
   capacity: CapacityResult[];
   profile?: ProfileSummary;
+  /** The `--workers N` cell: pass-through chat against one worker and against N. */
+  workers?: WorkersResult;
   notes: string[];
+}
+
+export interface WorkersCell {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  /** CPU of the load generator, which shares the machine's cores with the workers. */
+  loadCpuCores: number;
+}
+
+export interface WorkersResult {
+  scenario: string;
+  connections: number;
+  workers: number;
+  one: WorkersCell;
+  many: WorkersCell;
+  /** Requests per second with N workers over with one. */
+  ratio: number;
 }

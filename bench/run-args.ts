@@ -25,6 +25,8 @@ export interface RunArgs {
   baselineRoot: string | undefined;
   /** Markdown file the results go into; undefined = don't write one. */
   reportPath: string | undefined;
+  /** Workers of the `--workers` cell (pass-through chat, N workers against one); 0 skips it. */
+  workers: number;
   quick: boolean;
   help: boolean;
 }
@@ -43,6 +45,8 @@ export const USAGE = `usage: npm run bench -- [flags]
   --streams N           concurrent streams in the capacity check (default 1000; quick 200; 0 = skip)
   --stream-tps N --stream-size N --stream-ttft MS
                         pacing of those streams (default 10 tokens/s, 100 tokens, 100 ms: ~10 s each)
+  --workers N           also measure pass-through chat against gengate with N workers and with one
+                        (default 2; 0 = skip)
   --no-profile          skip the CPU profile of gengate
   --profile-scenario ID profile gengate under another scenario (default chat)
   --gengate dist|tsx    run the built dist/ (default; built first when stale) or src/ through tsx
@@ -87,6 +91,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
       'stream-size': { type: 'string' },
       'stream-ttft': { type: 'string' },
       'no-profile': { type: 'boolean', default: false },
+      workers: { type: 'string' },
       'profile-scenario': { type: 'string', default: 'chat' },
       gengate: { type: 'string', default: 'dist' },
       'gengate-root': { type: 'string' },
@@ -136,6 +141,7 @@ export function parseRunArgs(argv: string[]): RunArgs {
             ttftMs: positive('stream-ttft', values['stream-ttft'], 100),
           }
         : undefined,
+    workers: Math.floor(positive('workers', values.workers, 2)),
     profile: !values['no-profile'],
     profileScenario: values['profile-scenario'],
     gengateMode: values.gengate,

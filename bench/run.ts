@@ -19,6 +19,7 @@ import { runProfilePhase } from './profile-phase.js';
 import { mergeIntoDocument, renderResultsSection } from './render-report.js';
 import { parseRunArgs, USAGE, type RunArgs } from './run-args.js';
 import { scenarioById } from './scenarios.js';
+import { runWorkersPhase } from './workers-phase.js';
 import {
   ensureGengateBuilt,
   ensurePortkeyInstalled,
@@ -221,6 +222,18 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (portkey) await portkey.stop();
     if (bareProxy) await bareProxy.stop();
+
+    if (args.workers > 1 && args.targets.includes('gengate')) {
+      const connections = Math.max(...args.connections);
+      log(`measuring pass-through chat c=${connections} against gengate with ${args.workers} workers and with one…`);
+      try {
+        results.workers = await runWorkersPhase({ ...args, mockPort: mock.port, connections });
+        const { one, many, ratio } = results.workers;
+        log(`workers: ${one.rps.toFixed(0)} req/s with one, ${many.rps.toFixed(0)} with ${args.workers} (×${ratio.toFixed(2)})`);
+      } catch (error) {
+        notes.push(`the --workers cell failed: ${briefError((error as Error).message)}`);
+      }
+    }
 
     if (args.profile && gengate) {
       const connections = Math.max(...args.connections);

@@ -75,6 +75,8 @@ export interface GengateLaunch {
   workDir?: string;
   /** Variables added to its environment (a traced cell's OTEL_*). */
   env?: Record<string, string>;
+  /** Flags after `start`, e.g. `--workers 2`. */
+  args?: string[];
 }
 
 export interface RunningGengate extends ChildServer {
@@ -109,7 +111,7 @@ export async function startGengate(launch: GengateLaunch): Promise<RunningGengat
   const env = { ...gengateEnv({ port, mockPort: launch.mockPort, workDir }), ...launch.env };
   const root = launch.root ?? REPO_ROOT;
   const entry = launch.mode === 'dist' ? [join(root, 'dist/cli.js')] : ['--import', TSX_LOADER, join(root, 'src/cli.ts')];
-  const args = [...(launch.nodeArgs ?? []), ...entry, 'start'];
+  const args = [...(launch.nodeArgs ?? []), ...entry, 'start', ...(launch.args ?? [])];
   // cwd is the work dir so that a gengate.yaml of the developer's never leaks into a run.
   const server = spawnServer({ name: 'gengate', command: process.execPath, args, env, cwd: workDir, port });
   await waitForHttp(server, '/healthz', 60_000);

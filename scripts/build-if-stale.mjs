@@ -4,7 +4,8 @@
  * sources: src/ into dist/ with TypeScript, and the dashboard (dashboard/) into dist/dashboard/
  * with esbuild, each with its own stamp. Run at install (`prepare`) and before `start` and `cli`.
  * `--if-possible`: skip quietly when the build tools are not installed (an install with
- * `--omit=dev`, which is expected to ship a built dist/). `--force`: build anyway.
+ * `--omit=dev`, which is expected to ship a built dist/). `--force`: build anyway. An installed
+ * package (`npm pack`, the container image) ships dist/ without src/: there is nothing to build.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ifPossible = process.argv.includes('--if-possible');
 const force = process.argv.includes('--force');
 const requireHere = createRequire(join(root, 'package.json'));
+
+if (!existsSync(join(root, 'src'))) {
+  if (existsSync(join(root, 'dist', 'cli.js'))) process.exit(0);
+  console.error('gengate: neither src/ nor a built dist/ is here: reinstall the package');
+  process.exit(1);
+}
 
 /** Newest change under a folder; a folder's own time changes when a file is added, renamed or removed. */
 function newestChange(path) {

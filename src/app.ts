@@ -2,6 +2,7 @@
  * Assembles the gateway: store, keys, ledger, providers, channels, router and the HTTP
  * surfaces. `buildApp` returns it ready to listen; `close` drains and flushes everything.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -48,8 +49,11 @@ import { loadCredentialCipher, loadSecretKey, parseSecretKey } from './store/cre
 import type { InvalidationBus } from './store/invalidation-bus.js';
 import { StoreInvalidationBus } from './store/store-invalidation-bus.js';
 import { changeNotifier } from './store/open-change-notifier.js';
+import type { ChangeNotifier } from './store/change-notifier.js';
 import { loadStoredChannels } from './store/load-stored-channels.js';
 import { LiveChannels } from './gateway/live-channels.js';
+import { ChannelProber } from './gateway/channel-prober.js';
+import { testRuntimeChannel } from './admin/test-channel.js';
 import { LiveCatalog } from './gateway/live-catalog.js';
 import { ModelOverridesRepository } from './store/model-overrides-repository.js';
 import { Gateway } from './gateway/gateway.js';
@@ -99,6 +103,8 @@ export interface GatewayApp {
   audit: AuditTrail;
   /** Where media results are kept, with their owners' quotas. */
   media: MediaStore;
+  /** The channels' health in this process (`snapshot()`: circuit, probes, error rate over 5 min), for metrics. */
+  channelHealth: ChannelProber;
   logger: Logger;
   /** Admission of rate limits and budgets; absent when no rules source was given. */
   limits?: LimitsService;
@@ -115,14 +121,24 @@ export interface GatewayApp {
 
 /** After the drain deadline, how long aborted requests get to send their error before connections are cut. */
 const ABORT_GRACE_MS = 5_000;
+/** A probe waits at most this long (less when the channel's own timeout is shorter). */
+const PROBE_TIMEOUT_MS = 15_000;
 
 interface BuildOptions {
   logger?: Logger;
+  /** Test-only: the time between two probes of a channel, instead of its `probe.intervalSeconds`. */
+  probeIntervalMs?: number;
   /**
    * Rate limits and budgets (`docs/limits.md`): the rules in force and the counters. Absent: the
    * rules stored in the database and the counters `admission.*` describes. Closed with the app.
    */
   limits?: { rules: RuleSource; counters: CounterStore; settings?: Partial<LimitsSettings> };
+  /**
+   * What a worker of `gengate start --workers N` shares with its siblings through the primary:
+   * change notices (used when no PostgreSQL or Redis notifier reaches them) and the limit
+   * counters (used when no Redis holds them).
+   */
+  siblings?: { notifier: ChangeNotifier; counters: CounterStore };
 }
 
 export async function buildApp(config: GatewayConfig, options: BuildOptions = {}): Promise<GatewayApp> {
@@ -133,7 +149,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const keys = new ApiKeysRepository(store.db);
   const usage = new UsageRepository(store.db, store.sqlite, store.dialect);
   // Changes by other processes on the same database (revoked keys, edited channels) arrive by notice (Redis or PostgreSQL), else within a poll.
-  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier: changeNotifier(config, store, logger) });
+  const notifier = changeNotifier(config, store, logger) ?? options.siblings?.notifier;
+  const invalidation = new StoreInvalidationBus(store.db, { logger, notifier });
   await invalidation.start();
   const directory = new KeyDirectory(keys, config.masterKey, { bus: invalidation });
   await directory.start();
@@ -246,8 +263,27 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   if (tracing) services.lifecycle.use(tracingHooks(tracing, incomingTraceparents));
   if (tracing) engine.useTracing(tracing);
   let audit: AuditTrail | undefined;
+  // Channel health: probes of the channels that ask for them (no timer when none does), and every attempt's outcome.
+  const configuredNames = new Set(config.channels.map((channel) => channel.name));
+  const prober = new ChannelProber({
+    registry,
+    breaker: services.lifecycle.breaker,
+    logger,
+    intervalMs: options.probeIntervalMs,
+    probe: (channel) =>
+      testRuntimeChannel(channel, { catalog, requestId: `probe_${randomUUID()}`, timeoutMs: Math.min(channel.config.timeoutMs, PROBE_TIMEOUT_MS) }),
+    switchChannel: async (name, enabled, details) => {
+      // Configured channels are the file's: only stored ones are switched.
+      if (configuredNames.has(name) || !(await channels.setEnabledByGateway(name, enabled))) return false;
+      invalidation.publish('channels');
+      await audit?.write(undefined, null, enabled ? 'channel.auto_enable' : 'channel.auto_disable', name, details);
+      return true;
+    },
+  });
+  services.lifecycle.use(prober.hooks);
+  prober.start();
   // Limits and budgets are always in place: with no rule stored the admit hook returns at once, and a rule set through the admin API applies within a notice.
-  const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger));
+  const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger, options.siblings?.counters));
   const limits = openLimits({
     ...limitParts,
     priceOf: (model) => catalog.priceOf(model),
@@ -355,6 +391,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     channels,
     liveChannels,
     registry,
+    prober,
     providers,
     catalog,
     invalidation,
@@ -405,12 +442,14 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     accounts,
     audit,
     media,
+    channelHealth: prober,
     logger,
     limits,
     tracing,
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        prober.stop();
         admission.stop();
         clearInterval(sweepSessions);
         responses.stop();

@@ -1,15 +1,23 @@
 import type { GatewayConfig } from './config/types.js';
-import type { ChannelRegistry } from './routing/channel-registry.js';
+import type { BannerChannel } from './cli/cluster-messages.js';
 import { redactDatabaseUrl } from './store/open-store.js';
 
 /** What a person starting the gateway needs to see: where it listens, what serves, and a first request. */
-export function printStartBanner(config: GatewayConfig, registry: ChannelRegistry, address: string, firstKey: string | undefined, adminLink?: string): void {
+export function printStartBanner(
+  config: GatewayConfig,
+  registry: { channels: readonly BannerChannel[] },
+  address: string,
+  firstKey: string | undefined,
+  adminLink?: string,
+  workers?: number,
+): void {
   const base = address.replace('0.0.0.0', '127.0.0.1').replace('[::]', '127.0.0.1');
   const lines = [
     '',
     `gengate listening on ${base}`,
     `  database: ${redactDatabaseUrl(config.databaseUrl)}`,
     `  config:   ${config.sources.join(' + ')}`,
+    ...(workers !== undefined ? [`  workers:  ${workers} processes on one port`] : []),
     '  channels:',
   ];
   for (const channel of registry.channels) {

@@ -74,6 +74,17 @@ describe('build only when sources changed', () => {
     expect(start.status).toBe(1);
     expect(start.stderr).toMatch(/^gengate: dist\/ is missing or older than src\/ and TypeScript is not installed/);
   });
+
+  it('an installed package (dist/ without src/, as npm pack ships it): nothing to build; neither: a clear refusal', () => {
+    const dir = project(true);
+    rmSync(join(dir, 'src'), { recursive: true });
+    expect(build(dir)).toMatchObject({ status: 1, runs: 0 });
+    expect(build(dir).stderr).toMatch(/^gengate: neither src\/ nor a built dist\/ is here/);
+    mkdirSync(join(dir, 'dist'));
+    writeFileSync(join(dir, 'dist', 'cli.js'), '');
+    expect(build(dir, '--if-possible')).toMatchObject({ status: 0, stderr: '', runs: 0 });
+    expect(build(dir)).toMatchObject({ status: 0, stderr: '', runs: 0 });
+  });
 });
 
 describe('the dashboard', () => {

@@ -23,7 +23,8 @@ interface PresetCase {
   defaultBaseUrl: string;
   model: string;
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
-  maxStop: number;
+  /** The vendor's documented stop-sequence limit; none when it documents none. */
+  maxStop?: number;
   upstream: string;
 }
 
@@ -49,7 +50,20 @@ const PRESETS: PresetCase[] = [
     maxStop: 4,
     upstream: 'Groq',
   },
+  hosted('mistral', 'https://api.mistral.ai/v1', 'mistral-large-latest', 'max_tokens', 'Mistral'),
+  { ...hosted('xai', 'https://api.x.ai/v1', 'grok-4', 'max_completion_tokens', 'xAI'), maxStop: 4 },
+  hosted('openrouter', 'https://openrouter.ai/api/v1', 'anthropic/claude-sonnet-4.5', 'max_tokens', 'OpenRouter'),
+  hosted('together', 'https://api.together.xyz/v1', 'meta-llama/Llama-3.3-70B-Instruct-Turbo', 'max_tokens', 'Together'),
+  hosted('fireworks', 'https://api.fireworks.ai/inference/v1', 'accounts/fireworks/models/llama-v3p1-70b-instruct', 'max_tokens', 'Fireworks'),
+  hosted('cerebras', 'https://api.cerebras.ai/v1', 'llama-3.3-70b', 'max_completion_tokens', 'Cerebras'),
+  hosted('perplexity', 'https://api.perplexity.ai', 'sonar-pro', 'max_tokens', 'Perplexity'),
 ];
+
+/** A hosted vendor whose variables follow the `<NAME>_API_KEY` / `<NAME>_BASE_URL` pattern. */
+function hosted(provider: string, defaultBaseUrl: string, model: string, maxTokensField: PresetCase['maxTokensField'], upstream: string): PresetCase {
+  const prefix = provider.toUpperCase();
+  return { provider, keyVar: `${prefix}_API_KEY`, baseVar: `${prefix}_BASE_URL`, defaultBaseUrl, model, maxTokensField, upstream };
+}
 
 let upstream: FakeOpenAIUpstream;
 beforeAll(async () => {
@@ -116,6 +130,7 @@ describe.each(PRESETS)('named preset $provider', (preset) => {
       expect(body[preset.maxTokensField]).toBe(50);
       expect(Object.keys(body).filter((key) => key.startsWith('max_'))).toEqual([preset.maxTokensField]);
 
+      if (preset.maxStop === undefined) return;
       const before = upstream.requests.length;
       const tooMany = Array.from({ length: preset.maxStop + 1 }, (_, i) => `STOP${i}`);
       const refused = await anthropic.messages

@@ -52,6 +52,39 @@ export interface Channel {
   readOnly: boolean;
   credentialHint: string | null;
   circuit: 'closed' | 'open' | 'half-open';
+  probe?: ProbeSettings | null;
+  autoDisabled?: boolean;
+}
+
+export interface ProbeSettings {
+  enabled: boolean;
+  intervalSeconds: number;
+  autoEnable: boolean;
+}
+
+export interface ProbeResult {
+  ok: boolean;
+  at: number;
+  latencyMs: number;
+  model?: string;
+  status?: number;
+  errorType?: string;
+  message?: string;
+}
+
+export interface ChannelHealth {
+  name: string;
+  enabled: boolean;
+  autoDisabled: boolean;
+  breaker: 'closed' | 'open' | 'half-open';
+  probe: ProbeSettings | null;
+  probeOk: boolean | null;
+  lastProbeLatencyMs: number | null;
+  lastProbeAt: number | null;
+  errorRate5m: number | null;
+  calls5m: number;
+  errors5m: number;
+  recentProbes: ProbeResult[];
 }
 
 export interface ChannelTestResult {

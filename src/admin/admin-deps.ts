@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { KeyDirectory } from '../auth/key-directory.js';
 import type { GatewayConfig } from '../config/types.js';
 import type { Gateway } from '../gateway/gateway.js';
+import type { ChannelProber } from '../gateway/channel-prober.js';
 import type { LiveChannels } from '../gateway/live-channels.js';
 import type { CounterStore } from '../limits/contract.js';
 import type { MediaStore } from '../media/media-store.js';
@@ -37,6 +38,8 @@ export interface AdminDeps {
   channels: ChannelsRepository;
   liveChannels: LiveChannels;
   registry: ChannelRegistry;
+  /** The channels' health: probes, circuit states, recent error rates. */
+  prober: ChannelProber;
   providers: ProviderRegistry;
   catalog: Catalog;
   invalidation: InvalidationBus;

@@ -2,7 +2,7 @@
  * A channel as the admin API shows it: its definition without credentials — the key only as a
  * hint (`sk-…abcd`), headers only by name — where it comes from, and its circuit state.
  */
-import type { ChannelDefinition } from '../config/types.js';
+import type { ChannelDefinition, ProbeSettings } from '../config/types.js';
 import type { CircuitStateName } from '../routing/circuit-breaker.js';
 
 type ChannelSource = 'config' | 'stored';
@@ -23,6 +23,9 @@ export interface ChannelView {
   credentialHint: string | null;
   headerNames: string[];
   circuit: CircuitStateName;
+  probe: ProbeSettings | null;
+  /** Disabled by the gateway after refused credentials; a passing probe re-enables it when `probe.autoEnable` is set. */
+  autoDisabled: boolean;
 }
 
 /**
@@ -53,6 +56,8 @@ export function channelView(definition: ChannelDefinition, source: ChannelSource
     credentialHint: credentialHint(definition.apiKey),
     headerNames: Object.keys(definition.headers),
     circuit,
+    probe: definition.probe ?? null,
+    autoDisabled: !definition.enabled && definition.autoDisabledAt !== undefined,
   };
 }
 
@@ -86,6 +91,13 @@ export const CHANNEL_VIEW_SCHEMA = {
     credentialHint: { type: ['string', 'null'], description: 'A hint of the upstream key (e.g. `sk-…abcd`); never the key' },
     headerNames: { type: 'array', items: { type: 'string' }, description: 'Names of the extra upstream headers; their values are never shown' },
     circuit: { type: 'string', enum: ['closed', 'open', 'half-open'] },
+    probe: {
+      type: ['object', 'null'],
+      properties: { enabled: { type: 'boolean' }, intervalSeconds: { type: 'integer' }, autoEnable: { type: 'boolean' } },
+      required: ['enabled', 'intervalSeconds', 'autoEnable'],
+      description: 'Periodic health probes of the upstream; null when the channel has none',
+    },
+    autoDisabled: { type: 'boolean', description: 'Disabled by the gateway after its credentials were refused repeatedly' },
   },
   required: [
     'name',
@@ -103,5 +115,7 @@ export const CHANNEL_VIEW_SCHEMA = {
     'credentialHint',
     'headerNames',
     'circuit',
+    'probe',
+    'autoDisabled',
   ],
 } as const;

@@ -8,6 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { ChannelDefinition } from '../config/types.js';
+import type { ErrorType } from '../core/error-type.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
 import { UnparsedUpstreamBody } from '../core/unparsed-upstream-body.js';
@@ -21,7 +22,7 @@ const CHANNEL_TEST_TIMEOUT_MS = 15_000;
 const SAMPLE_CHARS = 200;
 const TEST_MAX_TOKENS = 16;
 
-interface ChannelTestResult {
+export interface ChannelTestResult {
   ok: boolean;
   model: string;
   operation: 'chat' | 'embed';
@@ -31,6 +32,9 @@ interface ChannelTestResult {
   message: string;
   /** The start of the answer: text for chat, the vector's size for embeddings. */
   sample?: string;
+  /** For probes, not shown by the Test: how the failure is classified, and whether the attempt loop would count it against the circuit. */
+  errorType?: ErrorType;
+  retryable?: boolean;
 }
 
 interface ChannelTestDeps {
@@ -88,6 +92,12 @@ function failureMessage(failure: GatewayError): string {
 export async function testChannel(definition: ChannelDefinition, deps: ChannelTestDeps, askedModel?: string): Promise<ChannelTestResult> {
   await deps.providers.load([definition.provider]);
   const channel = toRuntimeChannel(definition, deps.providers.get(definition.provider), false);
+  return testRuntimeChannel(channel, deps, askedModel);
+}
+
+/** The Test of a channel in force (the periodic probes use it); throws a GatewayError when the channel has no model to test. */
+export async function testRuntimeChannel(channel: RuntimeChannel, deps: Omit<ChannelTestDeps, 'providers'>, askedModel?: string): Promise<ChannelTestResult> {
+  const definition = channel.config;
   const model = chooseModel(channel, deps.catalog, askedModel);
   const operation = testableOperation(channel.provider, deps.catalog, model);
   if (!operation) {
@@ -128,6 +138,16 @@ export async function testChannel(definition: ChannelDefinition, deps: ChannelTe
     const failure = attempt.signal.aborted
       ? new GatewayError('timeout', `No answer within ${deps.timeoutMs ?? CHANNEL_TEST_TIMEOUT_MS} ms.`)
       : toGatewayError(error);
-    return { ok: false, model, operation, latencyMs, status: failure.upstreamStatus ?? failure.status, message: clean(failureMessage(failure)) };
+    failure.classifyAsUpstream();
+    return {
+      ok: false,
+      model,
+      operation,
+      latencyMs,
+      status: failure.upstreamStatus ?? failure.status,
+      message: clean(failureMessage(failure)),
+      errorType: failure.errorType,
+      retryable: failure.retryable || attempt.signal.aborted,
+    };
   }
 }

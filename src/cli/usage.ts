@@ -1,7 +1,9 @@
 /** The command's usage text, and the error for a command line that does not follow it (exit code 2). */
 export const USAGE = `usage:
-  gengate start [--config FILE]
+  gengate start [--config FILE] [--workers N|auto]
       run the gateway; port from GENGATE_PORT or PORT (default 8080)
+        --workers  worker processes sharing the port (default 1, or server.workers / GENGATE_WORKERS);
+                   auto: the cores available, a container's CPU quota respected
   gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE] [--account EMAIL] [--admin]
       create an API key and print it once
         --name     a label for the key (default "unnamed"), one line, at most 100 characters

@@ -66,6 +66,9 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
+/** Seconds between two probes of a channel: at most one probe per 15 s, at least one an hour. */
+export const PROBE_INTERVAL_BOUNDS = { min: 15, max: 3600, default: 60 } as const;
+
 /** Defaults for a channel definition; `name`, `provider` and `models` have none. */
 export function channelDefaults(): Omit<ChannelDefinition, 'name' | 'provider' | 'models'> {
   return {

@@ -5,6 +5,7 @@
  * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
 import { DEFAULT_TRACING_SETTINGS, type TracingSettings } from '../observability/tracing-settings.js';
+import { parseWorkers } from './workers-setting.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { ProviderDescriptor } from '../providers/types.js';
@@ -177,6 +178,11 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       connectionTimeoutMs: serverInt(server, 'connectionTimeoutMs', 0),
       drainTimeoutMs:
         intFromEnv(env, 'GENGATE_DRAIN_TIMEOUT_MS') ?? nonNegativeInt(server.drainTimeoutMs, 'server.drainTimeoutMs') ?? DEFAULT_CONFIG.server.drainTimeoutMs,
+      ...(env.GENGATE_WORKERS !== undefined
+        ? { workers: parseWorkers(env.GENGATE_WORKERS, 'GENGATE_WORKERS') }
+        : server.workers !== undefined && server.workers !== null
+          ? { workers: parseWorkers(server.workers, 'server.workers') }
+          : {}),
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),

@@ -1,4 +1,5 @@
 import type { TracingSettings } from '../observability/tracing-settings.js';
+import type { WorkersSetting } from './workers-setting.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
@@ -24,6 +25,22 @@ export interface ChannelDefinition {
   enabled: boolean;
   timeoutMs: number;
   options: Record<string, unknown>;
+  /** Periodic health probes of the channel's upstream (docs/configuration.md, "Channel probes"); absent: never probed. */
+  probe?: ProbeSettings;
+  /**
+   * When the gateway itself disabled the channel (its credentials refused again and again, with
+   * `probe.autoEnable` set); only a stored, disabled channel carries it, and a passing probe
+   * re-enables only such a channel. Never set through the admin API.
+   */
+  autoDisabledAt?: number;
+}
+
+export interface ProbeSettings {
+  enabled: boolean;
+  /** Seconds between two probes of this channel (each replica probes on its own); `PROBE_INTERVAL_BOUNDS` in defaults.ts. */
+  intervalSeconds: number;
+  /** Take the channel out after repeated refused credentials and put it back when a probe passes. */
+  autoEnable: boolean;
 }
 
 interface TaskSettings {
@@ -199,6 +216,8 @@ export interface GatewayConfig {
     connectionTimeoutMs: number;
     /** On shutdown, how long in-flight requests may finish before they are ended with an error. */
     drainTimeoutMs: number;
+    /** Worker processes sharing the port (`auto`: the cores available, cgroup quota respected); absent: 1. */
+    workers?: WorkersSetting;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;

@@ -1,8 +1,8 @@
 import type { ProviderDescriptor } from '../providers/types.js';
 import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
-import { channelDefaults } from './defaults.js';
-import type { ChannelDefinition } from './types.js';
+import { channelDefaults, PROBE_INTERVAL_BOUNDS } from './defaults.js';
+import type { ChannelDefinition, ProbeSettings } from './types.js';
 
 export { ConfigError };
 
@@ -24,6 +24,26 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ConfigError(`${where} must be a number ≥ ${min}`);
   return value;
+}
+
+const PROBE_FIELDS = new Set(['enabled', 'intervalSeconds', 'autoEnable']);
+
+/** A channel's `probe:` block; given at all, it probes unless `enabled: false`. */
+function probeSettings(value: unknown, where: string): ProbeSettings | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`${where} must be a mapping`);
+  const entry = value as Record<string, unknown>;
+  const unknown = Object.keys(entry).find((field) => !PROBE_FIELDS.has(field));
+  if (unknown !== undefined) throw new ConfigError(`${where}.${unknown.slice(0, 64)} is not a probe setting (enabled, intervalSeconds, autoEnable)`);
+  for (const field of ['enabled', 'autoEnable'] as const) {
+    if (entry[field] !== undefined && typeof entry[field] !== 'boolean') throw new ConfigError(`${where}.${field} must be true or false`);
+  }
+  const { min, max } = PROBE_INTERVAL_BOUNDS;
+  const interval = entry.intervalSeconds ?? PROBE_INTERVAL_BOUNDS.default;
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < min || interval > max) {
+    throw new ConfigError(`${where}.intervalSeconds must be a whole number of seconds from ${min} to ${max}`);
+  }
+  return { enabled: entry.enabled !== false, intervalSeconds: interval, autoEnable: entry.autoEnable === true };
 }
 
 /**
@@ -60,6 +80,10 @@ export function validateChannel(
   }
   const options = entry.options ?? {};
   if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${where}.options must be a mapping`);
+  const enabled = entry.enabled === undefined ? true : entry.enabled === true;
+  const probe = probeSettings(entry.probe, `${where}.probe`);
+  // Only the gateway writes it, on stored channels, and it means something only while the channel is off.
+  const autoDisabledAt = settings.stored && !enabled && typeof entry.autoDisabledAt === 'number' ? entry.autoDisabledAt : undefined;
   return {
     name: entry.name,
     provider,
@@ -71,8 +95,10 @@ export function validateChannel(
     modelRewrite: rewrite as Array<{ from: string; to: string }>,
     priority: number(entry.priority, `${where}.priority`, defaults.priority, -1e9),
     weight: number(entry.weight, `${where}.weight`, defaults.weight),
-    enabled: entry.enabled === undefined ? true : entry.enabled === true,
+    enabled,
     timeoutMs: number(entry.timeoutMs, `${where}.timeoutMs`, defaults.timeoutMs, 1),
     options: options as Record<string, unknown>,
+    ...(probe && { probe }),
+    ...(autoDisabledAt !== undefined && { autoDisabledAt }),
   };
 }

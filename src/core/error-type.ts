@@ -4,7 +4,7 @@
  * gateway's own. Stored on usage rows and task records, used as the metrics' `error.type`.
  * The set is fixed: alarms and dashboards match on these strings.
  */
-import type { ErrorKind } from './errors.js';
+import type { ErrorKind } from './error-kind.js';
 
 export const ERROR_TYPES = [
   'client.invalid_request',

@@ -1,21 +1,11 @@
+import type { ErrorKind } from './error-kind.js';
 import { type ErrorType, gatewaySideErrorType, upstreamErrorType } from './error-type.js';
 
 /**
  * The one error type of the gateway. Thrown anywhere; each surface renders it in its own
  * dialect (body shape and status code).
  */
-export type ErrorKind =
-  | 'invalid_request'
-  | 'authentication'
-  | 'permission'
-  | 'not_found'
-  | 'request_too_large'
-  | 'rate_limit'
-  | 'insufficient_quota'
-  | 'upstream'
-  | 'timeout'
-  | 'overloaded'
-  | 'internal';
+export type { ErrorKind } from './error-kind.js';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
   invalid_request: 400,

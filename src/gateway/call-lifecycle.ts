@@ -104,6 +104,11 @@ export class CallLifecycle {
     return this.deps.breaker.state(channel);
   }
 
+  /** The circuit breaker itself, for the channel prober (a probe's verdict counts like a call's). */
+  get breaker(): CircuitBreaker {
+    return this.deps.breaker;
+  }
+
   /** Adds hooks (rate limits, budgets, metrics); they run in the order added. */
   use(hooks: LifecycleHooks): void {
     this.hooks.push(hooks);

@@ -16,6 +16,8 @@ export interface OpenCounterStoreOptions {
   timeoutMs?: number;
   failure: FailurePolicy;
   logger?: Logger;
+  /** Without a Redis URL, these counters instead of a new in-memory store (a cluster worker's, kept by its primary). */
+  inner?: CounterStore;
 }
 
 export function openCounterStore(options: OpenCounterStoreOptions): CounterStore {
@@ -33,6 +35,6 @@ export function openCounterStore(options: OpenCounterStoreOptions): CounterStore
           options.logger?.warn({ err: error.message }, 'limits: Redis connection error');
         },
       })
-    : new MemoryCounterStore();
+    : (options.inner ?? new MemoryCounterStore());
   return new GuardedCounterStore(inner, { failure: options.failure, timeoutMs, logger: options.logger });
 }

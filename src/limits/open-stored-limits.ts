@@ -26,6 +26,8 @@ export async function openStoredLimits(
   store: OpenedStore,
   bus: InvalidationBus,
   logger: Logger,
+  /** The counters when no Redis is set, if not this process's memory (a cluster worker's, kept by its primary). */
+  localCounters?: CounterStore,
 ): Promise<LimitParts> {
   const rules = new StoredRuleSource(new LimitRulesRepository(store.db, MAX_RULES), bus, logger);
   await rules.start();
@@ -36,6 +38,7 @@ export async function openStoredLimits(
     timeoutMs: admission.redisTimeoutMs,
     failure: admission.failure,
     logger,
+    inner: localCounters,
   });
   return { rules, counters, settings: { outputTokenEstimate: admission.outputTokenEstimate, leaseMs: admission.leaseMs } };
 }

@@ -9,19 +9,33 @@ describe('provider descriptors', () => {
     expect(names.sort()).toEqual([
       'anthropic',
       'ark',
+      'azure-openai',
       'bfl',
+      'cerebras',
       'deepseek',
+      'fireworks',
       'gemini',
       'groq',
       'ideogram',
+      'llamacpp',
+      'lmstudio',
       'luma',
       'midjourney-proxy',
       'minimax',
+      'mistral',
+      'ollama',
       'openai',
       'openai-compatible',
+      'openrouter',
+      'perplexity',
       'replicate',
       'runway',
       'sandbox',
+      'together',
+      'vertex-ai',
+      'vertex-anthropic',
+      'vllm',
+      'xai',
     ]);
   });
 
@@ -38,9 +52,13 @@ describe('provider descriptors', () => {
     }
   });
 
-  it("every upstream provider has an http(s) default base URL except self-hosted ones (openai-compatible, midjourney-proxy), which need the channel's", () => {
+  it("every upstream provider has an http(s) default base URL except self-hosted ones and Azure's per-resource one, which need the channel's; local servers default to their loopback port", () => {
+    const local = new Set(['vllm', 'ollama', 'llamacpp', 'lmstudio']);
     for (const descriptor of PROVIDER_DESCRIPTORS) {
-      if (descriptor.simulated || descriptor.name === 'openai-compatible' || descriptor.name === 'midjourney-proxy') {
+      if (local.has(descriptor.name)) {
+        expect(descriptor.defaultBaseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+        expect(descriptor.envPreset).toBeUndefined();
+      } else if (descriptor.simulated || ['openai-compatible', 'midjourney-proxy', 'azure-openai'].includes(descriptor.name)) {
         expect(descriptor.defaultBaseUrl).toBeUndefined();
       } else {
         expect(descriptor.defaultBaseUrl).toMatch(/^https:\/\//);

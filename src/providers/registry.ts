@@ -8,6 +8,7 @@
  */
 import { anthropicDescriptor } from './anthropic/index.js';
 import { arkDescriptor } from './ark/index.js';
+import { azureOpenAIDescriptor } from './azure-openai/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
@@ -18,12 +19,14 @@ import { namedPresetDescriptors, openaiCompatibleDescriptor, openaiDescriptor } 
 import { replicateDescriptor } from './replicate/index.js';
 import { runwayDescriptor } from './runway/index.js';
 import { sandboxDescriptor } from '../sandbox/index.js';
+import { vertexAIDescriptor, vertexAnthropicDescriptor } from './vertex-ai/index.js';
 import { createProvider } from './create-provider.js';
 import type { Provider, ProviderDescriptor, ProviderName } from './types.js';
 
 export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   openaiDescriptor,
   openaiCompatibleDescriptor,
+  azureOpenAIDescriptor,
   anthropicDescriptor,
   geminiDescriptor,
   bflDescriptor,
@@ -34,6 +37,8 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   arkDescriptor,
   lumaDescriptor,
   runwayDescriptor,
+  vertexAIDescriptor,
+  vertexAnthropicDescriptor,
   ...namedPresetDescriptors,
   sandboxDescriptor,
 ];

@@ -1,5 +1,5 @@
 /** A channel definition made ready for the hot path: provider bound, model patterns compiled. */
-import type { ChannelDefinition } from '../config/types.js';
+import type { ChannelDefinition, ProbeSettings } from '../config/types.js';
 import type { ChannelConfig, Provider } from '../providers/types.js';
 import { compileModelPattern } from './model-pattern.js';
 import type { Selectable } from './order-attempts.js';
@@ -9,6 +9,10 @@ export interface RuntimeChannel extends Selectable {
   provider: Provider;
   /** True for the implicit sandbox channel, used only when nothing else serves a model. */
   fallbackOnly: boolean;
+  /** Its health probes' settings, when it has any. */
+  probe?: ProbeSettings;
+  /** Disabled by the gateway (refused credentials), not by an operator: a passing probe may re-enable it. */
+  autoDisabled: boolean;
   /** The model ids the channel names without wildcards. */
   literalModels: string[];
   matches(model: string): boolean;
@@ -23,6 +27,8 @@ export function toRuntimeChannel(definition: ChannelDefinition, provider: Provid
     weight: definition.weight,
     enabled: definition.enabled,
     fallbackOnly,
+    probe: definition.probe,
+    autoDisabled: !definition.enabled && definition.autoDisabledAt !== undefined,
     literalModels: definition.models.filter((pattern) => !pattern.includes('*')),
     provider,
     config: {

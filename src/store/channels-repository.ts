@@ -126,6 +126,30 @@ export class ChannelsRepository {
   }
 
   /**
+   * The gateway's own switch, for a channel whose credentials keep being refused: `false`
+   * disables an enabled channel and marks it disabled by the gateway; `true` re-enables only a
+   * channel so marked (one an operator disabled stays off). Touches no credential. True when
+   * the channel changed; the change bumps the `channels` revision in the same transaction.
+   */
+  async setEnabledByGateway(name: string, enabled: boolean, now = Date.now()): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('channels').select('definition').where('name', '=', name).executeTakeFirst();
+      if (!row) return false;
+      const plain = JSON.parse(row.definition) as PlainPart;
+      if (enabled ? plain.enabled || plain.autoDisabledAt === undefined : !plain.enabled) return false;
+      const { autoDisabledAt: _cleared, ...rest } = plain;
+      const next: PlainPart = enabled ? { ...rest, enabled: true } : { ...rest, enabled: false, autoDisabledAt: now };
+      await trx
+        .updateTable('channels')
+        .set({ definition: JSON.stringify(next), updated_at: now })
+        .where('name', '=', name)
+        .execute();
+      await bumpRevision(trx, 'channels');
+      return true;
+    });
+  }
+
+  /**
    * Re-seals every stored credential not sealed under the current key (after a rotation, with
    * the old key among the previous ones), in one transaction. Throws CredentialKeyError, naming
    * the channel, when one cannot be opened with any configured key.

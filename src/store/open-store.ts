@@ -113,6 +113,7 @@ function firstLine(error: unknown): string {
 }
 
 const CONNECT_TIMEOUT_MS = 10_000;
+const POOL_CONNECT_TIMEOUT_MS = 5_000;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET']);
 
 /** The pool connects lazily and would wait forever on a silent host: one bounded connection first. */
@@ -153,6 +154,8 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
+      // A request waits at most this long for a connection (a silent host, every connection busy), then fails.
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
       // Counters and times are bigint columns; they fit in a double.
       types: {
         getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')),
@@ -162,6 +165,11 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
     // unhandled, it would end the process. The pool drops that client and connects anew for the next query,
     // and a query that cannot get a connection fails on its own.
     pool.on('error', () => {});
+    // A connection that dies while checked out (mid-query or mid-transaction: the server crashed or
+    // restarted) emits 'error' on its client, which the pool listens to only while the client is idle;
+    // unhandled, that ends the process. The query in flight fails on its own, and the pool discards
+    // the broken client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = url.slice('sqlite:'.length) || './data/gengate.db';

@@ -154,8 +154,12 @@ describe('the dashboard in Chromium', () => {
     await form.getByLabel('Base URL').fill(upstream.url);
     await form.getByLabel('API key').fill(FAKE_OPENAI_API_KEY);
     await form.getByLabel('Models').fill('browser-only-model');
+    await form.getByLabel('Probe the upstream periodically').check();
+    await form.getByLabel('Probe every (s)').fill('30');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('channel-browser-openai').waitFor({ timeout: 10_000 });
+    // Probes on (the first one comes within 30 s), no call yet.
+    await expect.poll(() => page.getByTestId('health-browser-openai').textContent()).toMatch(/closed(Not probed yet|Probe OK).*No calls in 5 min/);
     await page.getByRole('button', { name: 'Test browser-openai' }).click();
     await expect.poll(() => page.getByTestId('test-result-browser-openai').textContent(), { timeout: 20_000 }).toMatch(/^OK browser-only-model/);
     await check('channels');
@@ -172,6 +176,10 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Group by').selectOption('channel');
     await expect.poll(() => usageTableAfterApply(), { timeout: 10_000 }).toContain('browser-openai');
     await check('usage');
+
+    // The channels page counts the call in the channel's error rate.
+    await openNav('Channels');
+    await expect.poll(() => page.getByTestId('health-browser-openai').textContent()).toContain('0% errors of 1 call (5 min)');
   }, 60_000);
 
   it("counts a call refused by a per-minute limit in the usage page's Refusals panel, by the limit that refused it", async () => {

@@ -48,6 +48,8 @@ export interface StartOptions {
   logger?: Logger;
   /** What traces record (they are on only when the test sets the OTEL_* variables). */
   tracing?: Partial<NonNullable<GatewayConfig['tracing']>>;
+  /** The time between two probes of a channel, instead of its `probe.intervalSeconds`. */
+  probeIntervalMs?: number;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
   admission?: NonNullable<Parameters<typeof buildApp>[1]>['limits'];
 }
@@ -79,7 +81,11 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     ...(options.tracing ? { tracing: { captureContent: false, contentMaxChars: 4096, ...base.tracing, ...options.tracing } } : {}),
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
-  const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), limits: options.admission });
+  const gateway = await buildApp(config, {
+    logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }),
+    limits: options.admission,
+    probeIntervalMs: options.probeIntervalMs,
+  });
   const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });
   const createKey = async (keyOptions: CreateKeyOptions) => (await createApiKey(gateway.keys, keyOptions)).key;
   const key = await createKey(options.key ?? { name: 'test' });

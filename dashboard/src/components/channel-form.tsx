@@ -14,6 +14,9 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
   const [priority, setPriority] = useState(String(c?.priority ?? 0));
   const [weight, setWeight] = useState(String(c?.weight ?? 1));
   const [timeout, setTimeoutMs] = useState(c?.timeoutMs ? String(c.timeoutMs) : '');
+  const [probing, setProbing] = useState(c?.probe?.enabled === true);
+  const [probeSeconds, setProbeSeconds] = useState(String(c?.probe?.intervalSeconds ?? 60));
+  const [autoEnable, setAutoEnable] = useState(c?.probe?.autoEnable === true);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const defaultBaseUrl = props.providers.find((p) => p.name === provider)?.defaultBaseUrl;
@@ -32,6 +35,8 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
     if (baseUrl.trim()) body.baseUrl = baseUrl.trim();
     if (timeout) body.timeoutMs = Number(timeout);
     if (apiKey) body.apiKey = apiKey;
+    if (probing) body.probe = { enabled: true, intervalSeconds: Number(probeSeconds), autoEnable };
+    else if (c?.probe) body.probe = null;
     try {
       const saved = c
         ? await api<{ channel: Channel }>('PATCH', `/channels/${encodeURIComponent(c.name)}`, body)
@@ -87,6 +92,30 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
           <input type="number" min={1} placeholder="default" value={timeout} onInput={(e) => setTimeoutMs(e.currentTarget.value)} />
         </label>
       </div>
+      <fieldset>
+        <legend>Health probes</legend>
+        <label class="check">
+          <input type="checkbox" checked={probing} onChange={(e) => setProbing(e.currentTarget.checked)} /> Probe the upstream periodically
+        </label>
+        <div class="fields">
+          <label>
+            Probe every (s)
+            <input
+              type="number"
+              min={15}
+              max={3600}
+              step={1}
+              disabled={!probing}
+              value={probeSeconds}
+              onInput={(e) => setProbeSeconds(e.currentTarget.value)}
+            />
+          </label>
+          <label class="check">
+            <input type="checkbox" disabled={!probing} checked={autoEnable} onChange={(e) => setAutoEnable(e.currentTarget.checked)} /> Disable on refused
+            credentials, re-enable when a probe passes
+          </label>
+        </div>
+      </fieldset>
       <ErrorAlert error={error} testId="channel-form-error" />
       <div class="actions">
         <button type="button" class="secondary" onClick={props.onCancel}>

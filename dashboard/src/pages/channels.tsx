@@ -8,7 +8,8 @@ import { Dialog } from '../components/dialog.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatMs } from '../lib/format.js';
-import type { Channel, ChannelTestResult, Provider } from '../types.js';
+import { ChannelHealthCell } from '../components/channel-health-cell.js';
+import type { Channel, ChannelHealth, ChannelTestResult, Provider } from '../types.js';
 
 type Order = Record<string, { priority: number; weight: number }>;
 
@@ -22,6 +23,13 @@ export function ChannelsPage() {
   const [editing, setEditing] = useState<Channel | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Channel | null>(null);
   const [tests, setTests] = useState<Record<string, ChannelTestResult | 'running' | string>>({});
+  const [health, setHealth] = useState<Record<string, ChannelHealth>>({});
+
+  // Health is extra: the page works without it.
+  const loadHealth = async () => {
+    const h = await get<{ data: ChannelHealth[] }>('/channels/health').catch(() => ({ data: [] as ChannelHealth[] }));
+    setHealth(Object.fromEntries(h.data.map((entry) => [entry.name, entry])));
+  };
 
   const load = async () => {
     try {
@@ -29,6 +37,7 @@ export function ChannelsPage() {
       setChannels(c.data);
       setProviders(p.data);
       setOrder({});
+      await loadHealth();
     } catch (e) {
       setError(messageOf(e));
     }
@@ -114,7 +123,7 @@ export function ChannelsPage() {
               <th scope="col">Priority</th>
               <th scope="col">Weight</th>
               <th scope="col">Enabled</th>
-              <th scope="col">Circuit</th>
+              <th scope="col">Health</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
               </th>
@@ -160,8 +169,8 @@ export function ChannelsPage() {
                   <td>
                     <input type="checkbox" aria-label={`${c.name} enabled`} checked={c.enabled} disabled={c.readOnly} onChange={() => toggle(c)} />
                   </td>
-                  <td>
-                    <span class={`badge circuit-${c.circuit}`}>{c.circuit}</span>
+                  <td data-testid={`health-${c.name}`}>
+                    <ChannelHealthCell circuit={c.circuit} autoDisabled={c.autoDisabled === true} health={health[c.name]} />
                   </td>
                   <td class="row-actions">
                     <button type="button" class="secondary" aria-label={`Test ${c.name}`} disabled={result === 'running'} onClick={() => test(c)}>
@@ -196,6 +205,7 @@ export function ChannelsPage() {
               setChannels((list) => (list.some((c) => c.name === saved.name) ? list.map((c) => (c.name === saved.name ? saved : c)) : [...list, saved]));
               setEditing(null);
               setStatus(`${saved.name} saved.`);
+              void loadHealth();
             }}
           />
         )}

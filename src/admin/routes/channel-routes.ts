@@ -6,11 +6,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelDefinition } from '../../config/types.js';
+import { PROBE_INTERVAL_BOUNDS } from '../../config/defaults.js';
 import { ConfigError, validateChannel } from '../../config/validate-config.js';
 import { GatewayError } from '../../core/errors.js';
 import { PROVIDER_DESCRIPTORS } from '../../providers/registry.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { NO_CONTENT } from '../admin-schemas.js';
+import { CHANNEL_HEALTH_SCHEMA } from '../channel-health-schema.js';
 import { CHANNEL_VIEW_SCHEMA, type ChannelView, channelView } from '../channel-view.js';
 import { testChannel } from '../test-channel.js';
 
@@ -49,13 +51,31 @@ const EDITABLE_PROPERTIES = {
   weight: WEIGHT_SCHEMA,
   enabled: { type: 'boolean' },
   timeoutMs: { type: 'integer', minimum: 1, maximum: 3_600_000 },
+  probe: {
+    type: ['object', 'null'],
+    properties: {
+      enabled: { type: 'boolean', description: 'Probe the upstream periodically (default true when `probe` is given)' },
+      intervalSeconds: {
+        type: 'integer',
+        minimum: PROBE_INTERVAL_BOUNDS.min,
+        maximum: PROBE_INTERVAL_BOUNDS.max,
+        description: 'Seconds between probes (default 60)',
+      },
+      autoEnable: {
+        type: 'boolean',
+        description: 'Disable the channel after repeatedly refused credentials, and re-enable it when a probe passes (default false)',
+      },
+    },
+    additionalProperties: false,
+    description: 'Periodic health probes (each replica probes on its own); null removes them',
+  },
 } as const;
 
 const NAME_PARAMS = { type: 'object', properties: { name: { type: 'string', maxLength: 64 } }, required: ['name'] } as const;
 const CHANNEL_ANSWER = { type: 'object', properties: { channel: CHANNEL_VIEW_SCHEMA }, required: ['channel'] } as const;
 const LIST_ANSWER = { type: 'object', properties: { data: { type: 'array', items: CHANNEL_VIEW_SCHEMA } }, required: ['data'] } as const;
 
-type ChannelInput = Partial<Omit<ChannelDefinition, 'name' | 'options'>>;
+type ChannelInput = Partial<Omit<ChannelDefinition, 'name' | 'options' | 'probe' | 'autoDisabledAt'>> & { probe?: Partial<ChannelDefinition['probe']> | null };
 
 const conflict = (message: string) => new GatewayError('invalid_request', message, { status: 409, code: 'conflict' });
 const noSuchChannel = (name: string) => new GatewayError('not_found', `No channel is named "${name}".`, { code: 'not_found' });
@@ -151,6 +171,19 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
     async () => ({ data: await listing() }),
   );
 
+  app.get(
+    '/channels/health',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['channels'],
+        summary: "Each channel's health in this process: circuit, last probes, upstream error rate over 5 minutes",
+        response: { 200: { type: 'object', properties: { data: { type: 'array', items: CHANNEL_HEALTH_SCHEMA } }, required: ['data'] } },
+      },
+    },
+    async () => ({ data: deps.prober.snapshot() }),
+  );
+
   app.post<{ Body: ChannelInput & { name: string } }>(
     '/channels',
     {
@@ -243,7 +276,10 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const { name } = request.params;
       const current = await storedOrThrow(name);
       const given = Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
-      const definition = checkDefinition({ ...current, ...given, name }, deps.config.router.allowPrivateBaseUrls);
+      const checked = checkDefinition({ ...current, ...given, name }, deps.config.router.allowPrivateBaseUrls);
+      // Still off by the gateway's switch unless the admin set `enabled`: a passing probe may still turn it back on.
+      const keepsAutoDisabled = given.enabled === undefined && current.autoDisabledAt !== undefined;
+      const definition = keepsAutoDisabled ? { ...checked, autoDisabledAt: current.autoDisabledAt } : checked;
       if (!(await deps.channels.update(name, definition))) throw noSuchChannel(name);
       await apply();
       await audit(request, 'channel.update', name, { fields: Object.keys(given).sort() });
@@ -297,7 +333,11 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const { name } = request.params;
       const definition = configured(name) ?? (await deps.channels.get(name));
       if (!definition) throw noSuchChannel(name);
-      const result = await testChannel(definition, { providers: deps.providers, catalog: deps.catalog, requestId: request.id }, request.body?.model);
+      const {
+        errorType: _type,
+        retryable: _retryable,
+        ...result
+      } = await testChannel(definition, { providers: deps.providers, catalog: deps.catalog, requestId: request.id }, request.body?.model);
       await audit(request, 'channel.test', name, { model: result.model, ok: result.ok, status: result.status });
       return result;
     },

@@ -233,8 +233,10 @@ export function keyRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const key = await deps.keys.findById(request.params.id);
       if (!key || (scope !== undefined && key.accountId !== scope)) throw new GatewayError('not_found', 'No such key.', { code: 'not_found' });
       if (await deps.keys.revoke(key.id, Date.now())) {
-        // In force here before the answer (its calls in flight cut); other processes hear of it from the store's bus.
+        // In force here before the answer (its calls in flight cut); other processes hear of it from the store's bus,
+        // at once where a notice carries it (PostgreSQL's NOTIFY, a SQLite file's Redis, a cluster's primary), not at their next poll.
         await deps.keyDirectory.refresh();
+        deps.invalidation.publish('keys');
         await deps.audit.record(request, 'key.revoke', key.id, { name: key.name, accountId: key.accountId });
       }
       const revoked = (await deps.keys.findById(key.id)) as StoredApiKey;

@@ -10,14 +10,13 @@ import type { AnthropicUsage } from '../../core/wire/anthropic-types.js';
 import { forEachStringValue } from '../shared/json-members.js';
 import { bytesAt } from '../shared/byte-edits.js';
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
-import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { headerValue } from '../shared/upstream-http.js';
 import { tapJson } from '../shared/json-tap.js';
 import type { EventBytes } from '../shared/sse-event-bytes.js';
 import { type SseEventReader, tapSse } from '../shared/sse-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
-import { anthropicHeaders, anthropicMessagesUrl } from './anthropic-request.js';
-import { mapAnthropicError } from './map-anthropic-error.js';
+import { ANTHROPIC_API_ENDPOINT, type AnthropicEndpoint, postAnthropic } from './anthropic-request.js';
 
 /** A usage reader for one stream: message_start gives input, message_delta cumulative output. */
 function anthropicSseUsageReader(): (event: SseEvent) => Partial<Usage> | undefined {
@@ -77,17 +76,12 @@ function jsonUsage(document: unknown): Partial<Usage> | undefined {
   return usage && typeof usage === 'object' ? fromAnthropicUsage(usage) : undefined;
 }
 
-export async function anthropicPassthrough(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse> {
-  const response = await sendUpstream({
-    url: anthropicMessagesUrl(attempt),
-    headers: anthropicHeaders(attempt, request.headers),
-    body: JSON.stringify({ ...request.body, model: attempt.upstreamModel }),
-    signal: attempt.signal,
-    timeoutMs: attempt.channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
-  }
+export async function anthropicPassthrough(
+  request: RawChatRequest,
+  attempt: Attempt,
+  endpoint: AnthropicEndpoint = ANTHROPIC_API_ENDPOINT,
+): Promise<PassthroughResponse> {
+  const response = await postAnthropic(endpoint, attempt, { ...request.body, model: attempt.upstreamModel }, request.headers);
   const contentType = headerValue(response.headers, 'content-type');
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
   const upstreamRequestId = headerValue(response.headers, 'request-id');

@@ -1,7 +1,9 @@
 /**
  * The URL and headers of a request to an Anthropic upstream.
  */
+import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt } from '../types.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const DEFAULT_VERSION = '2023-06-01';
@@ -26,4 +28,40 @@ export function anthropicHeaders(attempt: Attempt, clientHeaders: Record<string,
   };
   if (clientHeaders['anthropic-beta']) headers['anthropic-beta'] = clientHeaders['anthropic-beta'];
   return headers;
+}
+
+/** Where a Messages API request goes and how: Anthropic's API, or Claude on a cloud (Vertex AI). */
+export interface AnthropicEndpoint {
+  url(attempt: Attempt, stream: boolean): string;
+  headers(attempt: Attempt, clientHeaders?: Record<string, string>): Record<string, string> | Promise<Record<string, string>>;
+  /** The Messages body as the upstream takes it (a cloud names the model in its URL, the version in the body). */
+  body(body: Record<string, unknown>): Record<string, unknown>;
+}
+
+export const ANTHROPIC_API_ENDPOINT: AnthropicEndpoint = {
+  url: anthropicMessagesUrl,
+  headers: anthropicHeaders,
+  body: (body) => body,
+};
+
+/** POSTs a Messages body; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
+export async function postAnthropic(
+  endpoint: AnthropicEndpoint,
+  attempt: Attempt,
+  body: Record<string, unknown>,
+  clientHeaders?: Record<string, string>,
+): Promise<UpstreamResponse> {
+  const made = endpoint.headers(attempt, clientHeaders);
+  const headers = made instanceof Promise ? await made : made;
+  const response = await sendUpstream({
+    url: endpoint.url(attempt, body.stream === true),
+    headers,
+    body: JSON.stringify(endpoint.body(body)),
+    signal: attempt.signal,
+    timeoutMs: attempt.channel.timeoutMs,
+  });
+  if (response.status < 200 || response.status >= 300) {
+    throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
+  }
+  return response;
 }

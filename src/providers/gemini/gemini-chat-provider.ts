@@ -4,28 +4,24 @@ import { invalidRequest } from '../../core/errors.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fitToTarget } from '../shared/fit-to-target.js';
 import { restoreToolNames, restoreToolNamesInStream, type ToolNameMap } from '../shared/fit-tool-names.js';
-import { readErrorText, readJson, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
+import { readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChatProvider } from '../types.js';
 import { decodeGeminiStream } from './decode-gemini-stream.js';
 import { fromGeminiResponse } from './from-gemini-response.js';
 import { GEMINI_LIMITS } from './gemini-limits.js';
 import { geminiPassthrough } from './gemini-passthrough.js';
-import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
-import { mapGeminiError } from './map-gemini-error.js';
+import { GEMINI_API_ENDPOINT, type GeminiEndpoint, postGemini } from './gemini-request.js';
 import { toGeminiRequest } from './to-gemini-request.js';
 
-async function send(original: ChatRequest, attempt: Attempt, stream: boolean): Promise<{ response: UpstreamResponse; names: ToolNameMap }> {
+async function send(
+  endpoint: GeminiEndpoint,
+  original: ChatRequest,
+  attempt: Attempt,
+  stream: boolean,
+): Promise<{ response: UpstreamResponse; names: ToolNameMap }> {
   const { request, names } = fitToTarget(original, attempt, GEMINI_LIMITS);
-  const response = await sendUpstream({
-    url: geminiModelUrl(attempt, stream ? 'streamGenerateContent' : 'generateContent'),
-    headers: geminiHeaders(attempt),
-    body: JSON.stringify(withCandidateCount(toGeminiRequest(request, attempt), request, stream, attempt)),
-    signal: attempt.signal,
-    timeoutMs: attempt.channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapGeminiError(response.status, await readErrorText(response.body), response.headers);
-  }
+  const body = withCandidateCount(toGeminiRequest(request, attempt), request, stream, attempt);
+  const response = await postGemini(endpoint, attempt, stream ? 'streamGenerateContent' : 'generateContent', body);
   return { response, names };
 }
 
@@ -45,16 +41,16 @@ function withCandidateCount(body: GeminiGenerateContentRequest, request: ChatReq
   return { ...body, generationConfig: { ...body.generationConfig, candidateCount: request.n } };
 }
 
-export function createGeminiChatProvider(): ChatProvider {
+export function createGeminiChatProvider(endpoint: GeminiEndpoint = GEMINI_API_ENDPOINT): ChatProvider {
   return {
     async chat(request: ChatRequest, attempt: Attempt): Promise<ChatResponse> {
-      const { response, names } = await send(request, attempt, false);
+      const { response, names } = await send(endpoint, request, attempt, false);
       return restoreToolNames(fromGeminiResponse(await readJson<GeminiGenerateContentResponse>(response.body), attempt.upstreamModel), names);
     },
     async chatStream(request: ChatRequest, attempt: Attempt): Promise<AsyncIterable<ChatEvent>> {
-      const { response, names } = await send(request, attempt, true);
+      const { response, names } = await send(endpoint, request, attempt, true);
       return restoreToolNamesInStream(decodeGeminiStream(response.body, attempt.upstreamModel), names);
     },
-    passthrough: geminiPassthrough,
+    passthrough: (raw, attempt) => geminiPassthrough(raw, attempt, endpoint),
   };
 }

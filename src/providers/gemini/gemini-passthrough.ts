@@ -9,14 +9,13 @@ import type { Usage } from '../../core/usage.js';
 import type { GeminiGenerateContentResponse } from '../../core/wire/gemini-types.js';
 import { fromGeminiUsage } from '../../core/wire/gemini-usage.js';
 import { publicModelOf, renameModel, renameModelBytes } from '../shared/public-model.js';
-import { headerValue, readErrorText, sendUpstream } from '../shared/upstream-http.js';
+import { headerValue } from '../shared/upstream-http.js';
 import { tapJson } from '../shared/json-tap.js';
 import type { TapFindings } from '../shared/sse-findings.js';
 import { type SseEventReader, tapSse } from '../shared/sse-tap.js';
 import type { PassthroughResponse, RawChatRequest } from '../../core/passthrough.js';
 import type { Attempt } from '../types.js';
-import { geminiHeaders, geminiModelUrl } from './gemini-request.js';
-import { mapGeminiError } from './map-gemini-error.js';
+import { GEMINI_API_ENDPOINT, type GeminiEndpoint, postGemini } from './gemini-request.js';
 
 /**
  * The stream reader. Each chunk carries the usage so far and its parts, so a chunk holding
@@ -55,18 +54,12 @@ function jsonUsage(document: unknown): Partial<Usage> | undefined {
   return meta && typeof meta === 'object' ? fromGeminiUsage(meta) : undefined;
 }
 
-export async function geminiPassthrough(request: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse> {
-  const body = request.body.model === undefined ? request.body : { ...request.body, model: `models/${attempt.upstreamModel}` };
-  const response = await sendUpstream({
-    url: geminiModelUrl(attempt, request.stream ? 'streamGenerateContent' : 'generateContent'),
-    headers: geminiHeaders(attempt),
-    body: JSON.stringify(body),
-    signal: attempt.signal,
-    timeoutMs: attempt.channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapGeminiError(response.status, await readErrorText(response.body), response.headers);
-  }
+export async function geminiPassthrough(
+  request: RawChatRequest,
+  attempt: Attempt,
+  endpoint: GeminiEndpoint = GEMINI_API_ENDPOINT,
+): Promise<PassthroughResponse> {
+  const response = await postGemini(endpoint, attempt, request.stream ? 'streamGenerateContent' : 'generateContent', bodyFor(request.body, attempt, endpoint));
   const contentType = headerValue(response.headers, 'content-type');
   const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
   const upstreamRequestId = headerValue(response.headers, 'x-request-id');
@@ -88,4 +81,14 @@ export async function geminiPassthrough(request: RawChatRequest, attempt: Attemp
   const length = tapped.length ?? headerValue(response.headers, 'content-length');
   if (length !== undefined) headers['content-length'] = String(length);
   return { status: response.status, headers, upstreamRequestId, body: tapped.body, usage: tapped.result };
+}
+
+/** The client's body with the upstream's model named where it named one, or without `model` where the upstream refuses it. */
+function bodyFor(body: Record<string, unknown>, attempt: Attempt, endpoint: GeminiEndpoint): Record<string, unknown> {
+  if (body.model === undefined) return body;
+  if (!endpoint.bodyMayNameModel) {
+    const { model: _model, ...rest } = body;
+    return rest;
+  }
+  return { ...body, model: `models/${attempt.upstreamModel}` };
 }

@@ -54,6 +54,6 @@ export function createOpenAIChat(flavour: OpenAIFlavour): ChatProvider {
     },
     // Channel option `responsesApi: false`: the server behind this channel lacks `/responses`, so Responses requests are translated.
     relaysOn: (dialect, channel) => dialect !== 'responses' || channel.options.responsesApi !== false,
-    passthrough: (raw, attempt) => (raw.dialect === 'responses' ? openAIResponsesPassthrough(raw, attempt) : openAIPassthrough(raw, attempt, flavour)),
+    passthrough: (raw, attempt) => (raw.dialect === 'responses' ? openAIResponsesPassthrough(raw, attempt, flavour) : openAIPassthrough(raw, attempt, flavour)),
   };
 }

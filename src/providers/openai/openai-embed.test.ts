@@ -16,7 +16,7 @@ function attempt(upstreamModel: string, overrides: Partial<ChannelConfig> = {}):
   return { channel: fakeOpenAIChannel(upstream, overrides), upstreamModel, signal: new AbortController().signal, requestId: 'req-1' };
 }
 
-const embed = createOpenAIEmbed();
+const embed = createOpenAIEmbed({});
 
 describe('OpenAI embed provider against the fake upstream', () => {
   it('posts floats-please to /embeddings and returns the vectors in order', async () => {

@@ -14,8 +14,8 @@ export function openAIFlavourDescriptor(flavour: OpenAIFlavour): ProviderDescrip
     ...(envPreset ? { envPreset } : {}),
     factory: async () => ({
       chat: serves('chat') ? (await import('./openai-chat-provider.js')).createOpenAIChat(flavour) : undefined,
-      embed: serves('embed') ? (await import('./openai-embed.js')).createOpenAIEmbed() : undefined,
-      images: serves('image.generate') || serves('image.edit') ? (await import('./images/index.js')).createOpenAIImages() : undefined,
+      embed: serves('embed') ? (await import('./openai-embed.js')).createOpenAIEmbed(flavour) : undefined,
+      images: serves('image.generate') || serves('image.edit') ? (await import('./images/index.js')).createOpenAIImages(flavour) : undefined,
     }),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { EnvPreset, ProviderName } from '../types.js';
 import type { StopSequenceRules } from '../shared/check-stop-sequences.js';
+import type { OpenAIEndpoint } from './openai-endpoint.js';
 
 /** The operations this adapter implements; a flavour declares those its upstream serves. */
 type OpenAIOperation = 'chat' | 'embed' | 'image.generate' | 'image.edit';
@@ -37,4 +38,11 @@ export interface OpenAIFlavour {
    * that merely speak Chat Completions are reached by translation.
    */
   readonly servesResponses?: boolean;
+  /** Where requests go and how they are authenticated, when not `<base><path>` with a bearer key (Azure OpenAI). */
+  readonly endpoint?: OpenAIEndpoint;
+  /**
+   * Top-level chat completions members the vendor's reference says it rejects: dropped from the
+   * request (translated or relayed) with a warning rather than sent to fail.
+   */
+  readonly unsupportedParams?: readonly string[];
 }

@@ -14,14 +14,19 @@ import type { TapFindings } from '../shared/sse-findings.js';
 import { tapSse } from '../shared/sse-tap.js';
 import { headerValue } from '../shared/upstream-http.js';
 import type { Attempt } from '../types.js';
+import type { OpenAIFlavour } from './openai-flavour.js';
 import { postResponses } from './openai-upstream.js';
 
 /** The events that end a response, each carrying the response object with its usage. */
 const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 const DELTA_EVENTS: ReadonlySet<string> = new Set(['response.output_text.delta', 'response.function_call_arguments.delta', 'response.refusal.delta']);
 
-export async function openAIResponsesPassthrough(raw: RawChatRequest, attempt: Attempt): Promise<PassthroughResponse> {
-  const response = await postResponses({ ...raw.body, model: attempt.upstreamModel }, attempt);
+export async function openAIResponsesPassthrough(
+  raw: RawChatRequest,
+  attempt: Attempt,
+  flavour: Pick<OpenAIFlavour, 'endpoint'> = {},
+): Promise<PassthroughResponse> {
+  const response = await postResponses({ ...raw.body, model: attempt.upstreamModel }, attempt, flavour);
   const headers: Record<string, string> = {};
   const contentType = headerValue(response.headers, 'content-type');
   if (contentType) headers['content-type'] = contentType;

@@ -1,31 +1,27 @@
-/** Where and how an OpenAI-dialect channel is called. */
+/** Where and how an OpenAI-dialect channel is called: one POST for every path, through the flavour's endpoint. */
 import { readErrorText, sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 import { mapOpenAIError } from './map-openai-error.js';
+import { BEARER_ENDPOINT, type OpenAIPath } from './openai-endpoint.js';
 import type { OpenAIFlavour } from './openai-flavour.js';
 import { refuseUnsupportedDocuments } from './refuse-unsupported-documents.js';
 
-function chatCompletionsUrl(channel: ChannelConfig): string {
-  const { baseUrl } = channel;
-  let url = COMPLETIONS_URLS.get(baseUrl);
-  if (url === undefined) {
-    url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    if (COMPLETIONS_URLS.size >= 256) COMPLETIONS_URLS.clear();
-    COMPLETIONS_URLS.set(baseUrl, url);
-  }
-  return url;
-}
-
-/** Base URL → its chat completions URL, so the URL is not rebuilt per request (bounded). */
-const COMPLETIONS_URLS = new Map<string, string>();
-
-/** POSTs a Responses API body to `<base>/responses`; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
-export async function postResponses(body: object, attempt: Attempt): Promise<UpstreamResponse> {
+/** POSTs to `path` of the channel's upstream; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
+export async function postOpenAI(
+  path: OpenAIPath,
+  body: string | Uint8Array,
+  attempt: Attempt,
+  flavour: Pick<OpenAIFlavour, 'endpoint'>,
+  contentType?: string,
+): Promise<UpstreamResponse> {
   const { channel } = attempt;
+  const endpoint = flavour.endpoint ?? BEARER_ENDPOINT;
+  const made = endpoint.headers(channel, attempt.signal);
+  const headers = made instanceof Promise ? await made : made;
   const response = await sendUpstream({
-    url: `${channel.baseUrl.replace(/\/+$/, '')}/responses`,
-    headers: openAIHeaders(channel),
-    body: JSON.stringify(body),
+    url: endpoint.url(channel, path, attempt.upstreamModel),
+    headers: contentType === undefined ? headers : { ...headers, 'content-type': contentType },
+    body,
     signal: attempt.signal,
     timeoutMs: channel.timeoutMs,
   });
@@ -35,12 +31,9 @@ export async function postResponses(body: object, attempt: Attempt): Promise<Ups
   return response;
 }
 
-/** Keyless local servers (Ollama, llama.cpp) get no Authorization header at all. */
-export function openAIHeaders(channel: ChannelConfig): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (channel.apiKey) headers.authorization = `Bearer ${channel.apiKey}`;
-  for (const [name, value] of Object.entries(channel.headers)) headers[name.toLowerCase()] = value;
-  return headers;
+/** POSTs a Responses API body to `<base>/responses`. */
+export function postResponses(body: object, attempt: Attempt, flavour: Pick<OpenAIFlavour, 'endpoint'>): Promise<UpstreamResponse> {
+  return postOpenAI('/responses', JSON.stringify(body), attempt, flavour);
 }
 
 /** Channel option `streamUsage: false` turns off `stream_options.include_usage` for servers that reject it. */
@@ -48,19 +41,19 @@ export function wantsStreamUsage(channel: ChannelConfig): boolean {
   return channel.options.streamUsage !== false;
 }
 
-/** POSTs a chat completions body; resolves with a 2xx answer, throws the mapped upstream error otherwise. */
-export async function postChatCompletions(body: object, attempt: Attempt, flavour: OpenAIFlavour): Promise<UpstreamResponse> {
-  const { channel } = attempt;
-  refuseUnsupportedDocuments(body, channel, flavour);
-  const response = await sendUpstream({
-    url: chatCompletionsUrl(channel),
-    headers: openAIHeaders(channel),
-    body: JSON.stringify(body),
-    signal: attempt.signal,
-    timeoutMs: channel.timeoutMs,
-  });
-  if (response.status < 200 || response.status >= 300) {
-    throw mapOpenAIError(response.status, await readErrorText(response.body), response.headers);
+/** POSTs a chat completions body, less the members the flavour's upstream refuses (each dropped with a warning). */
+export function postChatCompletions(body: object, attempt: Attempt, flavour: OpenAIFlavour): Promise<UpstreamResponse> {
+  refuseUnsupportedDocuments(body, attempt.channel, flavour);
+  dropUnsupportedParams(body as Record<string, unknown>, attempt, flavour);
+  return postOpenAI('/chat/completions', JSON.stringify(body), attempt, flavour);
+}
+
+function dropUnsupportedParams(body: Record<string, unknown>, attempt: Attempt, flavour: OpenAIFlavour): void {
+  const unsupported = flavour.unsupportedParams;
+  if (unsupported === undefined) return;
+  for (const name of unsupported) {
+    if (body[name] === undefined) continue;
+    delete body[name];
+    attempt.warn?.(`${name}: not supported by ${flavour.stopRules.upstream}; dropped`);
   }
-  return response;
 }

@@ -12,7 +12,7 @@ import type { Attempt } from '../../types.js';
 import { createOpenAIImages } from './openai-images.js';
 
 let upstream: FakeOpenAIImagesUpstream;
-const provider = createOpenAIImages();
+const provider = createOpenAIImages({});
 
 function attempt(upstreamModel: string, overrides: Partial<Attempt['channel']> = {}): Attempt {
   return { channel: fakeOpenAIImagesChannel(upstream, overrides), upstreamModel, signal: new AbortController().signal, requestId: 'req_t' };

@@ -1,0 +1,30 @@
+/**
+ * Azure OpenAI: the OpenAI adapter over Azure's layout and authentication (`azure-endpoint.ts`).
+ * Chat, the Responses API (relayed untranslated, as to OpenAI), embeddings and images.
+ */
+import { OPENAI_STOP_RULES } from '../shared/check-stop-sequences.js';
+import { openAIFlavourDescriptor } from '../openai/openai-flavour-descriptor.js';
+import type { OpenAIFlavour } from '../openai/openai-flavour.js';
+import { AZURE_ENDPOINT } from './azure-endpoint.js';
+
+export const AZURE_OPENAI_FLAVOUR: OpenAIFlavour = {
+  name: 'azure-openai',
+  operations: ['chat', 'embed', 'image.generate', 'image.edit'],
+  // No default base URL: each resource has its own (`https://<resource>.openai.azure.com`).
+  envPreset: {
+    keyVar: 'AZURE_OPENAI_API_KEY',
+    baseVar: 'AZURE_OPENAI_ENDPOINT',
+    rewriteVar: 'AZURE_OPENAI_MODEL_REWRITE',
+    rewrite: [],
+    modelMap: {},
+    extraModels: ['gpt-*', 'o1*', 'o3*', 'o4*', 'text-embedding-*', 'dall-e-*'],
+  },
+  maxTokensField: 'max_completion_tokens',
+  stopRules: { ...OPENAI_STOP_RULES, upstream: 'Azure OpenAI' },
+  acceptsDocuments: true,
+  maxTools: 128,
+  servesResponses: true,
+  endpoint: AZURE_ENDPOINT,
+};
+
+export const azureOpenAIDescriptor = openAIFlavourDescriptor(AZURE_OPENAI_FLAVOUR);
