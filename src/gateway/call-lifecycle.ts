@@ -59,6 +59,7 @@ export interface LifecycleHooks {
   /** Before any attempt; throw a GatewayError (e.g. `rate_limit`) to refuse the call. */
   admit?(call: Call): void | Promise<void>;
   /** May return headers the attempt's upstream requests carry (the trace context of the attempt's span). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: hooks that only observe the attempt (metrics) return nothing
   attemptStart?(call: Call, route: RouteInfo): Readonly<Record<string, string>> | undefined | void;
   /** An attempt ended: answered (no error) or failed (the call may fail over to the next route). */
   attemptEnd?(call: Call, route: RouteInfo, error?: GatewayError): void;
