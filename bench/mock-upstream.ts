@@ -130,6 +130,8 @@ export function createMockServer(options: MockOptions): { server: Server; respon
       if (!STREAM_TRUE.test(body)) return sendJson(response, 200, responses.anthropicMessage);
       return sendStream(response, responses.anthropicStream);
     }
+    // The trace sink of the traced cells: gengate's OTLP exporter posts its spans here, and they are dropped.
+    if (path === '/v1/traces') return sendJson(response, 200, Buffer.from('{}'));
     const gemini = /^\/v1(?:beta)?\/models\/[^/:]+:(\w+)$/.exec(path);
     if (gemini) {
       if (!authorized(request, 'gemini', url)) return sendJson(response, 401, ERRORS.gemini401);

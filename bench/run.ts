@@ -102,6 +102,17 @@ async function startOneGengate(
   }
 }
 
+async function startOwnGengate(args: RunArgs, mockPort: number, env: Record<string, string>, notes: string[], id: string): Promise<RunningGengate | undefined> {
+  try {
+    const server = await startGengate({ mockPort, mode: args.gengateMode, root: args.gengateRoot, env });
+    log(`gengate for ${id} (${Object.keys(env).join(', ')}) on ${server.baseUrl}, pid ${server.pid}`);
+    return server;
+  } catch (error) {
+    notes.push(`${id}: its own gengate did not start (${briefError((error as Error).message)}); measured on the shared one.`);
+    return undefined;
+  }
+}
+
 function noteErrors(measurements: Measurement[], notes: string[]): void {
   for (const m of measurements) {
     if (m.skipped || m.errors === 0) continue;
@@ -158,6 +169,10 @@ export async function main(argv: string[]): Promise<number> {
         if (set.applied) removals.push(set.remove);
         else notes.push(`${id}: ${target} has no limits (its admin API has no /limits): measured without them.`);
       }
+      // A scenario with variables of its own (traces on) is measured on a gengate started with them.
+      const shared = servers.gengate;
+      const own = scenario.gengateEnv && shared ? await startOwnGengate(args, mock.port, scenario.gengateEnv(mock.port), notes, id) : undefined;
+      if (own) servers.gengate = own;
       for (const connections of args.connections) {
         const cells: CellTarget[] = [];
         const rows = new Map<TargetName, Measurement>();
@@ -193,6 +208,11 @@ export async function main(argv: string[]): Promise<number> {
         }
       }
       for (const remove of removals) await remove();
+      if (own) {
+        servers.gengate = shared;
+        await own.stop();
+        removeWorkDir(own.workDir);
+      }
     }
     noteErrors(results.measurements, notes);
     for (const server of [gengate, baseline]) {

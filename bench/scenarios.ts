@@ -30,6 +30,11 @@ export interface Scenario {
   bareProxy: boolean;
   /** Targets that do not serve this request at all (skipped, with the reason in the report). */
   notServedBy?: Partial<Record<TargetName, string>>;
+  /**
+   * Measured on a gengate of its own started with these variables added (traces on, exported to
+   * the mock's trace sink), instead of the run's shared one.
+   */
+  gengateEnv?(mockPort: number): Record<string, string>;
   /** Limit rules (`POST /admin/v1/limits` bodies) set on the gengate targets while this scenario is measured. */
   limits?: ReadonlyArray<Record<string, unknown>>;
   request(target: TargetName, endpoints: Endpoints): RequestSpec;
@@ -97,6 +102,16 @@ export const SCENARIOS: readonly Scenario[] = [
       { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'requests_per_minute', limit: 1_000_000_000 },
       { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'tokens_per_minute', limit: 1_000_000_000 },
     ],
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-traced',
+    title: 'chat, OpenAI → OpenAI, with OpenTelemetry traces on (every call sampled, OTLP/HTTP to a local sink)',
+    stream: false,
+    bareProxy: false,
+    // With --baseline-root set to this checkout, gengate-base is the same gateway untraced, measured slice for slice.
+    notServedBy: { portkey: 'measured on gengate only: the cost of traces, against the plain chat cell (or gengate-base)' },
+    gengateEnv: (mockPort) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${mockPort}`, OTEL_SERVICE_NAME: 'gengate-bench' }),
     request: (target, endpoints) => openAIChat(target, endpoints, false),
   },
   {

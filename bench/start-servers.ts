@@ -73,6 +73,8 @@ export interface GengateLaunch {
   nodeArgs?: string[];
   /** Where the process writes its database and any profile; created when omitted. */
   workDir?: string;
+  /** Variables added to its environment (a traced cell's OTEL_*). */
+  env?: Record<string, string>;
   /** Flags after `start`, e.g. `--workers 2`. */
   args?: string[];
 }
@@ -106,7 +108,7 @@ export function gengateEnv(options: { port: number; mockPort: number; workDir: s
 export async function startGengate(launch: GengateLaunch): Promise<RunningGengate> {
   const port = await freePort();
   const workDir = launch.workDir ?? mkdtempSync(join(tmpdir(), 'gengate-bench-'));
-  const env = gengateEnv({ port, mockPort: launch.mockPort, workDir });
+  const env = { ...gengateEnv({ port, mockPort: launch.mockPort, workDir }), ...launch.env };
   const root = launch.root ?? REPO_ROOT;
   const entry = launch.mode === 'dist' ? [join(root, 'dist/cli.js')] : ['--import', TSX_LOADER, join(root, 'src/cli.ts')];
   const args = [...(launch.nodeArgs ?? []), ...entry, 'start', ...(launch.args ?? [])];

@@ -82,6 +82,8 @@ import { openLimits } from './limits/open-limits.js';
 import { openStoredLimits } from './limits/open-stored-limits.js';
 import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
+import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
+import { openTracing, type Tracing } from './observability/open-tracing.js';
 import { spentInPeriod } from './store/budget-spend.js';
 
 export interface GatewayApp {
@@ -107,6 +109,8 @@ export interface GatewayApp {
   logger: Logger;
   /** Admission of rate limits and budgets; absent when no rules source was given. */
   limits?: LimitsService;
+  /** The tracer, when the `OTEL_*` variables turned traces on (closed with the app). */
+  tracing?: Tracing;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
    * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
@@ -257,6 +261,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
       );
     },
   });
+  // Traces only when the OTEL_* variables ask for them: otherwise no hook, no SDK loaded.
+  const tracing = await openTracing(process.env, config.tracing);
+  const incomingTraceparents = new IncomingTraceparents();
+  if (tracing) services.lifecycle.use(tracingHooks(tracing, incomingTraceparents));
+  if (tracing) engine.useTracing(tracing);
   let audit: AuditTrail | undefined;
   // Channel health: probes of the channels that ask for them (no timer when none does), and every attempt's outcome.
   const configuredNames = new Set(config.channels.map((channel) => channel.name));
@@ -335,6 +344,13 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     reply.header('x-request-id', request.id);
     done();
   });
+  if (tracing) {
+    http.addHook('onRequest', (request, reply, done) => {
+      const release = incomingTraceparents.hold(request.id, request.headers.traceparent);
+      if (release) reply.raw.once('close', release);
+      done();
+    });
+  }
   if (config.accessLog) installAccessLog(http, services.lifecycle);
   http.get('/healthz', async () => ({ status: 'ok' }));
   let draining = false;
@@ -428,6 +444,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     channelHealth: prober,
     logger,
     limits,
+    tracing,
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
@@ -447,6 +464,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         limitParts.rules.stop?.();
         await limitParts.counters.close();
         await store.close();
+        await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'traces: the last spans could not be sent'));
       })();
       return closing;
     },

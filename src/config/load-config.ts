@@ -4,6 +4,7 @@
  * of the providers the caller hands in (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL):
  * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
+import { DEFAULT_TRACING_SETTINGS, type TracingSettings } from '../observability/tracing-settings.js';
 import { parseWorkers } from './workers-setting.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
@@ -161,6 +162,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const responses = asRecord(file.responses, 'responses');
   const retention = asRecord(file.retention, 'retention');
   const admission = asRecord(file.admission, 'admission');
+  const tracing = asRecord(file.tracing, 'tracing');
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -204,6 +206,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       ...(admission as Partial<GatewayConfig['admission']>),
       failure: { ...DEFAULT_CONFIG.admission.failure, ...(asRecord(admission.failure, 'admission.failure') as Partial<GatewayConfig['admission']['failure']>) },
     },
+    tracing: tracingSettings(tracing),
     channels: [],
     models: parseModelOverrides(file.models),
     sources,
@@ -298,4 +301,17 @@ function checkAdmission(admission: GatewayConfig['admission']): void {
     if (!(kind in DEFAULT_CONFIG.admission.failure)) throw new ConfigError(`admission.failure.${kind} is not a setting (rates, counts, budgets)`);
     if (mode !== 'open' && mode !== 'closed') throw new ConfigError(`admission.failure.${kind} must be open or closed, got ${JSON.stringify(mode)}`);
   }
+}
+
+/** `tracing:` — whether spans carry prompts and completions, and how much of them. */
+function tracingSettings(section: Record<string, unknown>): TracingSettings {
+  for (const name of Object.keys(section)) {
+    if (!(name in DEFAULT_TRACING_SETTINGS)) throw new ConfigError(`tracing.${name} is not a setting (${Object.keys(DEFAULT_TRACING_SETTINGS).join(', ')})`);
+  }
+  const { captureContent = DEFAULT_TRACING_SETTINGS.captureContent, contentMaxChars = DEFAULT_TRACING_SETTINGS.contentMaxChars } = section;
+  if (typeof captureContent !== 'boolean') throw new ConfigError(`tracing.captureContent must be true or false, got ${JSON.stringify(captureContent)}`);
+  if (!Number.isSafeInteger(contentMaxChars) || (contentMaxChars as number) < 1 || (contentMaxChars as number) > 1_000_000) {
+    throw new ConfigError(`tracing.contentMaxChars must be a whole number from 1 to 1000000, got ${JSON.stringify(contentMaxChars)}`);
+  }
+  return { captureContent, contentMaxChars: contentMaxChars as number };
 }

@@ -1,3 +1,4 @@
+import type { TracingSettings } from '../observability/tracing-settings.js';
 import type { WorkersSetting } from './workers-setting.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
@@ -262,6 +263,8 @@ export interface GatewayConfig {
   retention: RetentionSettings;
   admission: AdmissionSettings;
   tasks: TaskSettings;
+  /** What traces record, when the `OTEL_*` variables turn them on (absent: no content). */
+  tracing?: TracingSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */
   models: ModelOverride[];

@@ -68,6 +68,8 @@ export type StoredTaskRequest = Omit<TaskRequest, 'images'> & {
   imageCount?: number;
   /** `https://host` the client reached, for result links in lookups and webhooks. */
   publicBaseUrl?: string;
+  /** The W3C trace context of the submit's span, when traces were on: polls and the finish link to it. */
+  traceparent?: string;
 };
 
 /** A stored result file (in the gateway's media store). */

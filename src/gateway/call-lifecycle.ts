@@ -58,7 +58,9 @@ export interface CallEnding {
 export interface LifecycleHooks {
   /** Before any attempt; throw a GatewayError (e.g. `rate_limit`) to refuse the call. */
   admit?(call: Call): void | Promise<void>;
-  attemptStart?(call: Call, route: RouteInfo): void;
+  /** May return headers the attempt's upstream requests carry (the trace context of the attempt's span). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: hooks that only observe the attempt (metrics) return nothing
+  attemptStart?(call: Call, route: RouteInfo): Readonly<Record<string, string>> | undefined | void;
   /** An attempt ended: answered (no error) or failed (the call may fail over to the next route). */
   attemptEnd?(call: Call, route: RouteInfo, error?: GatewayError): void;
   /** The upstream answered (for a stream: it accepted the request; events follow). */
@@ -230,7 +232,12 @@ export class Call {
           maxOutputTokens: deps.catalog.get(subject.model)?.outputTokenLimit,
           onAttempt: (route) => {
             this.route = route;
-            for (const hook of this.hooks) hook.attemptStart?.(this, route);
+            let headers: Readonly<Record<string, string>> | undefined;
+            for (const hook of this.hooks) {
+              const added = hook.attemptStart?.(this, route);
+              if (added) headers = headers ? { ...headers, ...added } : added;
+            }
+            return headers;
           },
           onAttemptEnd: (route, error) => {
             for (const hook of this.hooks) hook.attemptEnd?.(this, route, error);

@@ -16,7 +16,7 @@ function channel(name: string, priority = 0): RuntimeChannel {
 
 function context(breaker: CircuitBreaker, signal = new AbortController().signal) {
   const routes: RouteInfo[] = [];
-  return { routes, context: { breaker, model: 'm', requestId: 'r', signal, onAttempt: (route: RouteInfo) => routes.push(route) } };
+  return { routes, context: { breaker, model: 'm', requestId: 'r', signal, onAttempt: (route: RouteInfo) => void routes.push(route) } };
 }
 
 const retryable = () => new GatewayError('upstream', 'boom', { retryable: true });

@@ -6,6 +6,7 @@
  */
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import type { RouteInfo } from '../core/route.js';
+import { withUpstreamTraceHeaders } from '../observability/upstream-trace-headers.js';
 import type { Attempt } from '../providers/types.js';
 import type { RuntimeChannel } from './channel-registry.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
@@ -22,8 +23,11 @@ interface AttemptContext {
   signal: AbortSignal;
   /** The model's output-token limit from the catalog, passed on to providers. */
   maxOutputTokens?: number;
-  /** Told of each route before it is tried (the last one told is the one that answered or failed last). */
-  onAttempt(route: RouteInfo): void;
+  /**
+   * Told of each route before it is tried (the last one told is the one that answered or failed
+   * last); may return headers for the attempt's upstream requests (a trace context).
+   */
+  onAttempt(route: RouteInfo): Readonly<Record<string, string>> | undefined;
   /** Told when a route's attempt ends: without an error when it answered. */
   onAttemptEnd?(route: RouteInfo, error?: GatewayError): void;
 }
@@ -45,7 +49,7 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
   for (let i = 0; i < plan.length; i++) {
     const channel = plan[i];
     const route = routeFor(channel, context.model, i + 1);
-    context.onAttempt(route);
+    const traceHeaders = context.onAttempt(route);
     breaker.beginAttempt(channel.name);
     const attempt: Attempt = {
       channel: channel.config,
@@ -59,7 +63,9 @@ export async function runAttempts<T>(plan: readonly RuntimeChannel[], context: A
     };
     if (context.maxOutputTokens !== undefined) attempt.maxOutputTokens = context.maxOutputTokens;
     try {
-      const value = await attemptFn(channel, attempt, route);
+      const value = await (traceHeaders
+        ? withUpstreamTraceHeaders(context.signal, traceHeaders, () => attemptFn(channel, attempt, route))
+        : attemptFn(channel, attempt, route));
       breaker.success(channel.name);
       context.onAttemptEnd?.(route);
       return value;

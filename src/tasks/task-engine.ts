@@ -20,6 +20,8 @@ import type { LimitsService } from '../limits/limits-service.js';
 import { taskMediaUrl } from './task-media-url.js';
 import { TaskPoller } from './task-poller.js';
 import { TaskService } from './task-service.js';
+import { TaskTracing } from './task-tracing.js';
+import type { Tracing } from '../observability/open-tracing.js';
 import { WebhookDispatcher } from './webhook-dispatcher.js';
 import { webhookSecretFor } from './webhook-secret.js';
 
@@ -46,6 +48,7 @@ export class TaskEngine {
   readonly dispatcher: WebhookDispatcher;
   private readonly finisher: TaskFinisher;
   private service?: TaskService;
+  private tracing?: TaskTracing;
 
   constructor(private readonly deps: TaskEngineDeps) {
     const { config, store, logger } = deps;
@@ -108,6 +111,7 @@ export class TaskEngine {
         return family.newId();
       },
       notify: (task) => this.notify(task),
+      tracing: () => this.tracing,
     });
     return this.service;
   }
@@ -124,6 +128,13 @@ export class TaskEngine {
           this.deps.logger.warn({ err: error, task: task.id }, 'limits: ending the holds of a task failed (they expire with its lease)'),
         );
     };
+  }
+
+  /** Traces each task's polls and finish, linked to its submit (the submit is a call, traced by the call's hooks). */
+  useTracing(tracing: Tracing): void {
+    this.tracing = new TaskTracing(tracing);
+    this.poller.tracing = this.tracing;
+    this.finisher.tracing = this.tracing;
   }
 
   /** The names of the task families, in registry order (the admin API's task filter). */

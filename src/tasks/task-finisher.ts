@@ -16,6 +16,7 @@ import { type GuardOptions, guardedDownload, guardedFetch, PRIVATE_URL_CODE } fr
 import { isMediaQuotaError } from '../media/media-quota-errors.js';
 import { type MediaStore, mediaOwner } from '../media/media-store.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import type { TaskTracing } from './task-tracing.js';
 import { taskUnits } from './task-units.js';
 
 /** Why a task ended without a result: what its record tells the client, and whose fault it was (null: the client's own cancel). */
@@ -40,12 +41,15 @@ interface FinisherOptions {
 export class TaskFinisher {
   /** Told of every task this process moved to a terminal status: charged (USD), or refunded (undefined). Limits free the task's holds here. */
   onEnded?: (task: StoredTask, chargedNusd: number | undefined) => void;
+  /** Present when traces are on: each task's end is a span. */
+  tracing?: TaskTracing;
 
   constructor(private readonly options: FinisherOptions) {}
 
   /** Copies the outputs into the media store, then marks the task succeeded and settles it. */
   /** `upstreamBaseUrl`: the base URL of the task's channel, whose own origin is fetched even when private (a local upstream). */
   async succeed(task: StoredTask, observation: TaskObservation, leaseOwner: string, upstreamBaseUrl?: string): Promise<StoredTask | undefined> {
+    const startedAt = this.tracing ? Date.now() : 0;
     const media: MediaRef[] = [];
     try {
       for (const output of (observation.outputs ?? []).slice(0, MAX_OUTPUTS)) media.push(await this.keep(output, task, upstreamBaseUrl));
@@ -86,6 +90,7 @@ export class TaskFinisher {
       },
     );
     if (done) this.onEnded?.(done, amount);
+    if (done) this.tracing?.finished(done, startedAt);
     return done;
   }
 
@@ -118,6 +123,7 @@ export class TaskFinisher {
     if (done)
       this.options.logger.info({ task: task.id, status, code: error.code, errorType: error.errorType ?? undefined }, 'task ended without a result; refunded');
     if (done) this.onEnded?.(done, undefined);
+    if (done) this.tracing?.finished(done, now, error);
     return done;
   }
 

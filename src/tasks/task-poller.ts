@@ -18,6 +18,7 @@ import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-re
 import { ORPHAN_POLICY, pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { upstreamTaskErrorType } from './task-failure-type.js';
+import type { TaskTracing } from './task-tracing.js';
 
 interface PollerOptions {
   repository: TasksRepository;
@@ -58,6 +59,8 @@ export class TaskPoller {
   readonly leases: LeaseHeartbeat;
   /** Observations of states nobody mapped, for the logs and metrics. */
   unknownStates = 0;
+  /** Present when traces are on: each poll is a span. */
+  tracing?: TaskTracing;
 
   constructor(private readonly options: PollerOptions) {
     this.leaseMs = options.leaseMs ?? 30_000;
@@ -182,7 +185,15 @@ export class TaskPoller {
     const results = await this.observe(provider, channel, live);
     // A few at a time: results are downloaded here, and one slow download must not hold the batch.
     for (let i = 0; i < results.length; i += APPLY_PARALLEL) {
-      await Promise.all(results.slice(i, i + APPLY_PARALLEL).map((polled) => this.apply(polled, channel, policy)));
+      await Promise.all(
+        results
+          .slice(i, i + APPLY_PARALLEL)
+          .map((polled) =>
+            this.tracing
+              ? this.tracing.poll(polled.task, channel.name, polled, () => this.apply(polled, channel, policy))
+              : this.apply(polled, channel, policy),
+          ),
+      );
     }
   }
 

@@ -23,6 +23,7 @@ import { pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
 import { taskMediaUrl } from './task-media-url.js';
+import type { TaskTracing } from './task-tracing.js';
 import { taskUnits } from './task-units.js';
 
 /** A task's deadline until its channel's policy sets the real one at submit. */
@@ -45,6 +46,8 @@ interface TaskServiceOptions {
   /** A new public id in the look of the surface's family. */
   newTaskId(surface: string): string;
   notify(task: StoredTask): NewDelivery | undefined;
+  /** Present when traces are on. */
+  tracing?(): TaskTracing | undefined;
 }
 
 export class TaskService implements TaskServices {
@@ -70,6 +73,8 @@ export class TaskService implements TaskServices {
     const now = Date.now();
     const { images, ...rest } = call.request;
     const request: StoredTaskRequest = { ...rest, ...(images ? { imageCount: images.length } : {}), publicBaseUrl: call.publicBaseUrl };
+    const traceparent = this.options.tracing?.()?.submitTraceparent(admitted);
+    if (traceparent !== undefined) request.traceparent = traceparent;
     await repository.insertQueued(
       {
         id,

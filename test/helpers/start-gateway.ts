@@ -48,6 +48,8 @@ export interface StartOptions {
   accessLog?: boolean;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
+  /** What traces record (they are on only when the test sets the OTEL_* variables). */
+  tracing?: Partial<NonNullable<GatewayConfig['tracing']>>;
   /** The time between two probes of a channel, instead of its `probe.intervalSeconds`. */
   probeIntervalMs?: number;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
@@ -78,6 +80,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
+    ...(options.tracing ? { tracing: { captureContent: false, contentMaxChars: 4096, ...base.tracing, ...options.tracing } } : {}),
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
   const gateway = await buildApp(config, {

@@ -19,6 +19,7 @@
 import { GatewayError } from '../../core/errors.js';
 import { abortError } from './attempt-deadline.js';
 import { parseJsonAnswer, readBoundedText } from './read-bounded-answer.js';
+import { upstreamTraceHeaders } from '../../observability/upstream-trace-headers.js';
 import { sendUpstream, type UpstreamResponse } from './upstream-http.js';
 
 /** Error answers are read this far at most (their message is all that is used). */
@@ -58,11 +59,13 @@ export async function callJsonUpstream(call: JsonCall): Promise<JsonAnswer> {
     timer.abort(new GatewayError('timeout', `${call.vendor} did not answer within ${call.timeoutMs} ms`, { retryable: true }));
   }, call.timeoutMs);
   const signal = AbortSignal.any([call.signal, timer.signal]);
+  // The attempt's trace context is found by its own signal, not the one derived here.
+  const traceHeaders = upstreamTraceHeaders(call.signal);
   try {
     const response = await sendUpstream({
       url: call.url,
       method: call.method,
-      headers: call.headers,
+      headers: traceHeaders ? { ...call.headers, ...traceHeaders } : call.headers,
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
       signal,
       // Our own timer cuts the whole call; undici's headers timeout only backs it up.

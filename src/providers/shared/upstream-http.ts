@@ -8,6 +8,7 @@ import { Agent, type Dispatcher, util } from 'undici';
 import { onAbort } from '../../core/call-abort.js';
 import { GatewayError, kindForUpstreamStatus } from '../../core/errors.js';
 import { UnparsedUpstreamBody } from '../../core/unparsed-upstream-body.js';
+import { upstreamTraceHeaders } from '../../observability/upstream-trace-headers.js';
 import { connectUpstream } from './upstream-connector.js';
 
 const { parseHeaders } = util;
@@ -123,12 +124,14 @@ export function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
     };
     const done = onAbort(signal, abortNow);
     const [origin, path] = splitUrl(req.url);
+    // The attempt's span as the upstream's parent, when traces are on.
+    const traceHeaders = upstreamTraceHeaders(signal);
     agent.dispatch(
       {
         origin,
         path,
         method: req.method ?? 'POST',
-        headers: req.headers,
+        headers: traceHeaders ? { ...req.headers, ...traceHeaders } : req.headers,
         body: req.body,
         // The deadline covers waiting for the response headers only: once they are in, a long
         // stream may take as long as it takes (the client's own disconnect still aborts it).
