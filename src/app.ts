@@ -77,6 +77,9 @@ import { openLimits } from './limits/open-limits.js';
 import { openStoredLimits } from './limits/open-stored-limits.js';
 import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
+import { Observability } from './observability/open-metrics.js';
+import { OVERHEAD_HEADER } from './observability/timing-headers.js';
+import { readTaskQueueStats } from './store/task-queue-stats.js';
 import { spentInPeriod } from './store/budget-spend.js';
 
 export interface GatewayApp {
@@ -100,6 +103,8 @@ export interface GatewayApp {
   logger: Logger;
   /** Admission of rate limits and budgets; absent when no rules source was given. */
   limits?: LimitsService;
+  /** `http://host:port` of the metrics listener (`metrics.listen`), when there is one. */
+  metricsUrl?: string;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
    * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
@@ -135,7 +140,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   await directory.start();
   // An in-memory database ends with the process: nothing to recover, so nothing to journal.
   const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
-  const recorder = new UsageRecorder(usage, logger, { journalDir, deadLetterFile: join(config.dataDir, DEAD_LETTER_FILE_NAME) });
+  const observability = new Observability(config.metrics);
+  const recorder = new UsageRecorder(observability.timeInserts(usage), logger, { journalDir, deadLetterFile: join(config.dataDir, DEAD_LETTER_FILE_NAME) });
   await recorder.recover();
   recorder.start();
 
@@ -297,10 +303,25 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   if (config.accessLog) {
     http.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      const overheadMs = reply.getHeader(OVERHEAD_HEADER);
+      request.log.info(
+        { method: request.method, url: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime), overheadMs },
+        'request',
+      );
       done();
     });
   }
+  await observability.install({
+    http,
+    lifecycle: services.lifecycle,
+    isCatalogModel: (model) => catalog.get(model) !== undefined,
+    isChannel: (name) => registry.current().channel(name) !== undefined,
+    channels: () => registry.channels.map((channel) => channel.name),
+    recorder,
+    webhookFailures: () => engine.dispatcher.failures,
+    queueStats: (now) => readTaskQueueStats(store.db, now),
+    logger,
+  });
   http.get('/healthz', async () => ({ status: 'ok' }));
   let draining = false;
   const readiness: ReadinessCheck[] = [
@@ -391,9 +412,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     media,
     logger,
     limits,
+    metricsUrl: observability.listenUrl,
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        await observability.close();
         admission.stop();
         clearInterval(sweepSessions);
         responses.stop();

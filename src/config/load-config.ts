@@ -4,6 +4,7 @@
  * of the providers the caller hands in (OPENAI_API_KEY, ANTHROPIC_API_KEY, … and their _BASE_URL):
  * the composition root passes `providers/registry.ts`'s list, so `config/` loads no provider.
  */
+import { parseMetricsSettings } from './metrics-settings.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { ProviderDescriptor } from '../providers/types.js';
@@ -160,6 +161,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const responses = asRecord(file.responses, 'responses');
   const retention = asRecord(file.retention, 'retention');
   const admission = asRecord(file.admission, 'admission');
+  const metrics = parseMetricsSettings(asRecord(file.metrics, 'metrics'), env);
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -198,6 +200,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       ...(admission as Partial<GatewayConfig['admission']>),
       failure: { ...DEFAULT_CONFIG.admission.failure, ...(asRecord(admission.failure, 'admission.failure') as Partial<GatewayConfig['admission']['failure']>) },
     },
+    metrics,
     channels: [],
     models: parseModelOverrides(file.models),
     sources,

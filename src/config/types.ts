@@ -1,3 +1,4 @@
+import type { MetricsSettings } from './metrics-settings.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
@@ -243,6 +244,8 @@ export interface GatewayConfig {
   retention: RetentionSettings;
   admission: AdmissionSettings;
   tasks: TaskSettings;
+  /** `/metrics` and the timing headers (`config/metrics-settings.ts`). */
+  metrics: MetricsSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */
   models: ModelOverride[];

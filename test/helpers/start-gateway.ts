@@ -43,6 +43,8 @@ export interface StartOptions {
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
+  /** `/metrics` and the timing headers (default: metrics off, headers on). */
+  metrics?: Partial<GatewayConfig['metrics']>;
   key?: CreateKeyOptions;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
@@ -74,6 +76,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
+    metrics: { ...base.metrics, ...options.metrics },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
   const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), limits: options.admission });
