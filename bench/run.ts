@@ -150,6 +150,17 @@ export async function main(argv: string[]): Promise<number> {
     for (const id of args.scenarios) {
       const scenario = scenarioById(id);
       const removals: Array<() => Promise<void>> = [];
+      // A scenario with settings of its own gets a gengate process of its own, stopped after it.
+      const own = scenario.gengateEnv && gengate ? await startGengate({ mockPort: mock.port, mode: args.gengateMode, root: args.gengateRoot, env: scenario.gengateEnv }) : undefined;
+      if (own) {
+        log(`gengate for ${id} (${Object.keys(scenario.gengateEnv ?? {}).join(', ')}) on ${own.baseUrl}, pid ${own.pid}`);
+        servers.gengate = own;
+        removals.push(async () => {
+          servers.gengate = gengate;
+          await own.stop();
+          removeWorkDir(own.workDir);
+        });
+      }
       for (const target of ['gengate', 'gengate-base'] as const) {
         const server = servers[target];
         if (!scenario.limits || !server) continue;

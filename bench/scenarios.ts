@@ -32,6 +32,8 @@ export interface Scenario {
   notServedBy?: Partial<Record<TargetName, string>>;
   /** Limit rules (`POST /admin/v1/limits` bodies) set on the gengate targets while this scenario is measured. */
   limits?: ReadonlyArray<Record<string, unknown>>;
+  /** Settings of a gengate process of its own for this scenario (gengate target only; others skip it). */
+  gengateEnv?: Record<string, string>;
   request(target: TargetName, endpoints: Endpoints): RequestSpec;
 }
 
@@ -78,6 +80,12 @@ function anthropicMessages(target: TargetName, endpoints: Endpoints, stream: boo
   return { method: 'POST', path: '/v1/messages', headers: anthropicHeaders(target, endpoints), body: JSON.stringify(body), expectStatus: 200 };
 }
 
+const ONLY_GENGATE: Scenario['notServedBy'] = {
+  direct: 'measured on gengate only: a setting of its own',
+  portkey: 'measured on gengate only: a setting of its own',
+  'gengate-base': 'measured on gengate only: a setting of its own',
+};
+
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'chat',
@@ -97,6 +105,24 @@ export const SCENARIOS: readonly Scenario[] = [
       { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'requests_per_minute', limit: 1_000_000_000 },
       { scope: 'model', subject: '', model: 'textmodel-b-4o-mini', kind: 'tokens_per_minute', limit: 1_000_000_000 },
     ],
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-metrics',
+    title: 'chat, OpenAI → OpenAI, with metrics on (/metrics behind a token): against the plain chat cell, what counting costs',
+    stream: false,
+    bareProxy: false,
+    notServedBy: ONLY_GENGATE,
+    gengateEnv: { GENGATE_METRICS: 'true', GENGATE_METRICS_TOKEN: 'bench-metrics-token-0123456789' },
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-no-timing',
+    title: 'chat, OpenAI → OpenAI, without the timing headers (metrics off): against the plain chat cell, what the headers cost',
+    stream: false,
+    bareProxy: false,
+    notServedBy: ONLY_GENGATE,
+    gengateEnv: { GENGATE_TIMING_HEADERS: 'false' },
     request: (target, endpoints) => openAIChat(target, endpoints, false),
   },
   {

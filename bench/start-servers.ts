@@ -73,6 +73,8 @@ export interface GengateLaunch {
   nodeArgs?: string[];
   /** Where the process writes its database and any profile; created when omitted. */
   workDir?: string;
+  /** Settings over the bench's own environment (a scenario's, e.g. metrics on). */
+  env?: Record<string, string>;
 }
 
 export interface RunningGengate extends ChildServer {
@@ -104,7 +106,7 @@ export function gengateEnv(options: { port: number; mockPort: number; workDir: s
 export async function startGengate(launch: GengateLaunch): Promise<RunningGengate> {
   const port = await freePort();
   const workDir = launch.workDir ?? mkdtempSync(join(tmpdir(), 'gengate-bench-'));
-  const env = gengateEnv({ port, mockPort: launch.mockPort, workDir });
+  const env = { ...gengateEnv({ port, mockPort: launch.mockPort, workDir }), ...launch.env };
   const root = launch.root ?? REPO_ROOT;
   const entry = launch.mode === 'dist' ? [join(root, 'dist/cli.js')] : ['--import', TSX_LOADER, join(root, 'src/cli.ts')];
   const args = [...(launch.nodeArgs ?? []), ...entry, 'start'];
