@@ -151,7 +151,10 @@ export async function main(argv: string[]): Promise<number> {
       const scenario = scenarioById(id);
       const removals: Array<() => Promise<void>> = [];
       // A scenario with settings of its own gets a gengate process of its own, stopped after it.
-      const own = scenario.gengateEnv && gengate ? await startGengate({ mockPort: mock.port, mode: args.gengateMode, root: args.gengateRoot, env: scenario.gengateEnv }) : undefined;
+      const own =
+        scenario.gengateEnv && gengate
+          ? await startGengate({ mockPort: mock.port, mode: args.gengateMode, root: args.gengateRoot, env: scenario.gengateEnv })
+          : undefined;
       if (own) {
         log(`gengate for ${id} (${Object.keys(scenario.gengateEnv ?? {}).join(', ')}) on ${own.baseUrl}, pid ${own.pid}`);
         servers.gengate = own;
