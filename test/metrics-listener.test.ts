@@ -2,6 +2,8 @@
  * Where `/metrics` is served: a listener of its own (nothing else there, no token), never the
  * main port without a token; and nothing at all, not even timing headers, when both are off.
  */
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePrometheusText } from './helpers/prometheus-text.js';
 import { type RunningGateway, startGateway } from './helpers/start-gateway.js';
@@ -19,7 +21,7 @@ const chat = (running: RunningGateway) =>
     body: JSON.stringify({ model: 'textmodel-b-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
   });
 
-describe('metrics listener', () => {
+describe('metrics listener', { timeout: 60_000 }, () => {
   it('serves /metrics on its own address, and nothing on the main port', async () => {
     gw = await startGateway({ metrics: { enabled: true, listen: { host: '127.0.0.1', port: 0 } } });
     const url = gw.gateway.metricsUrl;
@@ -42,7 +44,7 @@ describe('metrics listener', () => {
   });
 });
 
-describe('metrics off', () => {
+describe('metrics off', { timeout: 60_000 }, () => {
   it('serves no /metrics and starts no listener; answers keep their timing headers', async () => {
     gw = await startGateway();
     expect(gw.gateway.metricsUrl).toBeUndefined();
@@ -50,6 +52,22 @@ describe('metrics off', () => {
     const answer = await chat(gw);
     expect(answer.headers.get('server-timing')).toMatch(/^gateway;dur=[\d.]+, upstream;dur=[\d.]+, ttfb;dur=[\d.]+$/);
     expect(Number(answer.headers.get('x-gengate-overhead-ms'))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('writes the overhead in the access log line, as the header says it', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    gw = await startGateway({ accessLog: true, logger: pino({ level: 'info' }, sink) });
+    const answer = await chat(gw);
+    const requestId = answer.headers.get('x-request-id');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const line = lines.find((entry) => entry.msg === 'request' && entry.reqId === requestId);
+    expect(line?.overheadMs).toBe(answer.headers.get('x-gengate-overhead-ms'));
   });
 
   it('with timing headers off too, adds nothing to an answer', async () => {

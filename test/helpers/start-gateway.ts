@@ -43,6 +43,8 @@ export interface StartOptions {
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
+  /** One log line per request (default off). */
+  accessLog?: boolean;
   /** `/metrics` and the timing headers (default: metrics off, headers on). */
   metrics?: Partial<GatewayConfig['metrics']>;
   key?: CreateKeyOptions;
@@ -70,7 +72,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     dataDir: mkdtempSync(join(tmpdir(), 'gengate-data-')),
     secretKey: options.secretKey,
     masterKey: options.masterKey,
-    accessLog: false,
+    accessLog: options.accessLog ?? false,
     router: { ...base.router, ...options.router },
     sandbox: { ...base.sandbox, tokensPerSecond: 1_000_000, firstTokenDelayMs: 0, ...options.sandbox },
     media: { ...base.media, dir: mkdtempSync(join(tmpdir(), 'gengate-media-')), ...options.media },
