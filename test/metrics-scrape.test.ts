@@ -187,7 +187,7 @@ describe('/metrics after a known mix of calls', () => {
     for (const answer of answers) {
       const overhead = Number(answer.headers.get('x-gengate-overhead-ms'));
       expect(overhead).toBeGreaterThanOrEqual(0);
-      expect(answer.headers.get('server-timing')).toMatch(/^gateway;dur=\d+\.\d\d/);
+      expect(answer.headers.get('server-timing')).toMatch(/^gateway;dur=[\d.]+/);
     }
     const failover = answers[5].headers.get('server-timing') ?? '';
     expect(failover).toMatch(/^gateway;dur=[\d.]+, upstream;dur=[\d.]+, ttfb;dur=[\d.]+$/);

@@ -37,6 +37,8 @@ interface RowWriter<Row> {
 export class Observability {
   private readonly families?: MetricFamilies;
   private listener?: Server;
+  /** The call clocks, when installed (tests read that every tracking ends). */
+  clocks?: CallClocks;
 
   constructor(private readonly settings: MetricsSettings) {
     if (settings.enabled) this.families = metricFamilies();
@@ -67,13 +69,30 @@ export class Observability {
     const { settings, families } = this;
     if (!families && !settings.timingHeaders) return;
     const clocks = new CallClocks();
-    sources.lifecycle.use(clocks);
+    this.clocks = clocks;
     if (!families) {
+      sources.lifecycle.use(clocks);
       installTimingHeaders(sources.http, clocks, { headers: true });
       return;
     }
     const hooks = new MetricsHooks(families, sources, clocks);
-    sources.lifecycle.use(hooks);
+    // One hook object, so that the clocks are read by the metrics between their updates and their end.
+    sources.lifecycle.use({
+      attemptStart: (call, route) => {
+        clocks.attemptStart(call, route);
+        hooks.attemptStart(call, route);
+      },
+      attemptEnd: (call, route, error) => {
+        clocks.attemptEnd(call, route);
+        hooks.attemptEnd(call, route, error);
+      },
+      firstByte: (call) => hooks.firstByte(call),
+      firstToken: (call) => hooks.firstToken(call),
+      end: (call, ending) => {
+        hooks.end(call, ending);
+        clocks.end(call);
+      },
+    });
     installTimingHeaders(sources.http, clocks, { headers: settings.timingHeaders, observe: overheadObserver(families) });
     countResponses(sources.http, families);
 
