@@ -43,7 +43,7 @@ const server = spawnServer({
   name: 'gengate',
   command: 'valgrind',
   args: [...callgrind, process.execPath, ...values['node-args'].split(' ').filter(Boolean), join(root, 'dist/cli.js'), 'start'],
-  env: gengateEnv({ port, mockPort: mock.port, workDir }),
+  env: { ...gengateEnv({ port, mockPort: mock.port, workDir }), ...scenarioById(values.scenario).gengateEnv?.(mock.port) },
   cwd: workDir,
   port,
 });

@@ -7,7 +7,18 @@ describe('parseRunArgs', () => {
     const args = parseRunArgs([]);
     expect(args.durationSec).toBe(8);
     expect(args.connections).toEqual([1, 64]);
-    expect(args.scenarios).toEqual(['chat', 'chat-limited', 'chat-stream', 'cross-stream', 'anthropic-stream', 'responses-stream', 'embeddings', 'bad-key']);
+    expect(args.scenarios).toEqual([
+      'chat',
+      'chat-limited',
+      'chat-metrics',
+      'chat-no-timing',
+      'chat-stream',
+      'cross-stream',
+      'anthropic-stream',
+      'responses-stream',
+      'embeddings',
+      'bad-key',
+    ]);
     expect(args.targets).toEqual(['direct', 'bare-proxy', 'gengate', 'portkey']);
     expect(args.capacity).toEqual({ streams: 1000, tps: 10, size: 100, ttftMs: 100 });
     expect(args.gengateMode).toBe('dist');

@@ -32,7 +32,7 @@ export interface Scenario {
   notServedBy?: Partial<Record<TargetName, string>>;
   /**
    * Measured on a gengate of its own started with these variables added (traces on, exported to
-   * the mock's trace sink), instead of the run's shared one.
+   * the mock's trace sink; metrics on), instead of the run's shared one.
    */
   gengateEnv?(mockPort: number): Record<string, string>;
   /** Limit rules (`POST /admin/v1/limits` bodies) set on the gengate targets while this scenario is measured. */
@@ -83,6 +83,12 @@ function anthropicMessages(target: TargetName, endpoints: Endpoints, stream: boo
   return { method: 'POST', path: '/v1/messages', headers: anthropicHeaders(target, endpoints), body: JSON.stringify(body), expectStatus: 200 };
 }
 
+const ONLY_GENGATE: Scenario['notServedBy'] = {
+  direct: 'measured on gengate only: a setting of its own',
+  portkey: 'measured on gengate only: a setting of its own',
+  'gengate-base': 'measured on gengate only: a setting of its own',
+};
+
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: 'chat',
@@ -112,6 +118,24 @@ export const SCENARIOS: readonly Scenario[] = [
     // With --baseline-root set to this checkout, gengate-base is the same gateway untraced, measured slice for slice.
     notServedBy: { portkey: 'measured on gengate only: the cost of traces, against the plain chat cell (or gengate-base)' },
     gengateEnv: (mockPort) => ({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${mockPort}`, OTEL_SERVICE_NAME: 'gengate-bench' }),
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-metrics',
+    title: 'chat, OpenAI → OpenAI, with metrics on (/metrics behind a token): against the plain chat cell, what counting costs',
+    stream: false,
+    bareProxy: false,
+    notServedBy: ONLY_GENGATE,
+    gengateEnv: () => ({ GENGATE_METRICS: 'true', GENGATE_METRICS_TOKEN: 'bench-metrics-token-0123456789' }),
+    request: (target, endpoints) => openAIChat(target, endpoints, false),
+  },
+  {
+    id: 'chat-no-timing',
+    title: 'chat, OpenAI → OpenAI, without the timing headers (metrics off): against the plain chat cell, what the headers cost',
+    stream: false,
+    bareProxy: false,
+    notServedBy: ONLY_GENGATE,
+    gengateEnv: () => ({ GENGATE_TIMING_HEADERS: 'false' }),
     request: (target, endpoints) => openAIChat(target, endpoints, false),
   },
   {

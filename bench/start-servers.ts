@@ -73,7 +73,7 @@ export interface GengateLaunch {
   nodeArgs?: string[];
   /** Where the process writes its database and any profile; created when omitted. */
   workDir?: string;
-  /** Variables added to its environment (a traced cell's OTEL_*). */
+  /** Variables added to its environment (a traced cell's OTEL_*, a metrics cell's settings). */
   env?: Record<string, string>;
   /** Flags after `start`, e.g. `--workers 2`. */
   args?: string[];

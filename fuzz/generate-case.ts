@@ -198,7 +198,7 @@ export function familyOf(method: string, path: string, headers: Record<string, s
     if (pathOnly === '/videogen3/generate') return 'videogen3';
   }
   if (method === 'GET' || method === 'HEAD') {
-    if (pathOnly === '/healthz') return 'none';
+    if (pathOnly === '/healthz' || pathOnly === '/metrics') return 'none';
     if (/^\/v1\/models(\/[^/]*)?$/.test(pathOnly)) return modelsFamily(path, headers);
     if (/^\/v1beta\/models(\/[^/]+)?$/.test(pathOnly)) return 'gemini';
     if (/^\/imagegen1\/task\/[^/]+$/.test(pathOnly)) return 'imagegen1';

@@ -637,6 +637,8 @@ export const ROUTES: readonly Route[] = [
   { name: 'video download', method: 'GET', path: `/v1/videos/${VIDEO_UNKNOWN_ID}/download`, family: 'openai', keyPlaces: ['bearer'] },
   { name: 'media', method: 'GET', path: '/media/0123456789abcdef0123456789abcdef.png', family: 'openai', keyPlaces: ['none'] },
   { name: 'health', method: 'GET', path: '/healthz', family: 'none', keyPlaces: ['none'] },
+  // Prometheus text behind the metrics token (the fuzz gateway's token is its master key); a refusal is plain JSON of its own.
+  { name: 'metrics', method: 'GET', path: '/metrics', family: 'none', keyPlaces: ['bearer'] },
   // The dashboard's files: plain text errors (a browser's asset request), so no error shape, but no 5xx either.
   { name: 'dashboard page', method: 'GET', path: '/dashboard/usage', family: 'none', keyPlaces: ['none'] },
   { name: 'dashboard asset', method: 'GET', path: '/dashboard/assets/main-0000.js', family: 'none', keyPlaces: ['none'] },

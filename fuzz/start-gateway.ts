@@ -41,6 +41,9 @@ export async function startFuzzGateway(options: FuzzGatewayOptions = {}): Promis
     GENGATE_ACCESS_LOG: 'false',
     GENGATE_LOG_LEVEL: 'error',
     GENGATE_SANDBOX: 'true',
+    // Metrics on, so hostile input runs through their hooks too; /metrics on the main port behind the fuzz key.
+    GENGATE_METRICS: 'true',
+    GENGATE_METRICS_TOKEN: FUZZ_KEY,
   });
   // cwd is the work dir, so its gengate.yaml is the one read (never a developer's own).
   const server = spawnServer({

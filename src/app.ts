@@ -84,6 +84,9 @@ import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
 import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
 import { openTracing, type Tracing } from './observability/open-tracing.js';
+import { Observability } from './observability/open-metrics.js';
+import { OVERHEAD_HEADER } from './observability/timing-headers.js';
+import { readTaskQueueStats } from './store/task-queue-stats.js';
 import { spentInPeriod } from './store/budget-spend.js';
 
 export interface GatewayApp {
@@ -111,6 +114,8 @@ export interface GatewayApp {
   limits?: LimitsService;
   /** The tracer, when the `OTEL_*` variables turned traces on (closed with the app). */
   tracing?: Tracing;
+  /** `http://host:port` of the metrics listener (`metrics.listen`), when there is one. */
+  metricsUrl?: string;
   /**
    * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
    * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
@@ -157,7 +162,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   await directory.start();
   // An in-memory database ends with the process: nothing to recover, so nothing to journal.
   const journalDir = config.databaseUrl === 'sqlite::memory:' ? undefined : join(config.dataDir, 'usage-journal');
-  const recorder = new UsageRecorder(usage, logger, { journalDir, deadLetterFile: join(config.dataDir, DEAD_LETTER_FILE_NAME) });
+  const observability = new Observability(config.metrics);
+  const recorder = new UsageRecorder(observability.timeInserts(usage), logger, { journalDir, deadLetterFile: join(config.dataDir, DEAD_LETTER_FILE_NAME) });
   await recorder.recover();
   recorder.start();
 
@@ -352,6 +358,17 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     });
   }
   if (config.accessLog) installAccessLog(http, services.lifecycle);
+  await observability.install({
+    http,
+    lifecycle: services.lifecycle,
+    isCatalogModel: (model) => catalog.get(model) !== undefined,
+    isChannel: (name) => registry.current().channel(name) !== undefined,
+    channels: () => registry.channels.map((channel) => channel.name),
+    recorder,
+    webhookFailures: () => engine.dispatcher.failures,
+    queueStats: (now) => readTaskQueueStats(store.db, now),
+    logger,
+  });
   http.get('/healthz', async () => ({ status: 'ok' }));
   let draining = false;
   const readiness: ReadinessCheck[] = [
@@ -445,10 +462,12 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     logger,
     limits,
     tracing,
+    metricsUrl: observability.listenUrl,
     close(closeOptions = {}) {
       closing ??= (async () => {
         await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
         prober.stop();
+        await observability.close();
         admission.stop();
         clearInterval(sweepSessions);
         responses.stop();

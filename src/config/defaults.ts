@@ -46,6 +46,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     redisKeyPrefix: 'gengate:',
     failure: { rates: 'open', counts: 'open', budgets: 'closed' },
   },
+  metrics: { enabled: false, timingHeaders: true },
   retention: { usageRecordsDays: 0, tasksDays: 0, webhookDeliveriesDays: 30, auditDays: 0 },
   tasks: {
     webhookRetryHours: 24,

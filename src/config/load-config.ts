@@ -6,6 +6,7 @@
  */
 import { DEFAULT_TRACING_SETTINGS, type TracingSettings } from '../observability/tracing-settings.js';
 import { parseWorkers } from './workers-setting.js';
+import { parseMetricsSettings } from './metrics-settings.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { ProviderDescriptor } from '../providers/types.js';
@@ -163,6 +164,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const retention = asRecord(file.retention, 'retention');
   const admission = asRecord(file.admission, 'admission');
   const tracing = asRecord(file.tracing, 'tracing');
+  const metrics = parseMetricsSettings(asRecord(file.metrics, 'metrics'), env);
   const config: GatewayConfig = {
     server: {
       host: env.GENGATE_HOST ?? (server.host as string | undefined) ?? DEFAULT_CONFIG.server.host,
@@ -207,6 +209,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
       failure: { ...DEFAULT_CONFIG.admission.failure, ...(asRecord(admission.failure, 'admission.failure') as Partial<GatewayConfig['admission']['failure']>) },
     },
     tracing: tracingSettings(tracing),
+    metrics,
     channels: [],
     models: parseModelOverrides(file.models),
     sources,

@@ -1,5 +1,6 @@
 import type { TracingSettings } from '../observability/tracing-settings.js';
 import type { WorkersSetting } from './workers-setting.js';
+import type { MetricsSettings } from './metrics-settings.js';
 import type { MediaS3Settings } from '../media/s3-settings.js';
 import type { Operation } from '../core/operation.js';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.js';
@@ -265,6 +266,8 @@ export interface GatewayConfig {
   tasks: TaskSettings;
   /** What traces record, when the `OTEL_*` variables turn them on (absent: no content). */
   tracing?: TracingSettings;
+  /** `/metrics` and the timing headers (`config/metrics-settings.ts`). */
+  metrics: MetricsSettings;
   channels: ChannelDefinition[];
   /** Changes and additions to the shipped model catalog, applied in order. */
   models: ModelOverride[];

@@ -79,6 +79,8 @@ export class WebhookDispatcher {
   private readonly cancel = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly timer: IdleBackoffTimer;
+  /** Since the start, for the metrics: delivery attempts that failed, and deliveries given up (dead). */
+  readonly failures = { attempts: 0, abandoned: 0 };
   private claiming: Promise<void> | undefined;
   /** How many the last claim took. */
   private lastClaimed = 0;
@@ -212,6 +214,7 @@ export class WebhookDispatcher {
   private async deliver(row: WebhookDelivery): Promise<void> {
     const refused = callbackUrlProblem(row.url, { allowPrivateUrls: this.options.allowPrivateUrls });
     if (refused) {
+      this.failures.abandoned++;
       await this.repository.markDead(row.id, `refused: the URL ${refused}`);
       this.logger.warn({ delivery: row.id, task: row.task_id }, 'webhook URL refused');
       return;
@@ -231,7 +234,9 @@ export class WebhookDispatcher {
       this.logger.debug({ delivery: row.id, task: row.task_id, attempts, status: outcome.status }, 'webhook delivered');
       return;
     }
+    this.failures.attempts++;
     if (outcome.kind === 'refused') {
+      this.failures.abandoned++;
       await this.repository.markDead(row.id, `refused: ${outcome.error}`, attempts);
       this.logger.warn({ delivery: row.id, task: row.task_id }, 'webhook URL refused');
       return;
@@ -246,6 +251,7 @@ export class WebhookDispatcher {
     const giveUpAt = this.giveUpAt(row);
     const next = now + webhookRetryDelayMs(attempts, this.backoff);
     if (next > giveUpAt) {
+      this.failures.abandoned++;
       await this.repository.markDead(row.id, `gave up after ${attempts} attempts over ${this.options.retryHours} h; last: ${outcome.error}`, attempts);
       this.logger.warn({ delivery: row.id, task: row.task_id, attempts, error: outcome.error }, 'webhook delivery abandoned');
       return;
@@ -258,6 +264,7 @@ export class WebhookDispatcher {
   /** The receiver's circuit is open: this delivery, and the owner's others due to that host, wait until `retryAt` without an attempt. */
   private async defer(row: WebhookDelivery, host: string, retryAt: number): Promise<void> {
     if (retryAt > this.giveUpAt(row)) {
+      this.failures.abandoned++;
       const last = row.last_error ? `; last: ${row.last_error}` : '';
       await this.repository.markDead(row.id, `gave up after ${row.attempts} attempts over ${this.options.retryHours} h; the receiver kept failing${last}`);
       this.logger.warn({ delivery: row.id, task: row.task_id, attempts: row.attempts }, 'webhook delivery abandoned');

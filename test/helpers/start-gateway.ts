@@ -43,9 +43,11 @@ export interface StartOptions {
   media?: Partial<MediaSettings>;
   limits?: Partial<LimitSettings>;
   tasks?: Partial<GatewayConfig['tasks']>;
-  key?: CreateKeyOptions;
-  /** Writes the access log's line per request (default: off). */
+  /** One log line per request (default off). */
   accessLog?: boolean;
+  /** `/metrics` and the timing headers (default: metrics off, headers on). */
+  metrics?: Partial<GatewayConfig['metrics']>;
+  key?: CreateKeyOptions;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
   /** What traces record (they are on only when the test sets the OTEL_* variables). */
@@ -81,6 +83,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
     ...(options.tracing ? { tracing: { captureContent: false, contentMaxChars: 4096, ...base.tracing, ...options.tracing } } : {}),
+    metrics: { ...base.metrics, ...options.metrics },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
   };
   const gateway = await buildApp(config, {
