@@ -85,7 +85,6 @@ import { limitsHooks } from './gateway/limits-hooks.js';
 import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
 import { openTracing, type Tracing } from './observability/open-tracing.js';
 import { Observability } from './observability/open-metrics.js';
-import { OVERHEAD_HEADER } from './observability/timing-headers.js';
 import { readTaskQueueStats } from './store/task-queue-stats.js';
 import { spentInPeriod } from './store/budget-spend.js';
 
@@ -367,6 +366,10 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     recorder,
     webhookFailures: () => engine.dispatcher.failures,
     queueStats: (now) => readTaskQueueStats(store.db, now),
+    probes: () =>
+      prober
+        .snapshot()
+        .flatMap((health) => (health.probeOk === null ? [] : [{ channel: health.name, ok: health.probeOk, latencyMs: health.lastProbeLatencyMs }])),
     logger,
   });
   http.get('/healthz', async () => ({ status: 'ok' }));

@@ -27,6 +27,8 @@ export interface MetricsSources extends LabelSources {
   recorder: { pending: number; openCalls: number; deadLettered: number };
   webhookFailures(): { attempts: number; abandoned: number };
   queueStats(now: number): Promise<TaskQueueStats>;
+  /** The channels' active probes, when the gateway runs any. */
+  probes?(): Array<{ channel: string; ok: boolean; latencyMs: number | null }>;
   logger: Logger;
 }
 
@@ -104,6 +106,7 @@ export class Observability {
       usageBacklog: () => ({ pendingRows: sources.recorder.pending, openCalls: sources.recorder.openCalls, deadLettered: sources.recorder.deadLettered }),
       queueStats: sources.queueStats,
       webhookFailures: sources.webhookFailures,
+      probes: sources.probes,
       onQueueStatsError: (error) => sources.logger.warn({ err: error }, 'metrics: reading the task queue figures failed'),
     });
     const own = Object.values(families);

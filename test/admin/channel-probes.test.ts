@@ -64,6 +64,8 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
   }
 }
 
+const METRICS_TOKEN = 'probe-metrics-token-0123456789';
+
 describe('channel probes', () => {
   let upstream: Awaited<ReturnType<typeof startFlakyUpstream>>;
   let running: RunningGateway;
@@ -77,6 +79,7 @@ describe('channel probes', () => {
       // The circuit opens after two failures and would stay open for a minute: only a probe can close it within the test.
       router: { failureThreshold: 2, cooldownMs: 60_000, allowPrivateBaseUrls: true },
       probeIntervalMs: 100,
+      metrics: { enabled: true, token: METRICS_TOKEN },
     });
     admin = new AdminClient(running.url, MASTER);
   });
@@ -137,6 +140,10 @@ describe('channel probes', () => {
     expect(probed).toMatchObject({ enabled: true, autoDisabled: false, breaker: 'closed', probeOk: true, calls5m: 0, errorRate5m: null });
     expect(Date.now() - (probed.lastProbeAt ?? 0)).toBeLessThan(5_000);
     expect(running.gateway.channelHealth.probedChannels).toBe(1);
+    // The same verdict reaches /metrics.
+    const scraped = await (await fetch(`${running.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    expect(scraped).toMatch(/^gengate_channel_probe_up\{channel="flaky"\} 1$/m);
+    expect(scraped).toMatch(/^gengate_channel_probe_latency_seconds\{channel="flaky"\} \d/m);
   });
 
   it('counts real calls in the error rate, disables the channel after refused credentials, and re-enables it when a probe passes', async () => {

@@ -15,6 +15,8 @@ export interface ScrapeSources {
   usageBacklog(): { pendingRows: number; openCalls: number; deadLettered: number };
   queueStats(now: number): Promise<TaskQueueStats>;
   webhookFailures(): { attempts: number; abandoned: number };
+  /** Active probes of the channels that have them (`gateway/channel-prober.ts`): the last verdict and latency. */
+  probes?(): Array<{ channel: string; ok: boolean; latencyMs: number | null }>;
   queueStatsTtlMs?: number;
   onQueueStatsError?(error: unknown): void;
 }
@@ -36,6 +38,29 @@ export function registerScrapeGauges(registry: Registry, sources: ScrapeSources)
       }
     },
   });
+  if (sources.probes) {
+    const probes = sources.probes;
+    new Gauge({
+      name: 'gengate_channel_probe_up',
+      help: "Whether a channel's last active probe passed (1) or failed (0); channels without probes are absent.",
+      labelNames: ['channel'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { channel, ok } of probes().slice(0, MAX_CIRCUIT_CHANNELS)) this.set({ channel }, ok ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'gengate_channel_probe_latency_seconds',
+      help: "How long a channel's last active probe took.",
+      labelNames: ['channel'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { channel, latencyMs } of probes().slice(0, MAX_CIRCUIT_CHANNELS)) if (latencyMs !== null) this.set({ channel }, latencyMs / 1000);
+      },
+    });
+  }
   new Gauge({
     name: 'gengate_streams_open',
     help: 'Streamed answers in progress in this process.',
