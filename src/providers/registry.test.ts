@@ -10,6 +10,7 @@ describe('provider descriptors', () => {
       'anthropic',
       'ark',
       'azure-openai',
+      'bedrock',
       'bfl',
       'cerebras',
       'deepseek',

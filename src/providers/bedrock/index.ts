@@ -1,0 +1,15 @@
+/**
+ * AWS Bedrock: any Bedrock chat model through the Converse API (`bedrock`, translated), and Claude
+ * through Anthropic's Messages API on Bedrock (`bedrock-anthropic`, the Anthropic dialect: its
+ * native features pass through). SigV4-signed with the channel's AWS keys or the standard AWS
+ * environment variables; channel option `region`.
+ */
+import type { ProviderDescriptor } from '../types.js';
+import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
+
+export const bedrockDescriptor: ProviderDescriptor = {
+  name: 'bedrock',
+  operations: ['chat'],
+  defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  factory: async () => ({ chat: (await import('./converse-chat-provider.js')).createConverseChatProvider() }),
+};
