@@ -45,6 +45,19 @@ function converseChannel(overrides: Partial<ChannelSpec> = {}): ChannelSpec {
   };
 }
 
+function claudeChannel(overrides: Partial<ChannelSpec> = {}): ChannelSpec {
+  return {
+    name: 'bedrock-claude',
+    provider: 'bedrock-anthropic',
+    baseUrl: bedrock.url,
+    apiKey: BEDROCK_CHANNEL_KEY,
+    models: ['claude-native'],
+    modelMap: { 'claude-native': CLAUDE_PROFILE },
+    options: { region: BEDROCK_REGION },
+    ...overrides,
+  };
+}
+
 const WEATHER_TOOL = {
   type: 'function' as const,
   function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -266,6 +279,79 @@ describe('Bedrock errors in the client shape', () => {
       expect(failure).toBeInstanceOf(Anthropic.APIError);
       expect(String((failure as Error).message)).toContain('rate_limit_error');
       expect(String((failure as Error).message)).toContain('throttlingException');
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('Anthropic Messages on Bedrock (InvokeModel)', () => {
+  it('serves an Anthropic client natively, whole and streamed, with the Bedrock version in the body', async () => {
+    const gw = await startGateway({ channels: [claudeChannel()] });
+    try {
+      const client = new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
+      const whole = await client.messages.create(
+        { model: 'claude-native', max_tokens: 50, messages: [{ role: 'user', content: 'Say hi' }] },
+        { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } },
+      );
+      expect(whole.content[0]).toMatchObject({ type: 'text' });
+      expect(whole.model).toBe('claude-native');
+      const call = bedrock.calls.at(-1)!;
+      expect(call.rawPath).toBe('/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke');
+      expect(call.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 50, anthropic_beta: ['context-1m-2025-08-07'] });
+      expect(call.body).not.toHaveProperty('model');
+
+      const stream = client.messages.stream({ model: 'claude-native', max_tokens: 50, messages: [{ role: 'user', content: 'Count to three' }] });
+      const final = await stream.finalMessage();
+      expect(final.content[0]).toMatchObject({ type: 'text' });
+      expect(final.usage.output_tokens).toBeGreaterThan(0);
+      expect(final.model).toBe('claude-native');
+      const streamed = bedrock.calls.at(-1)!;
+      expect(streamed.rawPath).toMatch(/\/invoke-with-response-stream$/);
+      expect(streamed.body).not.toHaveProperty('stream');
+      await gw.gateway.recorder.flush();
+      const [row] = await gw.gateway.usage.recent(1);
+      expect(row).toMatchObject({ provider: 'bedrock-anthropic', channel: 'bedrock-claude', outcome: 'ok', output_tokens: final.usage.output_tokens });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('serves an OpenAI client by translation, streamed with tools', async () => {
+    const gw = await startGateway({ channels: [claudeChannel()] });
+    try {
+      const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
+      let text = '';
+      for await (const chunk of await client.chat.completions.create({
+        model: 'claude-native',
+        messages: [{ role: 'user', content: 'Say hi' }],
+        stream: true,
+      }))
+        text += chunk.choices[0]?.delta.content ?? '';
+      expect(text.length).toBeGreaterThan(0);
+      const answer = await client.chat.completions.create({
+        model: 'claude-native',
+        messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+        tools: [WEATHER_TOOL],
+      });
+      const [toolCall] = answer.choices[0].message.tool_calls ?? [];
+      expect(toolCall?.type === 'function' ? toolCall.function.name : undefined).toBe('get_weather');
+      expect(bedrock.calls.at(-1)!.body).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', tools: [{ name: 'get_weather' }] });
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('a throttled Claude model answers an Anthropic client with its 429 and retry hint', async () => {
+    const gw = await startGateway({ channels: [claudeChannel({ modelMap: { 'claude-native': 'us.anthropic.claude-throttled-v1:0' } })] });
+    try {
+      const client = new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
+      const refused = (await client.messages
+        .create({ model: 'claude-native', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e: unknown) => e)) as InstanceType<typeof Anthropic.APIError>;
+      expect(refused).toBeInstanceOf(Anthropic.RateLimitError);
+      expect(refused.headers?.get('retry-after')).toBe('7');
+      expect(refused.message).toContain('ThrottlingException');
     } finally {
       await gw.close();
     }

@@ -11,6 +11,7 @@ describe('provider descriptors', () => {
       'ark',
       'azure-openai',
       'bedrock',
+      'bedrock-anthropic',
       'bfl',
       'cerebras',
       'deepseek',

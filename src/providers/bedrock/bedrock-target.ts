@@ -85,9 +85,14 @@ export async function signedHeaders(channel: ChannelConfig, url: string, headers
   return sent;
 }
 
+/** POSTs a JSON body to `url`, signed; resolves with whatever status came back. */
+export async function sendSigned(attempt: Attempt, url: string, headers: Record<string, string>, body: string): Promise<UpstreamResponse> {
+  const signed = await signedHeaders(attempt.channel, url, headers, body);
+  return sendUpstream({ url, headers: signed, body, signal: attempt.signal, timeoutMs: attempt.channel.timeoutMs });
+}
+
 /** POSTs a JSON body to the model's `action`, signed; resolves with whatever status came back. */
-export async function postBedrock(attempt: Attempt, action: string, body: string, accept: string): Promise<UpstreamResponse> {
-  const url = bedrockModelUrl(attempt, action);
-  const headers = await signedHeaders(attempt.channel, url, { ...attempt.channel.headers, 'content-type': 'application/json', accept }, body);
-  return sendUpstream({ url, headers, body, signal: attempt.signal, timeoutMs: attempt.channel.timeoutMs });
+export function postBedrock(attempt: Attempt, action: string, body: string, accept: string): Promise<UpstreamResponse> {
+  const headers = { ...attempt.channel.headers, 'content-type': 'application/json', accept };
+  return sendSigned(attempt, bedrockModelUrl(attempt, action), headers, body);
 }

@@ -13,3 +13,17 @@ export const bedrockDescriptor: ProviderDescriptor = {
   defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
   factory: async () => ({ chat: (await import('./converse-chat-provider.js')).createConverseChatProvider() }),
 };
+
+export const bedrockAnthropicDescriptor: ProviderDescriptor = {
+  name: 'bedrock-anthropic',
+  operations: ['chat'],
+  dialect: 'anthropic',
+  defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  factory: async () => {
+    const [{ createAnthropicChatProvider }, { BEDROCK_ANTHROPIC_ENDPOINT }] = await Promise.all([
+      import('../anthropic/anthropic-chat-provider.js'),
+      import('./bedrock-anthropic-endpoint.js'),
+    ]);
+    return { chat: createAnthropicChatProvider(BEDROCK_ANTHROPIC_ENDPOINT) };
+  },
+};
