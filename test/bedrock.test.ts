@@ -32,7 +32,7 @@ function converseChannel(overrides: Partial<ChannelSpec> = {}): ChannelSpec {
     provider: 'bedrock',
     baseUrl: bedrock.url,
     apiKey: BEDROCK_CHANNEL_KEY,
-    models: ['claude-sonnet-4-5', 'llama-3-3', 'throttled-model', 'bad-crc-model', 'stream-throttled-model'],
+    models: ['claude-sonnet-4-5', 'llama-3-3', 'amazon.titan-embed-text-v2:0', 'throttled-model', 'bad-crc-model', 'stream-throttled-model'],
     modelMap: {
       'claude-sonnet-4-5': CLAUDE_PROFILE,
       'llama-3-3': 'meta.llama3-3-70b-instruct-v1:0',
@@ -183,6 +183,26 @@ describe('Converse (any Bedrock chat model)', () => {
       const final = await client.messages.stream({ model: 'llama-3-3', max_tokens: 50, messages: [{ role: 'user', content: 'Say hi' }] }).finalMessage();
       expect(final.content[0]).toMatchObject({ type: 'text', text: 'Hello from meta.llama3-3-70b-instruct-v1:0. You said: Say hi' });
       expect(bedrock.calls.at(-1)!.rawPath).toBe('/model/meta.llama3-3-70b-instruct-v1%3A0/converse-stream');
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('Titan embeddings', () => {
+  it('embeds each input with its own InvokeModel call, in order, with the token counts', async () => {
+    const gw = await startGateway({ channels: [converseChannel()] });
+    try {
+      const before = bedrock.calls.length;
+      const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
+      const embedded = await client.embeddings.create({ model: 'amazon.titan-embed-text-v2:0', input: ['one two', 'three'], dimensions: 256 });
+      expect(embedded.data.map((item) => item.embedding.length)).toEqual([256, 256]);
+      expect(embedded.usage.prompt_tokens).toBe(3);
+      const calls = bedrock.calls.slice(before);
+      expect(calls.map((call) => [call.rawPath, call.body])).toEqual([
+        ['/model/amazon.titan-embed-text-v2%3A0/invoke', { inputText: 'one two', dimensions: 256 }],
+        ['/model/amazon.titan-embed-text-v2%3A0/invoke', { inputText: 'three', dimensions: 256 }],
+      ]);
     } finally {
       await gw.close();
     }

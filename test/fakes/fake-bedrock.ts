@@ -15,6 +15,8 @@
  *   with `anthropic_version: bedrock-2023-05-31` and no `model` or `stream`, relayed to the
  *   Anthropic fake; the stream comes back as `chunk` frames whose payload is
  *   `{"bytes": "<base64 of each SSE event's JSON>"}`.
+ * - `POST /model/amazon.titan-embed-text-v2:0/invoke`: `{inputText, dimensions?, normalize?}` →
+ *   `{embedding, inputTextTokenCount}` (dimensions 256, 512 or 1024, default 1024).
  * Errors are Bedrock's: the status, `x-amzn-ErrorType` and a JSON `{"message"}`.
  * Scenarios by model id: one containing `throttled` answers 429 ThrottlingException (with a
  * Retry-After, which Bedrock does not promise but a gateway must relay when present); one
@@ -26,6 +28,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { FAKE_ANTHROPIC_KEY } from './fake-anthropic-upstream.js';
+import { fakeEmbeddingValues } from './fake-embedding-values.js';
 import { closeServer, readBodyBytes } from './fake-http.js';
 
 export const BEDROCK_REGION = 'us-west-2';
@@ -273,7 +276,20 @@ function sseDataOf(text: string): string[] {
 export async function startFakeBedrock(relays: { anthropic: string }): Promise<FakeBedrock> {
   const calls: BedrockCall[] = [];
 
+  function titanEmbed(call: BedrockCall, res: ServerResponse): void {
+    const { inputText, dimensions = 1024, ...rest } = call.body;
+    for (const key of Object.keys(rest))
+      if (key !== 'normalize') throw new BedrockError(400, 'ValidationException', `Malformed input request: extraneous key [${key}] is not permitted`);
+    if (typeof inputText !== 'string' || inputText === '') throw new BedrockError(400, 'ValidationException', 'Malformed input request: inputText is required');
+    if (![256, 512, 1024].includes(dimensions as number))
+      throw new BedrockError(400, 'ValidationException', 'Malformed input request: dimensions must be 256, 512 or 1024');
+    const text = JSON.stringify({ embedding: fakeEmbeddingValues(inputText, dimensions as number), inputTextTokenCount: words(inputText) });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': 'fake-request-id' });
+    res.end(text);
+  }
+
   async function invoke(call: BedrockCall, res: ServerResponse): Promise<void> {
+    if (call.modelId === 'amazon.titan-embed-text-v2:0' && call.action === 'invoke') return titanEmbed(call, res);
     const claude = CLAUDE.exec(call.modelId);
     if (!claude) throw new BedrockError(400, 'ValidationException', 'The provided model identifier is invalid.');
     const body = call.body;

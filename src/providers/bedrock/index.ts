@@ -1,5 +1,5 @@
 /**
- * AWS Bedrock: any Bedrock chat model through the Converse API (`bedrock`, translated), and Claude
+ * AWS Bedrock: any Bedrock chat model through the Converse API (`bedrock`, translated; with Titan and Cohere embeddings), and Claude
  * through Anthropic's Messages API on Bedrock (`bedrock-anthropic`, the Anthropic dialect: its
  * native features pass through). SigV4-signed with the channel's AWS keys or the standard AWS
  * environment variables; channel option `region`.
@@ -9,9 +9,12 @@ import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
 
 export const bedrockDescriptor: ProviderDescriptor = {
   name: 'bedrock',
-  operations: ['chat'],
+  operations: ['chat', 'embed'],
   defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
-  factory: async () => ({ chat: (await import('./converse-chat-provider.js')).createConverseChatProvider() }),
+  factory: async () => {
+    const [{ createConverseChatProvider }, { createBedrockEmbed }] = await Promise.all([import('./converse-chat-provider.js'), import('./bedrock-embed.js')]);
+    return { chat: createConverseChatProvider(), embed: createBedrockEmbed() };
+  },
 };
 
 export const bedrockAnthropicDescriptor: ProviderDescriptor = {
