@@ -10,6 +10,8 @@ describe('provider descriptors', () => {
       'anthropic',
       'ark',
       'azure-openai',
+      'bedrock',
+      'bedrock-anthropic',
       'bfl',
       'cerebras',
       'deepseek',

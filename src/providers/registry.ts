@@ -9,6 +9,7 @@
 import { anthropicDescriptor } from './anthropic/index.js';
 import { arkDescriptor } from './ark/index.js';
 import { azureOpenAIDescriptor } from './azure-openai/index.js';
+import { bedrockAnthropicDescriptor, bedrockDescriptor } from './bedrock/index.js';
 import { bflDescriptor } from './bfl/index.js';
 import { geminiDescriptor } from './gemini/index.js';
 import { ideogramDescriptor } from './ideogram/index.js';
@@ -39,6 +40,8 @@ export const PROVIDER_DESCRIPTORS: readonly ProviderDescriptor[] = [
   runwayDescriptor,
   vertexAIDescriptor,
   vertexAnthropicDescriptor,
+  bedrockDescriptor,
+  bedrockAnthropicDescriptor,
   ...namedPresetDescriptors,
   sandboxDescriptor,
 ];

@@ -35,7 +35,13 @@ export interface AnthropicEndpoint {
   url(attempt: Attempt, stream: boolean): string;
   headers(attempt: Attempt, clientHeaders?: Record<string, string>): Record<string, string> | Promise<Record<string, string>>;
   /** The Messages body as the upstream takes it (a cloud names the model in its URL, the version in the body). */
-  body(body: Record<string, unknown>): Record<string, unknown>;
+  body(body: Record<string, unknown>, clientHeaders?: Record<string, string>): Record<string, unknown>;
+  /**
+   * Sends the request itself, for a cloud that signs the body or frames its answer (Bedrock):
+   * resolves with a 2xx answer whose stream is Anthropic SSE, throws the mapped error otherwise.
+   * Absent: sent as it is, errors read in Anthropic's shape.
+   */
+  send?(attempt: Attempt, request: { url: string; headers: Record<string, string>; body: string; stream: boolean }): Promise<UpstreamResponse>;
 }
 
 export const ANTHROPIC_API_ENDPOINT: AnthropicEndpoint = {
@@ -53,13 +59,10 @@ export async function postAnthropic(
 ): Promise<UpstreamResponse> {
   const made = endpoint.headers(attempt, clientHeaders);
   const headers = made instanceof Promise ? await made : made;
-  const response = await sendUpstream({
-    url: endpoint.url(attempt, body.stream === true),
-    headers,
-    body: JSON.stringify(endpoint.body(body)),
-    signal: attempt.signal,
-    timeoutMs: attempt.channel.timeoutMs,
-  });
+  const stream = body.stream === true;
+  const request = { url: endpoint.url(attempt, stream), headers, body: JSON.stringify(endpoint.body(body, clientHeaders)) };
+  if (endpoint.send) return endpoint.send(attempt, { ...request, stream });
+  const response = await sendUpstream({ ...request, signal: attempt.signal, timeoutMs: attempt.channel.timeoutMs });
   if (response.status < 200 || response.status >= 300) {
     throw mapAnthropicError(response.status, await readErrorText(response.body), response.headers);
   }

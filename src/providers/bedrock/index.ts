@@ -1,0 +1,32 @@
+/**
+ * AWS Bedrock: any Bedrock chat model through the Converse API (`bedrock`, translated; with Titan and Cohere embeddings), and Claude
+ * through Anthropic's Messages API on Bedrock (`bedrock-anthropic`, the Anthropic dialect: its
+ * native features pass through). SigV4-signed with the channel's AWS keys or the standard AWS
+ * environment variables; channel option `region`.
+ */
+import type { ProviderDescriptor } from '../types.js';
+import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
+
+export const bedrockDescriptor: ProviderDescriptor = {
+  name: 'bedrock',
+  operations: ['chat', 'embed'],
+  defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  factory: async () => {
+    const [{ createConverseChatProvider }, { createBedrockEmbed }] = await Promise.all([import('./converse-chat-provider.js'), import('./bedrock-embed.js')]);
+    return { chat: createConverseChatProvider(), embed: createBedrockEmbed() };
+  },
+};
+
+export const bedrockAnthropicDescriptor: ProviderDescriptor = {
+  name: 'bedrock-anthropic',
+  operations: ['chat'],
+  dialect: 'anthropic',
+  defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  factory: async () => {
+    const [{ createAnthropicChatProvider }, { BEDROCK_ANTHROPIC_ENDPOINT }] = await Promise.all([
+      import('../anthropic/anthropic-chat-provider.js'),
+      import('./bedrock-anthropic-endpoint.js'),
+    ]);
+    return { chat: createAnthropicChatProvider(BEDROCK_ANTHROPIC_ENDPOINT) };
+  },
+};
