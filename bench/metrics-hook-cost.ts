@@ -1,6 +1,6 @@
 /**
  * What metrics and the timing headers cost per call, in CPU, measured in-process: the lifecycle
- * hooks (clocks and metrics) and the timing figures of `observability/timing-headers.ts` run for
+ * hooks (clocks and metrics) and the timing figures of `metrics/timing-headers.ts` run for
  * synthetic calls on the bounded label sets a real gateway sees, without HTTP or upstream. The
  * minimum of several rounds is reported (a loaded host only ever adds time).
  *
@@ -11,10 +11,10 @@
 import { parseArgs } from 'node:util';
 import type { RouteInfo } from '../src/core/route.js';
 import type { Call, CallEnding } from '../src/gateway/call-lifecycle.js';
-import { CallClocks } from '../src/observability/call-clocks.js';
-import { milliseconds as ms } from '../src/observability/timing-headers.js';
-import { metricFamilies } from '../src/observability/metrics/metric-names.js';
-import { MetricsHooks } from '../src/observability/metrics/metrics-hooks.js';
+import { CallClocks } from '../src/metrics/call-clocks.js';
+import { milliseconds as ms } from '../src/metrics/timing-headers.js';
+import { metricFamilies } from '../src/metrics/metric-names.js';
+import { MetricsHooks } from '../src/metrics/metrics-hooks.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '7' } } });
 const calls = Number(values.calls);

@@ -84,7 +84,7 @@ import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
 import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
 import { openTracing, type Tracing } from './observability/open-tracing.js';
-import { Observability } from './observability/open-metrics.js';
+import { Observability } from './metrics/open-metrics.js';
 import { readTaskQueueStats } from './store/task-queue-stats.js';
 import { spentInPeriod } from './store/budget-spend.js';
 

@@ -40,7 +40,8 @@ const LENT_BY_SURFACES = [
  * that lists several prefixes count as one folder (the composition roots).
  */
 const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
-  ['src/core/'],
+  /** Logging and tracing: what every floor may use. */
+  ['src/core/', 'src/observability/'],
   ['src/media/'],
   /** The provider contract and what adapters share: what the sandbox builds on. */
   [['src/providers/types.ts', 'src/providers/create-provider.ts', 'src/providers/shared/']],
@@ -54,8 +55,8 @@ const FLOORS: ReadonlyArray<ReadonlyArray<string | readonly string[]>> = [
   ['src/limits/'],
   ['src/gateway/'],
   ['src/tasks/', 'src/surfaces/'],
-  /** Logging, metrics and timing: they read the lifecycle, the task engine and the store, and only the roots use them. */
-  ['src/observability/'],
+  /** Metrics and the timing headers: they read the lifecycle, the task engine and the store, and only the roots use them. */
+  ['src/metrics/'],
   ['src/admin/'],
   [['src/app.ts', 'src/cli.ts', 'src/cli/', 'src/start-banner.ts']],
 ];

@@ -43,7 +43,7 @@ export function installAccessLog(http: FastifyInstance, lifecycle: CallEnds): vo
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     };
-    // The gateway's own share of the time (`observability/timing-headers.ts`), when the answer carries it.
+    // The gateway's own share of the time (`metrics/timing-headers.ts`), when the answer carries it.
     const overheadMs = reply.getHeader('x-gengate-overhead-ms');
     if (overheadMs !== undefined) line.overheadMs = Number(overheadMs);
     if (request.errorType !== undefined) line.errorType = request.errorType;

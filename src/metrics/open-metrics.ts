@@ -13,11 +13,11 @@ import type { CallLifecycle } from '../gateway/call-lifecycle.js';
 import type { TaskQueueStats } from '../store/task-queue-stats.js';
 import { CallClocks } from './call-clocks.js';
 import type { Logger } from 'pino';
-import { getOrMake, type HistogramSeries } from './metrics/fast-metrics.js';
-import { type MetricFamilies, metricFamilies } from './metrics/metric-names.js';
-import { type LabelSources, MetricsHooks } from './metrics/metrics-hooks.js';
-import { listenForMetrics, registerMetricsRoute } from './metrics/metrics-endpoint.js';
-import { registerScrapeGauges } from './metrics/scrape-gauges.js';
+import { getOrMake, type HistogramSeries } from './fast-metrics.js';
+import { type MetricFamilies, metricFamilies } from './metric-names.js';
+import { type LabelSources, MetricsHooks } from './metrics-hooks.js';
+import { listenForMetrics, registerMetricsRoute } from './metrics-endpoint.js';
+import { registerScrapeGauges } from './scrape-gauges.js';
 import { installTimingHeaders } from './timing-headers.js';
 
 export interface MetricsSources extends LabelSources {

@@ -3,10 +3,10 @@
  * the series a call touches are resolved once per (surface, operation, model, channel) and kept:
  * a call's end costs a few map lookups and field increments, no label hashing.
  */
-import type { ErrorType } from '../../core/error-type.js';
-import type { RouteInfo } from '../../core/route.js';
-import type { Call, CallEnding, LifecycleHooks } from '../../gateway/call-lifecycle.js';
-import type { CallClocks } from '../call-clocks.js';
+import type { ErrorType } from '../core/error-type.js';
+import type { RouteInfo } from '../core/route.js';
+import type { Call, CallEnding, LifecycleHooks } from '../gateway/call-lifecycle.js';
+import type { CallClocks } from './call-clocks.js';
 import { BoundedLabel, genAiOperationName, genAiProviderName } from './bounded-labels.js';
 import { type CounterSeries, getOrMake, type HistogramSeries, type Labels } from './fast-metrics.js';
 import type { MetricFamilies } from './metric-names.js';

@@ -5,7 +5,7 @@
  * whatever the scrape rate (a scrape in between gets the figures read last).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { TaskQueueStats } from '../../store/task-queue-stats.js';
+import type { TaskQueueStats } from '../store/task-queue-stats.js';
 
 export interface ScrapeSources {
   /** Channel names now configured, and each one's circuit. */
