@@ -138,6 +138,29 @@ export interface ModelPrice {
   cacheRead?: number;
   cacheWrite?: number;
   perUnit?: number;
+  /**
+   * The long-context tier: when a call's input tokens (cached ones included) exceed `threshold`,
+   * the whole call is billed at these prices (Gemini 2.5 Pro, Claude Sonnet 4.x with 1M context).
+   */
+  above?: LongContextPrice;
+}
+
+/** USD per million tokens above the threshold; a cache price not given is the tier's input price. */
+export interface LongContextPrice {
+  threshold: number;
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What a model can take in or do, as routing checks it (`routing/capabilities.ts`). */
+export type ModelCapability = 'tools' | 'vision' | 'pdf' | 'json_schema' | 'reasoning';
+
+/** Where a price was read, and when (`YYYY-MM-DD` or `YYYY-MM`). */
+export interface PriceSource {
+  url: string;
+  date: string;
 }
 
 /** One model of the catalog (`catalog/models.yaml`, extended by the `models:` list of gengate.yaml). */
@@ -151,6 +174,9 @@ export interface CatalogEntry {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   price?: ModelPrice;
+  /** Absent: unknown, and routing does not filter by it; a list: everything else is missing. */
+  capabilities?: ModelCapability[];
+  priceSource?: PriceSource;
 }
 
 /**
@@ -166,6 +192,8 @@ export interface ModelOverride {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   price?: Partial<ModelPrice>;
+  capabilities?: ModelCapability[];
+  priceSource?: PriceSource;
 }
 
 export interface GatewayConfig {
