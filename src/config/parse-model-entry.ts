@@ -72,7 +72,7 @@ function price(value: unknown, where: string): Partial<ModelPrice> | undefined {
     }
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new ConfigError(`${where}.${field} must be a number ≥ 0 (USD)`);
     checkPriceUnit(field, amount, `${where}.${field}`);
-    parsed[field as keyof ModelPrice] = amount;
+    (parsed as Record<string, number>)[field] = amount;
   }
   return parsed;
 }
