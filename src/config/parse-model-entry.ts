@@ -80,7 +80,8 @@ function price(value: unknown, where: string): Partial<ModelPrice> | undefined {
 function longContextPrice(value: unknown, where: string): LongContextPrice {
   if (!isMapping(value)) throw new ConfigError(`${where} must be a mapping of ${[...ABOVE_FIELDS].join(', ')}`);
   for (const field of Object.keys(value)) {
-    if (!ABOVE_FIELDS.has(field as keyof LongContextPrice)) throw new ConfigError(`${where}.${field} is not a field of a long-context tier (${[...ABOVE_FIELDS].join(', ')})`);
+    if (!ABOVE_FIELDS.has(field as keyof LongContextPrice))
+      throw new ConfigError(`${where}.${field} is not a field of a long-context tier (${[...ABOVE_FIELDS].join(', ')})`);
   }
   const threshold = tokenLimit(value.threshold, `${where}.threshold`);
   if (threshold === undefined) throw new ConfigError(`${where}.threshold is required (input tokens above which the tier applies)`);
@@ -113,7 +114,8 @@ function priceSource(value: unknown, where: string): PriceSource | undefined {
   if (value === undefined) return undefined;
   if (!isMapping(value)) throw new ConfigError(`${where} must be a mapping of url and date`);
   const { url, date } = value;
-  if (typeof url !== 'string' || url === '' || url.length > MAX_SOURCE_LENGTH) throw new ConfigError(`${where}.url must be a non-empty string of at most ${MAX_SOURCE_LENGTH} characters`);
+  if (typeof url !== 'string' || url === '' || url.length > MAX_SOURCE_LENGTH)
+    throw new ConfigError(`${where}.url must be a non-empty string of at most ${MAX_SOURCE_LENGTH} characters`);
   if (typeof date !== 'string' || !PRICE_DATE.test(date)) throw new ConfigError(`${where}.date must be a date, YYYY-MM-DD or YYYY-MM`);
   for (const field of Object.keys(value)) if (field !== 'url' && field !== 'date') throw new ConfigError(`${where}.${field} is not a field (url, date)`);
   return { url, date };

@@ -21,6 +21,8 @@ import { usageRow } from '../ledger/usage-row.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
+import { fitChannels } from '../routing/fit-channels.js';
+import type { RequestNeeds } from '../routing/request-needs.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
 import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
@@ -72,6 +74,12 @@ export interface LifecycleHooks {
 interface AttemptOptions {
   /** Narrows the channels tried (e.g. to those whose provider runs the operation as a task). */
   accepts?(channel: RuntimeChannel): boolean;
+  /**
+   * What the request needs of a channel's model (capabilities, context): channels whose catalog
+   * model lacks it are left out; when none is left the call is refused naming what is missing,
+   * before any upstream is called. Undefined (e.g. a request the gateway cannot parse): no filter.
+   */
+  needs?(): RequestNeeds | undefined;
 }
 
 interface LifecycleDeps {
@@ -86,6 +94,16 @@ interface LifecycleDeps {
 export function modelNotFound(model: string): GatewayError {
   return new GatewayError('not_found', `The model \`${model}\` does not exist or no channel serves it.`, {
     code: 'model_not_found',
+    param: 'model',
+  });
+}
+
+/** No channel's model can take the request: what each lacks, once per distinct answer. */
+export function capabilityMissing(model: string, missing: ReadonlyMap<string, string[]>): GatewayError {
+  const lacks = [...new Set([...missing.values()].map((list) => list.join(', ')))];
+  const said = lacks.length === 1 ? lacks[0] : lacks.map((list, i) => `channel ${i + 1}: ${list}`).join('; ');
+  return new GatewayError('invalid_request', `No channel serving the model \`${model}\` supports what this request needs; missing: ${said}.`, {
+    code: 'model_capability_missing',
     param: 'model',
   });
 }
@@ -198,8 +216,13 @@ export class Call {
     const { subject, deps } = this;
     try {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
-      const candidates = options.accepts ? serving.filter(options.accepts) : serving;
+      let candidates = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
+      if (options.needs) {
+        const { fit, missing } = await fitChannels(candidates, subject.model, deps.catalog, options.needs);
+        if (fit.length === 0) throw capabilityMissing(subject.model, missing);
+        candidates = fit;
+      }
       // A whole answer reaches the client only after its row is journaled: its open line can wait (see begin).
       this.begun = deps.recorder.begin(
         {

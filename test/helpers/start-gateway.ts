@@ -46,6 +46,10 @@ export interface StartOptions {
   key?: CreateKeyOptions;
   /** The gateway's logger (default: silent, or GENGATE_TEST_LOG's level). */
   logger?: Logger;
+  /** gengate.yaml's `models:` list (catalog changes and additions). */
+  models?: GatewayConfig['models'];
+  /** Admission settings over the defaults (`admission:` of gengate.yaml). */
+  admissionSettings?: Partial<GatewayConfig['admission']>;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
   admission?: NonNullable<Parameters<typeof buildApp>[1]>['limits'];
 }
@@ -75,6 +79,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     limits: { ...base.limits, ...options.limits },
     tasks: { ...base.tasks, ...options.tasks },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
+    models: options.models ?? base.models,
+    admission: { ...base.admission, ...options.admissionSettings },
   };
   const gateway = await buildApp(config, { logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }), limits: options.admission });
   const address = await gateway.http.listen({ host: '127.0.0.1', port: 0 });
