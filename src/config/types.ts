@@ -116,6 +116,11 @@ export interface AdmissionSettings {
   redisKeyPrefix: string;
   /** When the counters cannot answer: `open` lets the call run uncounted, `closed` refuses it (503). */
   failure: { rates: 'open' | 'closed'; counts: 'open' | 'closed'; budgets: 'open' | 'closed' };
+  /**
+   * Whether a key under a budget may call a model the catalog has no price for (its calls would
+   * cost 0 against the budget). False: such a call is refused (403 `model_unpriced`).
+   */
+  allowUnpriced: boolean;
 }
 
 export interface LimitSettings {

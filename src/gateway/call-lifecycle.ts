@@ -53,6 +53,8 @@ export interface CallEnding {
   route?: RouteInfo;
   /** What the call cost, in nUSD (`ledger/money.ts`). */
   costNusd: number;
+  /** A real upstream answered for a model without a catalog price: `costNusd` is 0 for want of one (metrics count these). */
+  unpriced?: boolean;
   latencyMs: number;
 }
 
@@ -315,7 +317,10 @@ export class Call {
     this.ended = Promise.resolve();
     this.inFlight.delete(this);
     const { subject, deps, route } = this;
-    const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.priceOf(subject.model), usage, units);
+    const price = deps.catalog.priceOf(subject.model);
+    const billable = route !== undefined && !route.simulated;
+    const costNusd = billable ? costOfCall(price, usage, units) : 0;
+    const unpriced = billable && price === undefined;
     const latencyMs = Math.round(performance.now() - this.startedAt);
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
     const refusal = error instanceof LimitRefusal ? error.label : undefined;
@@ -337,13 +342,14 @@ export class Call {
           latencyMs,
           createdAt: Date.now(),
           refusal,
+          unpriced,
         }),
       );
     }
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {
       if (!hook.end) continue;
-      ending ??= { outcome, usage, units, error, errorType: errorTypeOfOutcome(outcome, error), route, costNusd, latencyMs };
+      ending ??= { outcome, usage, units, error, errorType: errorTypeOfOutcome(outcome, error), route, costNusd, unpriced, latencyMs };
       hook.end(this, ending);
     }
     return this.ended;

@@ -47,7 +47,7 @@ export function rowLine(row: UsageRow): string {
     `"outcome":${text(row.outcome)},"stream":${num(row.stream)},"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
     `"cache_read_tokens":${num(row.cache_read_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
     `"units":${num(row.units)},"cost_nusd":${num(row.cost_nusd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}` +
-    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}}}\n`
+    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}${row.unpriced ? ',"unpriced":1' : ''}}}\n`
   );
 }
 
@@ -69,6 +69,7 @@ function toRow(value: unknown): UsageRow | undefined {
   for (const name of [...ROW_TEXT, ...ROW_NUMBERS]) row[name] = value[name];
   row.account_id = accountOf(value);
   if (typeof value.refusal === 'string') row.refusal = value.refusal;
+  if (value.unpriced === 1) row.unpriced = 1;
   return row as unknown as UsageRow;
 }
 

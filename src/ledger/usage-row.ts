@@ -28,6 +28,8 @@ export interface UsageFacts {
   createdAt: number;
   /** The limit or budget that refused the call, when one did. */
   refusal?: string;
+  /** An upstream answered for a model the catalog has no price for: `costNusd` is 0 because nothing is known, not because it was free. */
+  unpriced?: boolean;
 }
 
 export function usageRow(facts: UsageFacts): UsageRow {
@@ -54,5 +56,6 @@ export function usageRow(facts: UsageFacts): UsageRow {
     created_at: facts.createdAt,
     account_id: facts.accountId,
     refusal: facts.refusal ?? null,
+    unpriced: facts.unpriced ? 1 : 0,
   };
 }

@@ -29,7 +29,7 @@ export const USAGE_NUMBER_COLUMNS = [
   'latency_ms',
   'created_at',
 ] as const;
-const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id', 'refusal'] as const;
+const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, 'account_id', 'refusal', 'unpriced'] as const;
 
 /** What the rollup reads back of each row actually inserted. */
 const RETURNED = [
@@ -49,11 +49,14 @@ const RETURNED = [
   'units',
   'cost_nusd',
   'latency_ms',
+  'unpriced',
 ] as const;
 
 /** Rows without an account (older callers, journal lines from before accounts) are stored with none. */
 function withAccount(row: UsageRow): UsageRow {
-  return row.account_id === undefined || row.refusal === undefined ? { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null } : row;
+  return row.account_id === undefined || row.refusal === undefined || row.unpriced === undefined
+    ? { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null, unpriced: row.unpriced ?? 0 }
+    : row;
 }
 
 export class UsageRepository {

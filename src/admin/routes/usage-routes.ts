@@ -54,6 +54,7 @@ const ROW_SCHEMA = {
     label: { type: 'string' },
     requests: { type: 'number' },
     errors: { type: 'number' },
+    unpriced: { type: 'number', description: 'Calls to a model without a catalog price: their cost is unknown, not zero.' },
     ...COUNT_FIELDS,
     latencyMs: {
       type: 'object',
@@ -66,6 +67,7 @@ const ROW_SCHEMA = {
     'label',
     'requests',
     'errors',
+    'unpriced',
     'inputTokens',
     'cacheReadTokens',
     'cacheWriteTokens',
@@ -107,6 +109,7 @@ const RECORD_SCHEMA = {
     upstreamModel: { type: 'string' },
     outcome: { type: 'string' },
     stream: { type: 'boolean' },
+    unpriced: { type: 'boolean', description: 'The model had no catalog price: costNusd is 0 for want of one.' },
     ...COUNT_FIELDS,
     latencyMs: { type: 'number' },
   },
