@@ -77,7 +77,7 @@ interface AttemptOptions {
   /** Narrows the channels tried (e.g. to those whose provider runs the operation as a task). */
   accepts?(channel: RuntimeChannel): boolean;
   /**
-   * What the request needs of a channel's model (capabilities, context): channels whose catalog
+   * What the request needs of a channel's model (tools, images, PDFs, JSON schema, context): channels whose catalog
    * model lacks it are left out; when none is left the call is refused naming what is missing,
    * before any upstream is called. Undefined (e.g. a request the gateway cannot parse): no filter.
    */

@@ -11,7 +11,7 @@ describe('what a chat request needs of a model', () => {
     expect(needs.inputTokensAtMost).toBe(15);
   });
 
-  it('reads tools, images, PDFs, a JSON schema and a thinking budget', () => {
+  it('reads tools, images, PDFs and a JSON schema, but not a thinking budget (providers drop it for a model that does not think)', () => {
     const needs = chatRequestNeeds({
       ...base,
       tools: [{ name: 'f', parameters: { type: 'object' } }],
@@ -27,7 +27,7 @@ describe('what a chat request needs of a model', () => {
         },
       ],
     });
-    expect([...needs.capabilities].sort()).toEqual(['json_schema', 'pdf', 'reasoning', 'tools', 'vision']);
+    expect([...needs.capabilities].sort()).toEqual(['json_schema', 'pdf', 'tools', 'vision']);
   });
 
   it('needs tools for tool turns in the history even without definitions, and no PDF support for a text document', () => {

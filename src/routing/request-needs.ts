@@ -1,7 +1,8 @@
 /**
  * What a chat request needs of the model that answers it, read from the canonical request in
- * one pass over its parts: the capabilities (`tools`, `vision`, `pdf`, `json_schema`,
- * `reasoning`) and a cheap upper bound of its input tokens. The exact count (the tokenizer) is
+ * one pass over its parts: the capabilities (`tools`, `vision`, `pdf`, `json_schema`) and a cheap
+ * upper bound of its input tokens. A thinking budget is no need: the providers drop it for a model
+ * that does not think (`reasoning` in the catalog is information, not a filter). The exact count (the tokenizer) is
  * left to `fit-channels.ts`, which asks for it only when the bound exceeds a candidate's limit.
  */
 import type { ChatRequest, ContentPart, DocumentPart } from '../core/chat.js';
@@ -57,7 +58,6 @@ export function chatRequestNeeds(request: ChatRequest): RequestNeeds {
     chars += JSON.stringify(request.tools).length;
   }
   if (request.responseFormat?.type === 'json_schema') capabilities.add('json_schema');
-  if (request.thinkingBudget !== undefined && request.thinkingBudget > 0) capabilities.add('reasoning');
   return {
     capabilities,
     inputTokensAtMost: chars * MAX_TOKENS_PER_CHAR + flat,
