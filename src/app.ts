@@ -295,6 +295,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   const limitParts = options.limits ?? (await openStoredLimits(config, store, invalidation, logger, options.siblings?.counters));
   const limits = openLimits({
     ...limitParts,
+    settings: { ...limitParts.settings, allowUnpriced: config.admission.allowUnpriced },
     priceOf: (model) => catalog.priceOf(model),
     spentInPeriod: (rule, start, end) => spentInPeriod(store.db, rule.scope, rule.subject, start, end),
     onSoftThreshold: (rule, label, spentNusd) => {

@@ -151,6 +151,10 @@ export interface Model {
   ownedBy: string | null;
   operations: string[];
   price: Record<string, unknown> | null;
+  /** What routing checks the model for; null: unknown. */
+  capabilities?: string[] | null;
+  /** Where the price was read, and when. */
+  priceSource?: { url: string; date: string } | null;
   channels: string[];
   overridden: boolean;
 }

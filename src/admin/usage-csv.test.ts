@@ -14,6 +14,7 @@ function row(group: string, label: string): UsageReportRow {
     outputTokens: 5,
     reasoningTokens: 0,
     units: 0,
+    unpriced: 2,
     costNusd: 250_000_000,
     costUsd: 0.25,
     latencyMs: { p50: 100, p95: null, p99: null },
@@ -39,10 +40,10 @@ describe('usage CSV', () => {
     expect(csvCell('a=b')).toBe('a=b');
   });
 
-  it('writes costs exactly from the integer nUSD, with the integer last', () => {
+  it('writes costs exactly from the integer nUSD, with the integer after the latencies', () => {
     const costs = (costNusd: number) => usageCsv({ from: 0, to: 1, groupBy: 'key', rows: [], totals: { ...row('', 'Total'), costNusd }, truncated: false });
     const cells = (text: string) => text.split('\r\n')[1].split(',');
-    expect(cells(costs(300_000_000))).toEqual(['total', 'Total', '3', '1', '10', '4', '0', '5', '0', '0', '0.3', '100', '', '', '300000000']);
+    expect(cells(costs(300_000_000))).toEqual(['total', 'Total', '3', '1', '10', '4', '0', '5', '0', '0', '0.3', '100', '', '', '300000000', '2']);
     expect(cells(costs(100))[10]).toBe('0.0000001');
     expect(cells(costs(12_345))[10]).toBe('0.000012345');
     expect(cells(costs(2_000_000_000))[10]).toBe('2');
@@ -52,9 +53,9 @@ describe('usage CSV', () => {
   it('writes a header, one CRLF-ended line per row, then the totals', () => {
     const text = usageCsv({ from: 0, to: 86_400_000, groupBy: 'key', rows: [row('k1', '=evil, "key"')], totals: row('', 'Total'), truncated: false });
     expect(text.split('\r\n')).toEqual([
-      'group,label,requests,errors,input_tokens,cache_read_tokens,cache_write_tokens,output_tokens,reasoning_tokens,units,cost_usd,latency_p50_ms,latency_p95_ms,latency_p99_ms,cost_nusd',
-      `k1,"'=evil, ""key""",3,1,10,4,0,5,0,0,0.25,100,,,250000000`,
-      'total,Total,3,1,10,4,0,5,0,0,0.25,100,,,250000000',
+      'group,label,requests,errors,input_tokens,cache_read_tokens,cache_write_tokens,output_tokens,reasoning_tokens,units,cost_usd,latency_p50_ms,latency_p95_ms,latency_p99_ms,cost_nusd,unpriced',
+      `k1,"'=evil, ""key""",3,1,10,4,0,5,0,0,0.25,100,,,250000000,2`,
+      'total,Total,3,1,10,4,0,5,0,0,0.25,100,,,250000000,2',
       '',
     ]);
   });

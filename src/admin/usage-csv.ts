@@ -5,7 +5,7 @@
  * chosen by users, and an exported file is opened by someone else. Money is exact: `cost_usd`
  * is the integer nUSD as a decimal (trailing zeros dropped: `0.25`, `0.000012345`, never a float's
  * `1e-7` or `0.30000000000000004`), and `cost_nusd` (last, so columns read by position keep their
- * place) is the integer itself.
+ * place) is the integer itself; `unpriced` after it counts the calls to models without a price.
  */
 import { formatNusd } from '../core/money.js';
 import type { UsageReport, UsageReportRow } from '../store/usage-report.js';
@@ -26,6 +26,7 @@ const HEADER = [
   'latency_p95_ms',
   'latency_p99_ms',
   'cost_nusd',
+  'unpriced',
 ];
 
 export function csvCell(value: string | number | null): string {
@@ -57,6 +58,7 @@ function cells(row: UsageReportRow): (string | number | null)[] {
     row.latencyMs.p95,
     row.latencyMs.p99,
     row.costNusd,
+    row.unpriced,
   ];
 }
 

@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   limits: async () => (await import('./limits-command.js')).limitsCommand,
   budgets: async () => (await import('./budgets-command.js')).budgetsCommand,
   secrets: async () => (await import('./secrets-command.js')).secretsCommand,
+  models: async () => (await import('./models-command.js')).modelsCommand,
 };
 
 const loadConfigFrom = (configPath: string | undefined) => loadConfig({ configPath, providers: PROVIDER_DESCRIPTORS });

@@ -48,6 +48,11 @@ export const USAGE = `usage:
   gengate secrets rotate
       re-encrypt every stored channel credential under GENGATE_SECRET_KEY, reading old
       ones with the keys in GENGATE_SECRET_KEY_PREVIOUS; says how many it re-encrypted
+  gengate models import FILE [--apply] [--source TEXT] [--date YYYY-MM-DD]
+      read a model-price file (LiteLLM's model_prices_and_context_window.json shape) and show
+      what it changes in the catalog (prices, long-context tiers, token limits, capabilities);
+      --apply stores the changes as model overrides, each audited, with --source and --date
+      (default: the file's name, today) as the prices' source (docs/models.md)
   gengate migrate [--config FILE]
       apply pending database migrations and say which
   gengate help

@@ -45,6 +45,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     redisTimeoutMs: 250,
     redisKeyPrefix: 'gengate:',
     failure: { rates: 'open', counts: 'open', budgets: 'closed' },
+    allowUnpriced: false,
   },
   metrics: { enabled: false, timingHeaders: true },
   retention: { usageRecordsDays: 0, tasksDays: 0, webhookDeliveriesDays: 30, auditDays: 0 },

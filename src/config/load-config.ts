@@ -297,6 +297,8 @@ function checkAdmission(admission: GatewayConfig['admission']): void {
       throw new ConfigError(`admission.${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
     }
   }
+  if (typeof admission.allowUnpriced !== 'boolean')
+    throw new ConfigError(`admission.allowUnpriced must be true or false, got ${JSON.stringify(admission.allowUnpriced)}`);
   if (typeof admission.redisKeyPrefix !== 'string' || admission.redisKeyPrefix.length > 64 || /\s/.test(admission.redisKeyPrefix)) {
     throw new ConfigError(`admission.redisKeyPrefix must be a string of at most 64 characters without spaces, got ${JSON.stringify(admission.redisKeyPrefix)}`);
   }

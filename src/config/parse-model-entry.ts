@@ -5,7 +5,7 @@
 import type { Operation } from '../core/operation.js';
 import { pricePerMillionToMicros, usdToNusd } from '../core/money.js';
 import { ConfigError } from './config-error.js';
-import type { CatalogEntry, ModelOverride, ModelPrice } from './types.js';
+import type { CatalogEntry, LongContextPrice, ModelCapability, ModelOverride, ModelPrice, PriceSource } from './types.js';
 
 // A record, so that the compiler flags an operation added to the type but not here.
 const OPERATIONS: Record<Operation, true> = {
@@ -23,8 +23,13 @@ const OPERATIONS: Record<Operation, true> = {
 };
 /** Every operation a model entry may name. */
 export const KNOWN_OPERATIONS = Object.keys(OPERATIONS) as Operation[];
-const FIELDS = new Set(['id', 'operations', 'ownedBy', 'displayName', 'inputTokenLimit', 'outputTokenLimit', 'price']);
-const PRICE_FIELDS = new Set<keyof ModelPrice>(['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit']);
+const FIELDS = new Set(['id', 'operations', 'ownedBy', 'displayName', 'inputTokenLimit', 'outputTokenLimit', 'price', 'capabilities', 'priceSource']);
+const PRICE_FIELDS = new Set<keyof ModelPrice>(['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit', 'above']);
+const ABOVE_FIELDS = new Set<keyof LongContextPrice>(['threshold', 'input', 'output', 'cacheRead', 'cacheWrite']);
+/** Every capability a model may declare (`routing/capabilities.ts` checks them). */
+export const KNOWN_CAPABILITIES: readonly ModelCapability[] = ['tools', 'vision', 'pdf', 'json_schema', 'reasoning'];
+const MAX_SOURCE_LENGTH = 500;
+const PRICE_DATE = /^\d{4}-\d{2}(-\d{2})?$/;
 const MAX_ID_LENGTH = 256;
 
 function isMapping(value: unknown): value is Record<string, unknown> {
@@ -61,11 +66,59 @@ function price(value: unknown, where: string): Partial<ModelPrice> | undefined {
   const parsed: Partial<ModelPrice> = {};
   for (const [field, amount] of Object.entries(value)) {
     if (!PRICE_FIELDS.has(field as keyof ModelPrice)) throw new ConfigError(`${where}.${field} is not a price field (${[...PRICE_FIELDS].join(', ')})`);
+    if (field === 'above') {
+      parsed.above = longContextPrice(amount, `${where}.above`);
+      continue;
+    }
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new ConfigError(`${where}.${field} must be a number ≥ 0 (USD)`);
     checkPriceUnit(field, amount, `${where}.${field}`);
-    parsed[field as keyof ModelPrice] = amount;
+    (parsed as Record<string, number>)[field] = amount;
   }
   return parsed;
+}
+
+function longContextPrice(value: unknown, where: string): LongContextPrice {
+  if (!isMapping(value)) throw new ConfigError(`${where} must be a mapping of ${[...ABOVE_FIELDS].join(', ')}`);
+  for (const field of Object.keys(value)) {
+    if (!ABOVE_FIELDS.has(field as keyof LongContextPrice))
+      throw new ConfigError(`${where}.${field} is not a field of a long-context tier (${[...ABOVE_FIELDS].join(', ')})`);
+  }
+  const threshold = tokenLimit(value.threshold, `${where}.threshold`);
+  if (threshold === undefined) throw new ConfigError(`${where}.threshold is required (input tokens above which the tier applies)`);
+  const tier: LongContextPrice = { threshold, input: 0, output: 0 };
+  for (const field of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
+    const amount = value[field];
+    if (amount === undefined) {
+      if (field === 'input' || field === 'output') throw new ConfigError(`${where}.${field} is required`);
+      continue;
+    }
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw new ConfigError(`${where}.${field} must be a number ≥ 0 (USD)`);
+    checkPriceUnit(field, amount, `${where}.${field}`);
+    tier[field] = amount;
+  }
+  return tier;
+}
+
+function capabilities(value: unknown, where: string): ModelCapability[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw new ConfigError(`${where} must be a list of capabilities (${KNOWN_CAPABILITIES.join(', ')})`);
+  for (const capability of value) {
+    if (typeof capability !== 'string' || !KNOWN_CAPABILITIES.includes(capability as ModelCapability)) {
+      throw new ConfigError(`${where}: unknown capability ${JSON.stringify(capability)} (known: ${KNOWN_CAPABILITIES.join(', ')})`);
+    }
+  }
+  return [...new Set(value as ModelCapability[])];
+}
+
+function priceSource(value: unknown, where: string): PriceSource | undefined {
+  if (value === undefined) return undefined;
+  if (!isMapping(value)) throw new ConfigError(`${where} must be a mapping of url and date`);
+  const { url, date } = value;
+  if (typeof url !== 'string' || url === '' || url.length > MAX_SOURCE_LENGTH)
+    throw new ConfigError(`${where}.url must be a non-empty string of at most ${MAX_SOURCE_LENGTH} characters`);
+  if (typeof date !== 'string' || !PRICE_DATE.test(date)) throw new ConfigError(`${where}.date must be a date, YYYY-MM-DD or YYYY-MM`);
+  for (const field of Object.keys(value)) if (field !== 'url' && field !== 'date') throw new ConfigError(`${where}.${field} is not a field (url, date)`);
+  return { url, date };
 }
 
 /**
@@ -100,6 +153,8 @@ export function parseModelOverride(raw: unknown, where: string): ModelOverride {
     inputTokenLimit: tokenLimit(raw.inputTokenLimit, `${at}.inputTokenLimit`),
     outputTokenLimit: tokenLimit(raw.outputTokenLimit, `${at}.outputTokenLimit`),
     price: price(raw.price, `${at}.price`),
+    capabilities: capabilities(raw.capabilities, `${at}.capabilities`),
+    priceSource: priceSource(raw.priceSource, `${at}.priceSource`),
   };
   for (const [field, value] of Object.entries(fields)) if (value !== undefined) (override as unknown as Record<string, unknown>)[field] = value;
   return override;
@@ -117,6 +172,8 @@ export function completeModelEntry(entry: ModelOverride, where: string): Catalog
   if (entry.inputTokenLimit !== undefined) complete.inputTokenLimit = entry.inputTokenLimit;
   if (entry.outputTokenLimit !== undefined) complete.outputTokenLimit = entry.outputTokenLimit;
   if (entry.price) complete.price = { input: 0, output: 0, ...entry.price };
+  if (entry.capabilities) complete.capabilities = entry.capabilities;
+  if (entry.priceSource) complete.priceSource = entry.priceSource;
   return complete;
 }
 

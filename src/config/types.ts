@@ -135,6 +135,11 @@ export interface AdmissionSettings {
   redisKeyPrefix: string;
   /** When the counters cannot answer: `open` lets the call run uncounted, `closed` refuses it (503). */
   failure: { rates: 'open' | 'closed'; counts: 'open' | 'closed'; budgets: 'open' | 'closed' };
+  /**
+   * Whether a key under a budget may call a model the catalog has no price for (its calls would
+   * cost 0 against the budget). False: such a call is refused (403 `model_unpriced`).
+   */
+  allowUnpriced: boolean;
 }
 
 export interface LimitSettings {
@@ -157,6 +162,29 @@ export interface ModelPrice {
   cacheRead?: number;
   cacheWrite?: number;
   perUnit?: number;
+  /**
+   * The long-context tier: when a call's input tokens (cached ones included) exceed `threshold`,
+   * the whole call is billed at these prices (Gemini 2.5 Pro, Claude Sonnet 4.x with 1M context).
+   */
+  above?: LongContextPrice;
+}
+
+/** USD per million tokens above the threshold; a cache price not given is the tier's input price. */
+export interface LongContextPrice {
+  threshold: number;
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+/** What a model can take in or do, as routing checks it (`routing/capabilities.ts`). */
+export type ModelCapability = 'tools' | 'vision' | 'pdf' | 'json_schema' | 'reasoning';
+
+/** Where a price was read, and when (`YYYY-MM-DD` or `YYYY-MM`). */
+export interface PriceSource {
+  url: string;
+  date: string;
 }
 
 /** One model of the catalog (`catalog/models.yaml`, extended by the `models:` list of gengate.yaml). */
@@ -170,6 +198,9 @@ export interface CatalogEntry {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   price?: ModelPrice;
+  /** Absent: unknown, and routing does not filter by it; a list: everything else is missing. */
+  capabilities?: ModelCapability[];
+  priceSource?: PriceSource;
 }
 
 /**
@@ -185,6 +216,8 @@ export interface ModelOverride {
   inputTokenLimit?: number;
   outputTokenLimit?: number;
   price?: Partial<ModelPrice>;
+  capabilities?: ModelCapability[];
+  priceSource?: PriceSource;
 }
 
 export interface GatewayConfig {

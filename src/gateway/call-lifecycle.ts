@@ -21,6 +21,8 @@ import { usageRow } from '../ledger/usage-row.js';
 import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
+import { fitChannels } from '../routing/fit-channels.js';
+import type { RequestNeeds } from '../routing/request-needs.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
 import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
@@ -51,6 +53,8 @@ export interface CallEnding {
   route?: RouteInfo;
   /** What the call cost, in nUSD (`ledger/money.ts`). */
   costNusd: number;
+  /** A real upstream answered for a model without a catalog price: `costNusd` is 0 for want of one (metrics count these). */
+  unpriced?: boolean;
   latencyMs: number;
 }
 
@@ -74,6 +78,12 @@ export interface LifecycleHooks {
 interface AttemptOptions {
   /** Narrows the channels tried (e.g. to those whose provider runs the operation as a task). */
   accepts?(channel: RuntimeChannel): boolean;
+  /**
+   * What the request needs of a channel's model (tools, images, PDFs, JSON schema, context): channels whose catalog
+   * model lacks it are left out; when none is left the call is refused naming what is missing,
+   * before any upstream is called. Undefined (e.g. a request the gateway cannot parse): no filter.
+   */
+  needs?(): RequestNeeds | undefined;
 }
 
 interface LifecycleDeps {
@@ -88,6 +98,16 @@ interface LifecycleDeps {
 export function modelNotFound(model: string): GatewayError {
   return new GatewayError('not_found', `The model \`${model}\` does not exist or no channel serves it.`, {
     code: 'model_not_found',
+    param: 'model',
+  });
+}
+
+/** No channel's model can take the request: what each lacks, once per distinct answer. */
+export function capabilityMissing(model: string, missing: ReadonlyMap<string, string[]>): GatewayError {
+  const lacks = [...new Set([...missing.values()].map((list) => list.join(', ')))];
+  const said = lacks.length === 1 ? lacks[0] : lacks.map((list, i) => `channel ${i + 1}: ${list}`).join('; ');
+  return new GatewayError('invalid_request', `No channel serving the model \`${model}\` supports what this request needs; missing: ${said}.`, {
+    code: 'model_capability_missing',
     param: 'model',
   });
 }
@@ -205,8 +225,13 @@ export class Call {
     const { subject, deps } = this;
     try {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
-      const candidates = options.accepts ? serving.filter(options.accepts) : serving;
+      let candidates = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
+      if (options.needs) {
+        const { fit, missing } = await fitChannels(candidates, subject.model, deps.catalog, options.needs);
+        if (fit.length === 0) throw capabilityMissing(subject.model, missing);
+        candidates = fit;
+      }
       // A whole answer reaches the client only after its row is journaled: its open line can wait (see begin).
       this.begun = deps.recorder.begin(
         {
@@ -315,7 +340,10 @@ export class Call {
     this.ended = Promise.resolve();
     this.inFlight.delete(this);
     const { subject, deps, route } = this;
-    const costNusd = route === undefined || route.simulated ? 0 : costOfCall(deps.catalog.priceOf(subject.model), usage, units);
+    const price = deps.catalog.priceOf(subject.model);
+    const billable = route !== undefined && !route.simulated;
+    const costNusd = billable ? costOfCall(price, usage, units) : 0;
+    const unpriced = billable && price === undefined;
     const latencyMs = Math.round(performance.now() - this.startedAt);
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
     const refusal = error instanceof LimitRefusal ? error.label : undefined;
@@ -339,13 +367,14 @@ export class Call {
           createdAt: Date.now(),
           refusal,
           errorType,
+          unpriced,
         }),
       );
     }
     let ending: CallEnding | undefined;
     for (const hook of this.hooks) {
       if (!hook.end) continue;
-      ending ??= { outcome, usage, units, error, errorType, route, costNusd, latencyMs };
+      ending ??= { outcome, usage, units, error, errorType, route, costNusd, unpriced, latencyMs };
       hook.end(this, ending);
     }
     return this.ended;

@@ -9,6 +9,7 @@
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
 import { GatewayError } from '../core/errors.js';
 import { withFields } from '../core/with-fields.js';
+import { chatRequestNeeds } from '../routing/request-needs.js';
 import type { Dialect } from '../core/operation.js';
 import type { TapResult } from '../core/passthrough.js';
 import type { Provider } from '../providers/types.js';
@@ -44,22 +45,25 @@ export class ChatService {
     const errorEvent = chatCall.raw?.errorEvent;
     // A relayed stream the gateway ends itself says why in its dialect; one the client or the upstream broke off is cut.
     const cutEvent = (): string | undefined => (errorEvent && signal.reason instanceof GatewayError ? errorEvent(signal.reason) : undefined);
-    const outcome = await call.attempt(async (channel, attempt, route): Promise<ChatOutcome> => {
-      const chat = channel.provider.chat;
-      if (!chat) throw modelNotFound(chatCall.model);
-      const raw = chatCall.raw;
-      if (raw && chat.passthrough && relays(channel.provider, raw.dialect) && (chat.relaysOn?.(raw.dialect, attempt.channel) ?? true)) {
-        route.passthrough = true;
-        const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay, cutEvent });
-        return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
-      }
-      const request = chatCall.canonical();
-      if (chatCall.documents) checkDocumentLimits(request, this.settings.maxDocumentBytes);
-      if (request.stream) return { kind: 'stream', events: await chat.chatStream(request, attempt), route };
-      const response = await chat.chat(request, attempt);
-      response.model = chatCall.model;
-      return { kind: 'response', response, route };
-    });
+    const outcome = await call.attempt(
+      async (channel, attempt, route): Promise<ChatOutcome> => {
+        const chat = channel.provider.chat;
+        if (!chat) throw modelNotFound(chatCall.model);
+        const raw = chatCall.raw;
+        if (raw && chat.passthrough && relays(channel.provider, raw.dialect) && (chat.relaysOn?.(raw.dialect, attempt.channel) ?? true)) {
+          route.passthrough = true;
+          const relayed = withFields(raw, { model: chatCall.model, publicModel: this.settings.publicModelNames, beforeEnd: endRelay, cutEvent });
+          return { kind: 'passthrough', response: await chat.passthrough(relayed, attempt), route };
+        }
+        const request = chatCall.canonical();
+        if (chatCall.documents) checkDocumentLimits(request, this.settings.maxDocumentBytes);
+        if (request.stream) return { kind: 'stream', events: await chat.chatStream(request, attempt), route };
+        const response = await chat.chat(request, attempt);
+        response.model = chatCall.model;
+        return { kind: 'response', response, route };
+      },
+      { needs: () => needsOf(chatCall) },
+    );
     switch (outcome.kind) {
       case 'response':
         await call.settle(outcome.response.usage);
@@ -94,4 +98,13 @@ async function endRelayed(call: Call, tap: TapResult, estimateInput: () => numbe
   }
   const usage = await usageOfCutAnswer({ reported: tap.usage, producedText: tap.producedText, estimateInput }).catch(() => tap.usage);
   await call.finish(cutBy ?? 'upstream', usage);
+}
+
+/** What the request needs of a model; a request the gateway cannot parse (a pass-through's native fields) is not filtered. */
+function needsOf(chatCall: ChatCall) {
+  try {
+    return chatRequestNeeds(chatCall.canonical());
+  } catch {
+    return undefined;
+  }
 }

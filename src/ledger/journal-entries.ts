@@ -48,7 +48,7 @@ export function rowLine(row: UsageRow): string {
     `"outcome":${text(row.outcome)},"stream":${num(row.stream)},"input_tokens":${num(row.input_tokens)},"output_tokens":${num(row.output_tokens)},` +
     `"cache_read_tokens":${num(row.cache_read_tokens)},"cache_write_tokens":${num(row.cache_write_tokens)},"reasoning_tokens":${num(row.reasoning_tokens)},` +
     `"units":${num(row.units)},"cost_nusd":${num(row.cost_nusd)},"latency_ms":${num(row.latency_ms)},"created_at":${num(row.created_at)},"account_id":${account(row.account_id)}` +
-    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}${row.error_type ? `,"error_type":${text(row.error_type)}` : ''}}}\n`
+    `${row.refusal ? `,"refusal":${text(row.refusal)}` : ''}${row.error_type ? `,"error_type":${text(row.error_type)}` : ''}${row.unpriced ? ',"unpriced":1' : ''}}}\n`
   );
 }
 
@@ -72,6 +72,7 @@ function toRow(value: unknown): UsageRow | undefined {
   if (typeof value.refusal === 'string') row.refusal = value.refusal;
   // Lines written before error types (or by a gateway that knows more of them) keep none.
   if (isErrorType(value.error_type)) row.error_type = value.error_type;
+  if (value.unpriced === 1) row.unpriced = 1;
   return row as unknown as UsageRow;
 }
 

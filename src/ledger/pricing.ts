@@ -13,9 +13,13 @@ const PICO_PER_NANO = 1000n;
 /**
  * Cost in nUSD of the tokens of one call. Cached input is priced on its own: cache reads at the
  * cache-read price, cache writes at the cache-write price, and only the rest at the input price.
+ * A call whose input (cached tokens included) exceeds the long-context threshold is billed whole
+ * at the tier's rates, as Google and Anthropic bill it. Reasoning tokens are part of
+ * `outputTokens` (`core/usage.ts`): billed as output once, never added again.
  */
-export function costOf(price: IntegerPrice | undefined, usage: Usage): number {
-  if (!price) return 0;
+export function costOf(integerPrice: IntegerPrice | undefined, usage: Usage): number {
+  if (!integerPrice) return 0;
+  const price = integerPrice.above && usage.inputTokens > integerPrice.above.threshold ? integerPrice.above : integerPrice;
   const cacheRead = usage.cacheReadTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens ?? 0;
   const uncached = Math.max(0, usage.inputTokens - cacheRead - cacheWrite);

@@ -31,6 +31,8 @@ export interface UsageFacts {
   refusal?: string;
   /** Whose fault the failure was (`core/error-type.ts`); absent for a success (and a client's cancel). */
   errorType?: ErrorType;
+  /** An upstream answered for a model the catalog has no price for: `costNusd` is 0 because nothing is known, not because it was free. */
+  unpriced?: boolean;
 }
 
 export function usageRow(facts: UsageFacts): UsageRow {
@@ -58,5 +60,6 @@ export function usageRow(facts: UsageFacts): UsageRow {
     account_id: facts.accountId,
     refusal: facts.refusal ?? null,
     error_type: facts.errorType ?? null,
+    unpriced: facts.unpriced ? 1 : 0,
   };
 }

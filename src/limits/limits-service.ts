@@ -74,6 +74,8 @@ export interface LimitsSettings {
   outputTokenEstimate: number;
   /** Lease of count and spend holds; renewed every third of it while the call runs. */
   leaseMs: number;
+  /** `admission.allowUnpriced`: a key under a budget may call a model without a price (absent: no). */
+  allowUnpriced?: boolean;
 }
 
 export interface LimitsDeps {
@@ -132,6 +134,7 @@ export class LimitsService {
     const limits = this.index.limitsFor(rules.limits(), request.keyId, request.accountId, request.model, kinds);
     const budgets = this.index.budgetsFor(rules.budgets(), request.keyId, request.accountId);
     if (limits.length === 0 && budgets.length === 0) return undefined;
+    if (budgets.length > 0 && !this.deps.settings.allowUnpriced && this.deps.priceOf(request.model) === undefined) throw unpricedRefusal(request.model);
 
     const needsSize = budgets.length > 0 || limits.some((rule) => rule.kind === 'tokens_per_minute');
     const size = needsSize && !request.task ? await this.sizeOf(request) : { tokens: 0, costNusd: 0 };
@@ -356,4 +359,13 @@ function refusal(metas: readonly HoldMeta[], refused: HoldState, retryAt: number
     retryAfter,
     rateLimitType: meta?.kind === 'tokens_per_minute' ? 'tokens' : 'requests',
   });
+}
+
+/** A budget cannot hold a call whose cost is unknown: refused before anything is held or called. */
+function unpricedRefusal(model: string): GatewayError {
+  return new GatewayError(
+    'permission',
+    `The model \`${model}\` has no price in the catalog, and this key is under a budget: its calls could not be counted against it. An operator can price the model (\`gengate models import\`, the models page) or set admission.allowUnpriced.`,
+    { code: 'model_unpriced', param: 'model' },
+  );
 }

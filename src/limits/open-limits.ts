@@ -31,6 +31,7 @@ export function openLimits(options: OpenLimitsOptions): LimitsService {
     settings: {
       outputTokenEstimate: options.settings?.outputTokenEstimate ?? DEFAULT_OUTPUT_TOKEN_ESTIMATE,
       leaseMs: options.settings?.leaseMs ?? DEFAULT_LEASE_MS,
+      allowUnpriced: options.settings?.allowUnpriced ?? false,
     },
     priceOf: options.priceOf,
     spentInPeriod: options.spentInPeriod,

@@ -8,22 +8,37 @@
 import type { ModelPrice } from '../config/types.js';
 import { pricePerMillionToMicros, usdToNusd } from '../core/money.js';
 
-export interface IntegerPrice {
+/** The four token prices of one tier, µUSD per million tokens. */
+export interface TokenRates {
   inputMicros: number;
   outputMicros: number;
   cacheReadMicros: number;
   cacheWriteMicros: number;
+}
+
+export interface IntegerPrice extends TokenRates {
   perUnitNusd: number;
+  /** The long-context tier: a call whose input tokens exceed `threshold` is billed whole at these rates. */
+  above?: TokenRates & { threshold: number };
 }
 
 /** The integer form of a price; throws a RangeError naming the field when one is finer than its unit. */
 export function integerPrice(price: ModelPrice): IntegerPrice {
-  const input = pricePerMillionToMicros(price.input, 'price.input');
+  const integer: IntegerPrice = {
+    ...tokenRates(price, 'price'),
+    perUnitNusd: price.perUnit === undefined ? 0 : usdToNusd(price.perUnit, 'price.perUnit'),
+  };
+  if (price.above) integer.above = { threshold: price.above.threshold, ...tokenRates(price.above, 'price.above') };
+  return integer;
+}
+
+/** A cache price not given is the input price of the same tier. */
+function tokenRates(price: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, where: string): TokenRates {
+  const input = pricePerMillionToMicros(price.input, `${where}.input`);
   return {
     inputMicros: input,
-    outputMicros: pricePerMillionToMicros(price.output, 'price.output'),
-    cacheReadMicros: price.cacheRead === undefined ? input : pricePerMillionToMicros(price.cacheRead, 'price.cacheRead'),
-    cacheWriteMicros: price.cacheWrite === undefined ? input : pricePerMillionToMicros(price.cacheWrite, 'price.cacheWrite'),
-    perUnitNusd: price.perUnit === undefined ? 0 : usdToNusd(price.perUnit, 'price.perUnit'),
+    outputMicros: pricePerMillionToMicros(price.output, `${where}.output`),
+    cacheReadMicros: price.cacheRead === undefined ? input : pricePerMillionToMicros(price.cacheRead, `${where}.cacheRead`),
+    cacheWriteMicros: price.cacheWrite === undefined ? input : pricePerMillionToMicros(price.cacheWrite, `${where}.cacheWrite`),
   };
 }

@@ -22,6 +22,7 @@ import { accountsMigration } from './migrations/007-accounts.js';
 import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
 import { modelOverridesMigration } from './migrations/010-model-overrides.js';
+import { unpricedUsageMigration } from './migrations/024-unpriced-usage.js';
 import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
 import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
@@ -71,6 +72,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '021-usage-refusal': usageRefusalMigration,
         '022-limit-rules': limitRulesMigration,
         '023-error-types': errorTypesMigration,
+        '024-unpriced-usage': unpricedUsageMigration,
       };
     },
   };

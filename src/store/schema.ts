@@ -50,6 +50,8 @@ export interface UsageRecordsTable {
   error_type?: string | null;
   /** The account of the key that made the call (null: an operator key or the master key). */
   account_id?: string | null;
+  /** 1: an upstream answered for a model without a catalog price, so `cost_nusd` is 0 for want of a price (migration 024). */
+  unpriced?: number;
 }
 
 type Digit = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
@@ -70,6 +72,8 @@ type UsageRollupMeasures = {
   /** nUSD. */
   cost_nusd: number;
   latency_ms_sum: number;
+  /** Rows of calls to a model without a price (migration 024). */
+  unpriced: number;
 } & { [column in LatencyColumn]: number };
 
 /**

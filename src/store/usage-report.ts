@@ -61,6 +61,8 @@ export interface UsageReportRow {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
+  /** Calls to a model without a catalog price: their cost is unknown, not zero. */
+  unpriced: number;
   /** The cost in nUSD (`core/money.ts`): the exact figure, the one to add up. */
   costNusd: number;
   /** `costNusd` in USD, for display only. */
@@ -118,6 +120,7 @@ function toRow(sums: Sums, label: string): UsageReportRow {
     cacheWriteTokens: v[5],
     reasoningTokens: v[6],
     units: v[7],
+    unpriced: v[10],
     costNusd: v[8],
     costUsd: nusdToUsd(v[8]),
     latencyMs: percentilesOf(v.slice(ROLLUP_SUM_COLUMNS.length)),
@@ -230,6 +233,7 @@ export class UsageReports {
       outputTokens: Number(row.output_tokens),
       reasoningTokens: Number(row.reasoning_tokens),
       units: Number(row.units),
+      unpriced: Number(row.unpriced ?? 0) === 1,
       costNusd: Number(row.cost_nusd),
       costUsd: nusdToUsd(Number(row.cost_nusd)),
       latencyMs: Number(row.latency_ms),
@@ -313,6 +317,8 @@ interface UsageRecordView {
   outputTokens: number;
   reasoningTokens: number;
   units: number;
+  /** The model had no price: `costNusd` is 0 for want of one. */
+  unpriced: boolean;
   /** nUSD. */
   costNusd: number;
   /** `costNusd` in USD, for display only. */

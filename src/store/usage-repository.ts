@@ -31,7 +31,8 @@ export const USAGE_NUMBER_COLUMNS = [
 ] as const;
 /** Nullable columns a row may leave out (rows from older callers and journal lines): stored as null. */
 const OPTIONAL_COLUMNS = ['account_id', 'refusal', 'error_type'] as const;
-const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, ...OPTIONAL_COLUMNS] as const;
+/** Every column a row writes: the unpriced mark (0 when a row leaves it out) last. */
+const COLUMNS = [...USAGE_TEXT_COLUMNS, ...USAGE_NUMBER_COLUMNS, ...OPTIONAL_COLUMNS, 'unpriced'] as const;
 
 /** What the rollup reads back of each row actually inserted. */
 const RETURNED = [
@@ -51,12 +52,13 @@ const RETURNED = [
   'units',
   'cost_nusd',
   'latency_ms',
+  'unpriced',
 ] as const;
 
-/** Rows without an account, a refusal or an error type (older callers, older journal lines) are stored with none. */
+/** Rows without an account, a refusal, an error type or the unpriced mark (older callers, older journal lines) are stored with none. */
 function withNulls(row: UsageRow): UsageRow {
-  if (OPTIONAL_COLUMNS.every((column) => row[column] !== undefined)) return row;
-  return { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null, error_type: row.error_type ?? null };
+  if (row.unpriced !== undefined && OPTIONAL_COLUMNS.every((column) => row[column] !== undefined)) return row;
+  return { ...row, account_id: row.account_id ?? null, refusal: row.refusal ?? null, error_type: row.error_type ?? null, unpriced: row.unpriced ?? 0 };
 }
 
 /**

@@ -24,6 +24,8 @@ export const ROLLUP_SUM_COLUMNS = [
   'units',
   'cost_nusd',
   'latency_ms_sum',
+  /** Rows of calls to a model without a price (migration 024). */
+  'unpriced',
 ] as const;
 export const ROLLUP_ADDED_COLUMNS: readonly string[] = [...ROLLUP_SUM_COLUMNS, ...LATENCY_COLUMNS];
 
@@ -100,6 +102,7 @@ interface RollupSource {
   units?: number;
   cost_nusd: number;
   latency_ms: number;
+  unpriced?: number | null;
 }
 
 export function dayOf(ms: number): number {
@@ -132,6 +135,7 @@ export class RollupBatch {
     sums[7] += Number(row.units ?? 0);
     sums[8] += Number(row.cost_nusd);
     sums[9] += latency;
+    if (Number(row.unpriced ?? 0) > 0) sums[10] += 1;
     sums[ROLLUP_SUM_COLUMNS.length + latencyBucket(latency)] += 1;
   }
 

@@ -273,6 +273,8 @@ describe('the dashboard in Chromium', () => {
     await openNav('Models');
     const row = page.getByRole('row', { name: /^textmodel-b-4o-mini\b/ });
     await expect.poll(() => row.textContent()).toContain('sandbox');
+    // Each price says where it was read and when.
+    expect(await row.getByTestId('price-source').textContent()).toBe('https://openai.com/api/pricing/, 2025-11');
     await check('models');
     // An admin changes a price; the catalog shows it at once.
     await page.getByRole('button', { name: 'Edit textmodel-b-4o-mini' }).click();

@@ -54,6 +54,10 @@ export interface StartOptions {
   tracing?: Partial<NonNullable<GatewayConfig['tracing']>>;
   /** The time between two probes of a channel, instead of its `probe.intervalSeconds`. */
   probeIntervalMs?: number;
+  /** gengate.yaml's `models:` list (catalog changes and additions). */
+  models?: GatewayConfig['models'];
+  /** Admission settings over the defaults (`admission:` of gengate.yaml). */
+  admissionSettings?: Partial<GatewayConfig['admission']>;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
   admission?: NonNullable<Parameters<typeof buildApp>[1]>['limits'];
 }
@@ -85,6 +89,8 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     ...(options.tracing ? { tracing: { captureContent: false, contentMaxChars: 4096, ...base.tracing, ...options.tracing } } : {}),
     metrics: { ...base.metrics, ...options.metrics },
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
+    models: options.models ?? base.models,
+    admission: { ...base.admission, ...options.admissionSettings },
   };
   const gateway = await buildApp(config, {
     logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }),

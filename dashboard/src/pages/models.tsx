@@ -75,8 +75,20 @@ export function ModelsPage() {
                   {m.displayName && m.displayName !== m.id && <div class="muted">{m.displayName}</div>}
                   {m.overridden && <span class="badge">edited</span>}
                 </th>
-                <td>{m.operations.join(', ')}</td>
-                <td class="wrap">{formatPrice(m.price)}</td>
+                <td>
+                  {m.operations.join(', ')}
+                  {m.capabilities && m.capabilities.length > 0 && <div class="muted">{m.capabilities.join(', ')}</div>}
+                </td>
+                <td class="wrap">
+                  {formatPrice(m.price)}
+                  {m.price?.above !== undefined && <div>above {formatPrice(m.price.above)}</div>}
+                  {m.priceSource && (
+                    <div class="muted" data-testid="price-source">
+                      {m.priceSource.url}, {m.priceSource.date}
+                    </div>
+                  )}
+                  {!m.price && <div class="muted">unpriced</div>}
+                </td>
                 <td class="wrap">{m.channels.length ? m.channels.join(', ') : <span class="muted">none</span>}</td>
                 {isAdmin && (
                   <td class="row-actions">

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../../config/config-error.js';
-import { KNOWN_OPERATIONS, parseModelOverride } from '../../config/parse-model-entry.js';
+import { KNOWN_CAPABILITIES, KNOWN_OPERATIONS, parseModelOverride } from '../../config/parse-model-entry.js';
 import type { CatalogEntry, ModelOverride } from '../../config/types.js';
 import { GatewayError } from '../../core/errors.js';
 import { catalogEntries } from '../../gateway/live-catalog.js';
@@ -16,11 +16,34 @@ import { NO_CONTENT } from '../admin-schemas.js';
 /** No real price comes near this (USD per million tokens, or per image / second of video). */
 const MAX_PRICE_USD = 1_000_000;
 const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit'] as const;
+const AMOUNT = { type: 'number', minimum: 0, maximum: MAX_PRICE_USD } as const;
+
+/** The long-context tier: the whole call at these prices once its input tokens exceed `threshold`. */
+const ABOVE_SCHEMA = {
+  type: 'object',
+  properties: { threshold: { type: 'integer', minimum: 1, maximum: 100_000_000 }, input: AMOUNT, output: AMOUNT, cacheRead: AMOUNT, cacheWrite: AMOUNT },
+  required: ['threshold', 'input', 'output'],
+  additionalProperties: false,
+} as const;
 
 const PRICE_SCHEMA = {
   type: 'object',
-  properties: Object.fromEntries(PRICE_FIELDS.map((field) => [field, { type: 'number', minimum: 0, maximum: MAX_PRICE_USD }])),
+  properties: { ...Object.fromEntries(PRICE_FIELDS.map((field) => [field, AMOUNT])), above: ABOVE_SCHEMA },
   additionalProperties: false,
+} as const;
+
+const PRICE_SOURCE_SCHEMA = {
+  type: 'object',
+  properties: { url: { type: 'string', minLength: 1, maxLength: 500 }, date: { type: 'string', pattern: '^\\d{4}-\\d{2}(-\\d{2})?$' } },
+  required: ['url', 'date'],
+  additionalProperties: false,
+} as const;
+
+const CAPABILITIES_SCHEMA = {
+  type: 'array',
+  items: { type: 'string', enum: KNOWN_CAPABILITIES },
+  maxItems: KNOWN_CAPABILITIES.length,
+  uniqueItems: true,
 } as const;
 
 const MODEL_SCHEMA = {
@@ -33,6 +56,11 @@ const MODEL_SCHEMA = {
     price: { anyOf: [PRICE_SCHEMA, { type: 'null' }] },
     inputTokenLimit: { type: ['number', 'null'] },
     outputTokenLimit: { type: ['number', 'null'] },
+    capabilities: {
+      anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }],
+      description: 'What routing checks the model for; null: unknown (not filtered).',
+    },
+    priceSource: { anyOf: [PRICE_SOURCE_SCHEMA, { type: 'null' }], description: 'Where the price was read, and its date.' },
     channels: { type: 'array', items: { type: 'string' } },
     overridden: { type: 'boolean' },
   },
@@ -63,6 +91,8 @@ export function modelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       price: entry.price ?? null,
       inputTokenLimit: entry.inputTokenLimit ?? null,
       outputTokenLimit: entry.outputTokenLimit ?? null,
+      capabilities: entry.capabilities ?? null,
+      priceSource: entry.priceSource ?? null,
       channels: [...channels],
       overridden: overridden.has(entry.id),
     };
@@ -111,6 +141,8 @@ export function modelRoutes(app: FastifyInstance, deps: AdminDeps): void {
             price: PRICE_SCHEMA,
             inputTokenLimit: TOKEN_LIMIT,
             outputTokenLimit: TOKEN_LIMIT,
+            capabilities: CAPABILITIES_SCHEMA,
+            priceSource: PRICE_SOURCE_SCHEMA,
           },
           additionalProperties: false,
           minProperties: 1,

@@ -63,6 +63,7 @@ const ROW_SCHEMA = {
     label: { type: 'string' },
     requests: { type: 'number' },
     errors: { type: 'number' },
+    unpriced: { type: 'number', description: 'Calls to a model without a catalog price: their cost is unknown, not zero.' },
     ...COUNT_FIELDS,
     latencyMs: {
       type: 'object',
@@ -75,6 +76,7 @@ const ROW_SCHEMA = {
     'label',
     'requests',
     'errors',
+    'unpriced',
     'inputTokens',
     'cacheReadTokens',
     'cacheWriteTokens',
@@ -117,6 +119,7 @@ const RECORD_SCHEMA = {
     outcome: { type: 'string' },
     errorType: { type: ['string', 'null'], enum: [...ERROR_TYPES, null], description: `${ERROR_TYPE.description}; null for a success` },
     stream: { type: 'boolean' },
+    unpriced: { type: 'boolean', description: 'The model had no catalog price: costNusd is 0 for want of one.' },
     ...COUNT_FIELDS,
     latencyMs: { type: 'number' },
   },
