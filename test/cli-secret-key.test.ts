@@ -56,6 +56,7 @@ function run(args: string[], keys: { current: Buffer; previous?: Buffer[] }, ext
       GENGATE_DATABASE_URL: databaseUrl,
       GENGATE_DATA_DIR: join(dir, 'data'),
       GENGATE_LOG_LEVEL: 'warn',
+      GENGATE_DRAIN_DELAY_MS: '0',
       GENGATE_MASTER_KEY: 'gg-master-secret-key-test-0123456789',
       GENGATE_SECRET_KEY: keys.current.toString('base64'),
       GENGATE_SECRET_KEY_PREVIOUS: (keys.previous ?? []).map((key) => key.toString('hex')).join(','),

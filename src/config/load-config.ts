@@ -185,6 +185,8 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
         : server.workers !== undefined && server.workers !== null
           ? { workers: parseWorkers(server.workers, 'server.workers') }
           : {}),
+      drainDelayMs:
+        intFromEnv(env, 'GENGATE_DRAIN_DELAY_MS') ?? nonNegativeInt(server.drainDelayMs, 'server.drainDelayMs') ?? DEFAULT_CONFIG.server.drainDelayMs,
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
