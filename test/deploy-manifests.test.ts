@@ -210,7 +210,8 @@ describe('compose', () => {
     expect(config.media.s3?.accessKeyId).toBe(compose.services.minio.environment.MINIO_ROOT_USER.replace(/^\$\{[A-Z_]+:-(.*)\}$/, '$1'));
     expect(config.secretKey).toBe(operatorValues.GENGATE_SECRET_KEY);
     expect(config.media.publicBaseUrl).toBe('http://127.0.0.1:8080');
-    for (const [, service] of replicas) expect(Number.parseInt(service.stop_grace_period, 10) * 1000).toBeGreaterThan(config.server.drainDelayMs + config.server.drainTimeoutMs);
+    for (const [, service] of replicas)
+      expect(Number.parseInt(service.stop_grace_period, 10) * 1000).toBeGreaterThan(config.server.drainDelayMs + config.server.drainTimeoutMs);
   });
 
   it('balances over every replica on the gateway port, health-checked on the readiness route', async () => {

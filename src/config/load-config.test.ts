@@ -33,7 +33,9 @@ describe('loadConfig', () => {
       /^GENGATE_SECRET_KEY must be 32 bytes written in base64 or hex/,
     );
     // 31 bytes in base64: the right alphabet, the wrong length.
-    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: Buffer.alloc(31, 7).toString('base64') } })).toThrow(/GENGATE_SECRET_KEY/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: Buffer.alloc(31, 7).toString('base64') } })).toThrow(
+      /GENGATE_SECRET_KEY/,
+    );
     expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY_PREVIOUS: `${'b'.repeat(64)},short` } })).toThrow(
       /^GENGATE_SECRET_KEY_PREVIOUS \(key 2\) must be 32 bytes/,
     );
@@ -51,7 +53,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('secretKey: "tooshort"\n') })).toThrow(
       /^secretKey \(config file\) must be 32 bytes/,
     );
-    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('secretKey: ""\n') })).toThrow(/secretKey in the config file is empty/);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('secretKey: ""\n') })).toThrow(
+      /secretKey in the config file is empty/,
+    );
     const valid = yamlFile(`secretKey: "${'c'.repeat(64)}"\n`);
     expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: valid }).secretKey).toBe('c'.repeat(64));
   });
