@@ -6,7 +6,7 @@
  * to its owner (e.g. the channel name), so it cannot be moved to another row.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const VERSION = 'v1';
@@ -71,13 +71,19 @@ export function loadSecretKey(source: SecretKeySource): Buffer {
   }
   mkdirSync(source.dataDir, { recursive: true });
   const key = randomBytes(KEY_BYTES);
+  // Written whole under a name of its own, then linked into place: `link` fails when the file
+  // exists, so of two processes generating at once one wins, and the other never reads a file
+  // that is created but not yet written (it reads the winner's key).
+  const temp = join(source.dataDir, `.secret.key.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temp, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    linkSync(temp, path);
     return key;
   } catch (error) {
-    // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return parseSecretKey(readFileSync(path, 'utf8'), path);
     throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 
