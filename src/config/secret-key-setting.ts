@@ -3,16 +3,11 @@
  * naming its variable, instead of failing on the first stored credential or sealed response. An
  * empty value is an error, not "unset": with it, each replica would silently generate its own key.
  */
-import { CredentialKeyError, parseSecretKey } from '../store/credential-cipher.js';
+import { decodeSecretKey, malformedSecretKeyMessage } from '../core/secret-key-text.js';
 import { ConfigError } from './config-error.js';
 
 function checked(text: string, origin: string): string {
-  try {
-    parseSecretKey(text, origin);
-  } catch (error) {
-    if (error instanceof CredentialKeyError) throw new ConfigError(error.message);
-    throw error;
-  }
+  if (!decodeSecretKey(text)) throw new ConfigError(malformedSecretKeyMessage(origin));
   return text;
 }
 

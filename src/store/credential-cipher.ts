@@ -8,9 +8,10 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeSecretKey, malformedSecretKeyMessage, SECRET_KEY_BYTES } from '../core/secret-key-text.js';
 
 const VERSION = 'v1';
-const KEY_BYTES = 32;
+const KEY_BYTES = SECRET_KEY_BYTES;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** A stored credential larger than this is refused before decoding. */
@@ -30,13 +31,8 @@ export function keyIdOf(key: Buffer): string {
 
 /** 32 bytes written as 64 hex digits or as base64 (standard or URL-safe). */
 export function parseSecretKey(text: string, origin: string): Buffer {
-  const value = text.trim();
-  let key: Buffer | undefined;
-  if (/^[0-9a-fA-F]{64}$/.test(value)) key = Buffer.from(value, 'hex');
-  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) key = Buffer.from(value, 'base64');
-  if (!key || key.length !== KEY_BYTES) {
-    throw new CredentialKeyError(`${origin} must be ${KEY_BYTES} bytes written in base64 or hex (e.g. the output of \`openssl rand -base64 32\`)`);
-  }
+  const key = decodeSecretKey(text);
+  if (!key) throw new CredentialKeyError(malformedSecretKeyMessage(origin));
   return key;
 }
 
