@@ -161,7 +161,7 @@ class Primary {
       this.logger.info({ reason, workers: this.slots.length }, how === 'drain' ? 'stopping: every worker drains' : 'stopping now');
       const killAfter = setTimeout(() => {
         for (const slot of this.slots) slot.worker?.process.kill('SIGKILL');
-      }, this.config.server.drainTimeoutMs + STOP_MARGIN_MS);
+      }, this.config.server.drainDelayMs + this.config.server.drainTimeoutMs + STOP_MARGIN_MS);
       killAfter.unref();
     }
     for (const slot of this.slots) clearTimeout(slot.restart);
