@@ -19,6 +19,7 @@ import { errorFamilies } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { installAccessLog } from './http/access-log.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
+import { installRefusalAfterListenerClosed } from './http/refuse-after-listener-closed.js';
 import { registerMediaRoutes } from './http/media-routes.js';
 import { registerVideoDownloadRoute } from './http/video-files/video-download-route.js';
 import { registerDashboardRoutes } from './http/dashboard-routes.js';
@@ -116,10 +117,12 @@ export interface GatewayApp {
   /** `http://host:port` of the metrics listener (`metrics.listen`), when there is one. */
   metricsUrl?: string;
   /**
-   * Stops accepting, lets in-flight requests finish for `drainTimeoutMs` (default: the config's
-   * `server.drainTimeoutMs`), then ends them with the shutdown error, and flushes usage.
+   * `/readyz` answers 503 at once; new requests are still served for `drainDelayMs` (default 0
+   * here: `gengate start` passes `server.drainDelayMs` on a signal); then stops accepting, lets
+   * in-flight requests finish for `drainTimeoutMs` (default: the config's `server.drainTimeoutMs`),
+   * ends them with the shutdown error, and flushes usage.
    */
-  close(options?: { drainTimeoutMs?: number }): Promise<void>;
+  close(options?: { drainTimeoutMs?: number; drainDelayMs?: number }): Promise<void>;
   /** For an exit that cannot wait: writes the usage journal now (the next start folds it in). */
   flushForExit(): void;
 }
@@ -331,7 +334,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     genReqId: nextRequestId,
     requestIdHeader: false,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Refused in the surface's error shape instead (installRefusalAfterListenerClosed).
+    return503OnClosing: false,
     ...serverTimeoutOptions(config.server),
     clientErrorHandler: clientErrorHandler(errorShapes, nextRequestId),
     frameworkErrors: frameworkErrorHandler(errorShapes),
@@ -350,6 +354,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     reply.header('x-request-id', request.id);
     done();
   });
+  let listenerClosed = false;
+  installRefusalAfterListenerClosed(http, errorShapes, () => listenerClosed);
   if (tracing) {
     http.addHook('onRequest', (request, reply, done) => {
       const release = incomingTraceparents.hold(request.id, request.headers.traceparent);
@@ -429,8 +435,11 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   background.start();
 
   let closing: Promise<void> | undefined;
-  const drain = async (drainTimeoutMs: number): Promise<void> => {
+  const drain = async (drainTimeoutMs: number, drainDelayMs: number): Promise<void> => {
     draining = true;
+    // The balancer's own delay in noticing: what it still sends meanwhile is served, not refused.
+    if (drainDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+    listenerClosed = true;
     let grace: NodeJS.Timeout | undefined;
     const deadline = setTimeout(() => {
       logger.warn({ inFlight: recorder.openCalls, drainTimeoutMs }, 'drain deadline passed: ending in-flight requests');
@@ -469,7 +478,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     metricsUrl: observability.listenUrl,
     close(closeOptions = {}) {
       closing ??= (async () => {
-        await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs);
+        await drain(closeOptions.drainTimeoutMs ?? config.server.drainTimeoutMs, closeOptions.drainDelayMs ?? 0);
         prober.stop();
         await observability.close();
         admission.stop();

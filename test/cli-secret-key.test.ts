@@ -56,6 +56,7 @@ function run(args: string[], keys: { current: Buffer; previous?: Buffer[] }, ext
       GENGATE_DATABASE_URL: databaseUrl,
       GENGATE_DATA_DIR: join(dir, 'data'),
       GENGATE_LOG_LEVEL: 'warn',
+      GENGATE_DRAIN_DELAY_MS: '0',
       GENGATE_MASTER_KEY: 'gg-master-secret-key-test-0123456789',
       GENGATE_SECRET_KEY: keys.current.toString('base64'),
       GENGATE_SECRET_KEY_PREVIOUS: (keys.previous ?? []).map((key) => key.toString('hex')).join(','),
@@ -104,6 +105,23 @@ describe('GENGATE_SECRET_KEY', () => {
     expect(output).not.toContain('gengate listening on');
     expect(output).not.toContain(CREDENTIAL);
     expect(output.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it('an empty or malformed GENGATE_SECRET_KEY stops `gengate start` before it listens, even with nothing stored yet', async () => {
+    // A fresh database: no stored credential that would reveal a bad key later.
+    const fresh = { GENGATE_DATABASE_URL: `sqlite:${join(dir, 'fresh.db')}`, GENGATE_DATA_DIR: join(dir, 'fresh-data') };
+    for (const [value, expected] of [
+      ['', /^gengate: GENGATE_SECRET_KEY is set but empty: .*unset it to let the gateway generate one/m],
+      ['not-a-secret-key', /^gengate: GENGATE_SECRET_KEY must be 32 bytes written in base64 or hex/m],
+    ] as const) {
+      const started = run(['start'], { current: NEW }, { ...fresh, GENGATE_SECRET_KEY: value, GENGATE_PORT: String(await freePort()) });
+      const watchdog = setTimeout(() => started.child.kill('SIGKILL'), 20_000);
+      const code = await started.exit;
+      clearTimeout(watchdog);
+      expect(code, started.output()).toBe(2);
+      expect(started.output()).toMatch(expected);
+      expect(started.output()).not.toContain('gengate listening on');
+    }
   }, 60_000);
 
   it('rotates: new key with the old as previous, `secrets rotate`, then the new key alone starts', async () => {

@@ -16,7 +16,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function run(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: `sqlite:${join(dir, 'data', 'gengate.db')}`, GENGATE_LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, GENGATE_DATABASE_URL: `sqlite:${join(dir, 'data', 'gengate.db')}`, GENGATE_LOG_LEVEL: 'warn', GENGATE_DRAIN_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -62,6 +62,8 @@ function podEnv(spec: Doc): Record<string, string> {
     const ref = variable.valueFrom?.secretKeyRef;
     env[variable.name] = ref ? ofKind('Secret').find((s) => s.metadata.name === ref.name)?.stringData?.[ref.key] : variable.value;
   }
+  // secret.yaml holds a placeholder the operator replaces (the gateway refuses it as a key).
+  if (env.GENGATE_SECRET_KEY !== undefined) env.GENGATE_SECRET_KEY = operatorValues.GENGATE_SECRET_KEY;
   return env;
 }
 
@@ -126,7 +128,7 @@ describe('Kubernetes manifests', () => {
     expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
     const config = load(ofKind('ConfigMap')[0].data['gengate.yaml'], podEnv(container));
     const pause = Number(container.lifecycle.preStop.exec.command[1]);
-    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(config.server.drainTimeoutMs + pause * 1000);
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(config.server.drainDelayMs + config.server.drainTimeoutMs + pause * 1000);
   });
 
   it('keep at least one replica through voluntary disruptions', () => {
@@ -208,7 +210,8 @@ describe('compose', () => {
     expect(config.media.s3?.accessKeyId).toBe(compose.services.minio.environment.MINIO_ROOT_USER.replace(/^\$\{[A-Z_]+:-(.*)\}$/, '$1'));
     expect(config.secretKey).toBe(operatorValues.GENGATE_SECRET_KEY);
     expect(config.media.publicBaseUrl).toBe('http://127.0.0.1:8080');
-    for (const [, service] of replicas) expect(Number.parseInt(service.stop_grace_period, 10) * 1000).toBeGreaterThan(config.server.drainTimeoutMs);
+    for (const [, service] of replicas)
+      expect(Number.parseInt(service.stop_grace_period, 10) * 1000).toBeGreaterThan(config.server.drainDelayMs + config.server.drainTimeoutMs);
   });
 
   it('balances over every replica on the gateway port, health-checked on the readiness route', async () => {

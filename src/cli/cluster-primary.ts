@@ -159,9 +159,12 @@ class Primary {
     if (!this.stopping) {
       this.stopping = true;
       this.logger.info({ reason, workers: this.slots.length }, how === 'drain' ? 'stopping: every worker drains' : 'stopping now');
-      const killAfter = setTimeout(() => {
-        for (const slot of this.slots) slot.worker?.process.kill('SIGKILL');
-      }, this.config.server.drainTimeoutMs + STOP_MARGIN_MS);
+      const killAfter = setTimeout(
+        () => {
+          for (const slot of this.slots) slot.worker?.process.kill('SIGKILL');
+        },
+        this.config.server.drainDelayMs + this.config.server.drainTimeoutMs + STOP_MARGIN_MS,
+      );
       killAfter.unref();
     }
     for (const slot of this.slots) clearTimeout(slot.restart);

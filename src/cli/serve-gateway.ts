@@ -33,12 +33,13 @@ export function drainOnSignals(gateway: GatewayApp): Drainer {
     drain(reason) {
       if (stopping) return;
       stopping = true;
+      const { drainDelayMs, drainTimeoutMs } = gateway.config.server;
       gateway.logger.info(
-        { reason, drainTimeoutMs: gateway.config.server.drainTimeoutMs },
-        'draining: finishing open requests and flushing usage (a second signal exits at once)',
+        { reason, drainDelayMs, drainTimeoutMs },
+        'draining: /readyz answers 503; serving for drainDelayMs, then finishing open requests and flushing usage (a second signal exits at once)',
       );
       gateway
-        .close()
+        .close({ drainDelayMs })
         .then(() => process.exit(0))
         .catch((error: unknown) => {
           gateway.logger.error({ err: error }, 'shutdown failed');

@@ -16,6 +16,9 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
     keepAliveTimeoutMs: 72_000,
     connectionTimeoutMs: 0,
     drainTimeoutMs: 30_000,
+    // A load balancer or Kubernetes' endpoints take a few seconds to stop sending to a replica
+    // that failed /readyz or is terminating; closing the listener sooner refuses what is already on its way.
+    drainDelayMs: 5_000,
   },
   databaseUrl: 'sqlite:./data/gengate.db',
   dataDir: './data',

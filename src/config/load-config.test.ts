@@ -27,6 +27,39 @@ describe('loadConfig', () => {
     expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: 'a'.repeat(64) } }).secretKey).toBe('a'.repeat(64));
   });
 
+  it('refuses a malformed GENGATE_SECRET_KEY when the configuration loads, naming the variable', () => {
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: 'not-a-key' } })).toThrow(ConfigError);
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: 'a'.repeat(62) } })).toThrow(
+      /^GENGATE_SECRET_KEY must be 32 bytes written in base64 or hex/,
+    );
+    // 31 bytes in base64: the right alphabet, the wrong length.
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: Buffer.alloc(31, 7).toString('base64') } })).toThrow(
+      /GENGATE_SECRET_KEY/,
+    );
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY_PREVIOUS: `${'b'.repeat(64)},short` } })).toThrow(
+      /^GENGATE_SECRET_KEY_PREVIOUS \(key 2\) must be 32 bytes/,
+    );
+  });
+
+  it('refuses an empty GENGATE_SECRET_KEY instead of treating it as unset', () => {
+    for (const empty of ['', '  ']) {
+      expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: { GENGATE_SECRET_KEY: empty } })).toThrow(
+        /GENGATE_SECRET_KEY is set but empty: .*unset it to let the gateway generate one/,
+      );
+    }
+  });
+
+  it('refuses a malformed or empty secretKey in the config file', () => {
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('secretKey: "tooshort"\n') })).toThrow(
+      /^secretKey \(config file\) must be 32 bytes/,
+    );
+    expect(() => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yamlFile('secretKey: ""\n') })).toThrow(
+      /secretKey in the config file is empty/,
+    );
+    const valid = yamlFile(`secretKey: "${'c'.repeat(64)}"\n`);
+    expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: valid }).secretKey).toBe('c'.repeat(64));
+  });
+
   it('takes the keys in force before a rotation from GENGATE_SECRET_KEY_PREVIOUS, comma-separated', () => {
     expect(loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {} }).previousSecretKeys).toEqual([]);
     expect(

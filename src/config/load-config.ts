@@ -13,6 +13,7 @@ import type { ProviderDescriptor } from '../providers/types.js';
 import { parseAllowedHosts } from './allowed-hosts.js';
 import { channelsFromEnv, type Env } from './channels-from-env.js';
 import { ConfigError } from './config-error.js';
+import { checkedPreviousKeys, secretKeySetting } from './secret-key-setting.js';
 import { DEFAULT_CONFIG } from './defaults.js';
 import { resolveMediaStoreSettings } from './media-store-settings.js';
 import { applyModelOverrides, parseModelOverrides, shippedModelCatalog } from './load-model-catalog.js';
@@ -185,13 +186,18 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
         : server.workers !== undefined && server.workers !== null
           ? { workers: parseWorkers(server.workers, 'server.workers') }
           : {}),
+      drainDelayMs:
+        intFromEnv(env, 'GENGATE_DRAIN_DELAY_MS') ?? nonNegativeInt(server.drainDelayMs, 'server.drainDelayMs') ?? DEFAULT_CONFIG.server.drainDelayMs,
     },
     databaseUrl: env.GENGATE_DATABASE_URL ?? (file.databaseUrl as string | undefined) ?? DEFAULT_CONFIG.databaseUrl,
     redisUrl: env.GENGATE_REDIS_URL ?? (file.redisUrl as string | undefined),
     dataDir: env.GENGATE_DATA_DIR ?? (file.dataDir as string | undefined) ?? DEFAULT_CONFIG.dataDir,
     masterKey: env.GENGATE_MASTER_KEY ?? (file.masterKey as string | undefined),
-    secretKey: env.GENGATE_SECRET_KEY || (file.secretKey as string | undefined) || undefined,
-    previousSecretKeys: previousSecretKeys(env.GENGATE_SECRET_KEY_PREVIOUS, file.previousSecretKeys),
+    secretKey: secretKeySetting(env.GENGATE_SECRET_KEY, file.secretKey),
+    previousSecretKeys: checkedPreviousKeys(
+      previousSecretKeys(env.GENGATE_SECRET_KEY_PREVIOUS, file.previousSecretKeys),
+      env.GENGATE_SECRET_KEY_PREVIOUS ? 'GENGATE_SECRET_KEY_PREVIOUS' : 'previousSecretKeys',
+    ),
     logLevel: checkLogLevel(env.GENGATE_LOG_LEVEL, 'GENGATE_LOG_LEVEL') ?? checkLogLevel(file.logLevel, 'logLevel') ?? DEFAULT_CONFIG.logLevel,
     logFormat: checkLogFormat(env.GENGATE_LOG_FORMAT, 'GENGATE_LOG_FORMAT') ?? checkLogFormat(file.logFormat, 'logFormat'),
     accessLog:

@@ -252,6 +252,11 @@ export interface GatewayConfig {
     drainTimeoutMs: number;
     /** Worker processes sharing the port (`auto`: the cores available, cgroup quota respected); absent: 1. */
     workers?: WorkersSetting;
+    /**
+     * On SIGTERM/SIGINT, how long the gateway keeps accepting and serving new requests (while
+     * `/readyz` already answers 503) before it closes its listener and starts the drain.
+     */
+    drainDelayMs: number;
   };
   /** `sqlite:<path>` (embedded default) or `postgres://…`. */
   databaseUrl: string;

@@ -6,11 +6,12 @@
  * to its owner (e.g. the channel name), so it cannot be moved to another row.
  */
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { decodeSecretKey, malformedSecretKeyMessage, SECRET_KEY_BYTES } from '../core/secret-key-text.js';
 
 const VERSION = 'v1';
-const KEY_BYTES = 32;
+const KEY_BYTES = SECRET_KEY_BYTES;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** A stored credential larger than this is refused before decoding. */
@@ -30,13 +31,8 @@ export function keyIdOf(key: Buffer): string {
 
 /** 32 bytes written as 64 hex digits or as base64 (standard or URL-safe). */
 export function parseSecretKey(text: string, origin: string): Buffer {
-  const value = text.trim();
-  let key: Buffer | undefined;
-  if (/^[0-9a-fA-F]{64}$/.test(value)) key = Buffer.from(value, 'hex');
-  else if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) key = Buffer.from(value, 'base64');
-  if (!key || key.length !== KEY_BYTES) {
-    throw new CredentialKeyError(`${origin} must be ${KEY_BYTES} bytes written in base64 or hex (e.g. the output of \`openssl rand -base64 32\`)`);
-  }
+  const key = decodeSecretKey(text);
+  if (!key) throw new CredentialKeyError(malformedSecretKeyMessage(origin));
   return key;
 }
 
@@ -71,13 +67,19 @@ export function loadSecretKey(source: SecretKeySource): Buffer {
   }
   mkdirSync(source.dataDir, { recursive: true });
   const key = randomBytes(KEY_BYTES);
+  // Written whole under a name of its own, then linked into place: `link` fails when the file
+  // exists, so of two processes generating at once one wins, and the other never reads a file
+  // that is created but not yet written (it reads the winner's key).
+  const temp = join(source.dataDir, `.secret.key.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  writeFileSync(temp, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    linkSync(temp, path);
     return key;
   } catch (error) {
-    // Another process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return parseSecretKey(readFileSync(path, 'utf8'), path);
     throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 

@@ -30,6 +30,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
       GENGATE_DATABASE_URL: `sqlite:${join(home, 'gengate.db')}`,
       GENGATE_DATA_DIR: home,
       GENGATE_LOG_LEVEL: 'warn',
+      GENGATE_DRAIN_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

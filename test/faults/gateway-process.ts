@@ -15,6 +15,8 @@ export interface GatewaySetup {
   databaseUrl: string;
   tokensPerSecond: number;
   drainTimeoutMs?: number;
+  /** `server.drainDelayMs`: 0 unless given, so a SIGTERM closes the listener at once. */
+  drainDelayMs?: number;
   /** More top-level YAML for gengate.yaml (channels, tasks, media…; not `sandbox`, written here). */
   extraYaml?: string;
   /** The config file's name in `dataDir` (processes sharing a data folder may each want their own). */
@@ -49,6 +51,7 @@ export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayP
       GENGATE_MASTER_KEY: MASTER_KEY,
       GENGATE_LOG_LEVEL: 'warn',
       GENGATE_ACCESS_LOG: 'false',
+      GENGATE_DRAIN_DELAY_MS: String(setup.drainDelayMs ?? 0),
       ...(setup.drainTimeoutMs !== undefined ? { GENGATE_DRAIN_TIMEOUT_MS: String(setup.drainTimeoutMs) } : {}),
       ...setup.env,
     },

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTempDatabase, type TempDatabase } from '../helpers/postgres.js';
-import { startGatewayProcess, type GatewayProcess } from './gateway-process.js';
+import { rawConnection, rawPost, steadyLoad } from './drain-grace.js';
+import { MASTER_KEY, startGatewayProcess, type GatewayProcess } from './gateway-process.js';
 import { send, type Kind, type Seen } from './mixed-load.js';
 import { byRequestId, readUsage } from './read-usage.js';
 
@@ -138,4 +139,68 @@ describe('shutdown', () => {
       expect(found[0]).toMatchObject({ key_id: 'master', operation: 'chat', stream: 1 });
     }
   }, 60_000);
+});
+
+describe('shutdown grace period (server.drainDelayMs)', () => {
+  const auth = { authorization: `Bearer ${MASTER_KEY}` };
+  const chat = (stream: boolean, maxTokens: number) => ({
+    model: 'textmodel-b-4o-mini',
+    max_tokens: maxTokens,
+    stream,
+    messages: [{ role: 'user', content: 'Tell me about lighthouses.' }],
+  });
+
+  it('on SIGTERM /readyz is 503 at once, requests keep being served until the grace ends, and later ones get the API error shape', async () => {
+    const dir = dataDir();
+    const GRACE_MS = 2_500;
+    const gateway = await startGatewayProcess({
+      dataDir: dir,
+      databaseUrl: `sqlite:${join(dir, 'gengate.db')}`,
+      tokensPerSecond: 5,
+      drainDelayMs: GRACE_MS,
+      drainTimeoutMs: 15_000,
+    });
+    // A kept-alive connection with a stream on it (about 8 s) that outlives the grace period.
+    const kept = rawConnection(gateway.url);
+    kept.write(rawPost('/v1/chat/completions', auth, chat(true, 40)));
+    const stop = new AbortController();
+    const load = steadyLoad(gateway.url, ['embed'], 4, stop.signal);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const signalledAt = Date.now();
+    gateway.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const ready = await fetch(`${gateway.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'draining' });
+
+    // After the grace period, a request on the kept-alive connection still in use.
+    await new Promise((resolve) => setTimeout(resolve, signalledAt + GRACE_MS + 1_000 - Date.now()));
+    kept.write(rawPost('/v1/chat/completions', auth, chat(false, 5)));
+
+    const exit = await gateway.exited;
+    stop.abort();
+    const seen = await load;
+    expect(exit, gateway.output()).toEqual({ code: 0, signal: null });
+
+    // Everything sent before the grace ended (less a margin for the answer to start) was served.
+    const inGrace = seen.filter((s) => s.sentAt >= signalledAt && s.sentAt < signalledAt + GRACE_MS - 300);
+    expect(inGrace.length).toBeGreaterThan(10);
+    for (const request of seen.filter((s) => s.sentAt < signalledAt + GRACE_MS - 300)) {
+      expect({ kind: request.kind, status: request.status, completed: request.completed }).toEqual({ kind: request.kind, status: 200, completed: true });
+    }
+    // Later: refused connections, or the API's own 503 — never Fastify's bare one.
+    for (const late of seen.filter((s) => s.status !== undefined && s.status !== 200)) {
+      expect(late.status).toBe(503);
+      expect(JSON.parse(late.body)).toMatchObject({ error: { code: 'shutting_down', type: 'server_error' } });
+    }
+
+    const [first, second] = (await kept.received).split(/(?=HTTP\/1\.1 )/);
+    expect(first).toMatch(/^HTTP\/1\.1 200/);
+    expect(first).toContain('data: [DONE]');
+    expect(second).toMatch(/^HTTP\/1\.1 503/);
+    expect(second).toMatch(/\r\nconnection: close\r\n/i);
+    const body = second.slice(second.indexOf('\r\n\r\n') + 4);
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'shutting_down', type: 'server_error' } });
+  }, 30_000);
 });

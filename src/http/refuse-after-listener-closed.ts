@@ -1,0 +1,26 @@
+/**
+ * Once the listener has closed for a drain, a request that still arrives (on a kept-alive
+ * connection) is refused in its surface's error shape — a 503 `shutting_down` the client may
+ * retry on another replica — instead of Fastify's generic 503. Fastify adds `connection: close`
+ * to every answer once closing, so the client reconnects elsewhere. The probes keep answering.
+ */
+import type { FastifyInstance } from 'fastify';
+import { GatewayError } from '../core/errors.js';
+import { rendererFor, replyWithError } from './edge-errors.js';
+import type { ErrorFamilies } from './error-family.js';
+
+const PROBES = new Set(['/healthz', '/readyz']);
+
+export function refusedWhileClosingError(): GatewayError {
+  return new GatewayError('overloaded', 'This gateway replica is shutting down and takes no new requests; retry the request.', {
+    code: 'shutting_down',
+    retryable: true,
+  });
+}
+
+export function installRefusalAfterListenerClosed(app: FastifyInstance, families: ErrorFamilies, listenerClosed: () => boolean): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!listenerClosed() || PROBES.has(request.url.split('?')[0])) return;
+    return replyWithError(request, reply, refusedWhileClosingError(), rendererFor(request, families));
+  });
+}
