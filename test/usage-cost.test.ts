@@ -136,11 +136,15 @@ describe('recorded cost against the published prices', () => {
 });
 
 describe('a model without a price', () => {
-  it('is recorded unpriced (not a silent zero) and counted as such in usage reports', async () => {
-    gw = await startGateway({ channels: channels() });
+  it('is recorded unpriced (not a silent zero) and counted as such in usage reports and metrics', async () => {
+    const token = 'usage-cost-metrics-token-0123456789';
+    gw = await startGateway({ channels: channels(), metrics: { enabled: true, token } });
     const row = await ask('private-model');
     expect(row.cost_nusd).toBe(0);
     expect(row.unpriced).toBe(1);
+    const scraped = await (await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+    // A model the catalog does not list is labelled `other` (labels never come from client input).
+    expect(scraped).toMatch(/^gengate_unpriced_calls_total\{model="other",channel="openai"\} 1$/m);
     await ask('gpt-5');
     const report = await new UsageReports(gw.gateway.store.db).summarize({ from: Date.now() - 60_000, to: Date.now(), groupBy: 'model' });
     expect(report.totals.requests).toBe(2);

@@ -25,7 +25,7 @@ describe('validateChannel', () => {
   it('refuses an unknown provider, listing the registered ones', () => {
     const attempt = () => validateChannel({ name: 'x', provider: 'acme' }, 'channels[3]', PROVIDER_DESCRIPTORS);
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(/channels\[3\]\.provider must be one of openai, openai-compatible, anthropic, .*sandbox, got "acme"/);
+    expect(attempt).toThrow(/channels\[3\]\.provider must be one of openai, openai-compatible, azure-openai, anthropic, .*sandbox.*, got "acme"/);
   });
 
   it('takes the provider list and default base URL from the descriptors it is given', () => {

@@ -51,6 +51,10 @@ export function metricFamilies() {
     failovers: new CounterFamily('gengate_failover_attempts_total', 'Attempts made after an earlier channel failed, by the channel tried next.'),
     refusals: new CounterFamily('gengate_admission_refusals_total', 'Calls refused by a rate limit or a budget, by reason.'),
     cost: new CounterFamily('gengate_cost_nusd_total', 'What calls cost, in nUSD (10^-9 USD, the ledger unit), by model and channel.'),
+    unpriced: new CounterFamily(
+      'gengate_unpriced_calls_total',
+      'Calls an upstream answered for a model the catalog has no price for (recorded at cost 0), by model and channel.',
+    ),
     usageWrite: new HistogramFamily('gengate_usage_db_write_seconds', 'Batched usage-row writes to the database, by outcome.', DB_WRITE_BUCKETS),
   };
 }

@@ -29,6 +29,7 @@ class CallSeries {
   readonly outputTokens: HistogramSeries;
   readonly ttft: HistogramSeries;
   readonly cost: CounterSeries;
+  readonly unpriced: CounterSeries;
   private readonly failed = new Map<string, { requests: CounterSeries; duration: HistogramSeries }>();
 
   constructor(
@@ -44,6 +45,7 @@ class CallSeries {
     this.outputTokens = families.tokenUsage.series({ ...genAi, gen_ai_token_type: 'output' });
     this.ttft = families.timeToFirstToken.series(genAi);
     this.cost = families.cost.series({ model: own.model, channel: own.channel });
+    this.unpriced = families.unpriced.series({ model: own.model, channel: own.channel });
   }
 
   failure(statusClass: string, errorType: ErrorType): { requests: CounterSeries; duration: HistogramSeries } {
@@ -152,6 +154,7 @@ export class MetricsHooks implements LifecycleHooks {
       if (usage.outputTokens > 0) series.outputTokens.observe(usage.outputTokens);
     }
     if (ending.costNusd > 0) series.cost.inc(ending.costNusd);
+    else if (ending.unpriced === true) series.unpriced.inc(1);
   }
 
   private callSeries(call: Call, route: RouteInfo | undefined): CallSeries {

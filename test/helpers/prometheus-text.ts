@@ -29,7 +29,8 @@ const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 function parseValue(text: string, line: string): number {
   if (text === '+Inf') return Number.POSITIVE_INFINITY;
   if (text === '-Inf') return Number.NEGATIVE_INFINITY;
-  if (text === 'NaN') return Number.NaN;
+  // Prometheus reads values with Go's ParseFloat, which takes NaN in any case: prom-client writes `Nan` (a lag gauge before its first sample).
+  if (text.toLowerCase() === 'nan') return Number.NaN;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new Error(`bad value ${JSON.stringify(text)} in: ${line}`);
   return Number(text);
 }
