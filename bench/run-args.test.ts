@@ -10,6 +10,7 @@ describe('parseRunArgs', () => {
     expect(args.scenarios).toEqual([
       'chat',
       'chat-limited',
+      'chat-traced',
       'chat-metrics',
       'chat-no-timing',
       'chat-stream',

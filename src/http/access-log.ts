@@ -45,7 +45,7 @@ export function installAccessLog(http: FastifyInstance, lifecycle: CallEnds): vo
     };
     // The gateway's own share of the time (`metrics/timing-headers.ts`), when the answer carries it.
     const overheadMs = reply.getHeader('x-gengate-overhead-ms');
-    if (overheadMs !== undefined) line.overheadMs = Number(overheadMs);
+    if (overheadMs !== undefined) line.overheadMs = overheadMs;
     if (request.errorType !== undefined) line.errorType = request.errorType;
     request.log.info(line, 'request');
     done();

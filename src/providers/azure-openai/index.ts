@@ -5,7 +5,6 @@
 import { OPENAI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { openAIFlavourDescriptor } from '../openai/openai-flavour-descriptor.js';
 import type { OpenAIFlavour } from '../openai/openai-flavour.js';
-import { AZURE_ENDPOINT } from './azure-endpoint.js';
 
 export const AZURE_OPENAI_FLAVOUR: OpenAIFlavour = {
   name: 'azure-openai',
@@ -24,7 +23,7 @@ export const AZURE_OPENAI_FLAVOUR: OpenAIFlavour = {
   acceptsDocuments: true,
   maxTools: 128,
   servesResponses: true,
-  endpoint: AZURE_ENDPOINT,
 };
 
-export const azureOpenAIDescriptor = openAIFlavourDescriptor(AZURE_OPENAI_FLAVOUR);
+// The endpoint (URL layouts, Entra tokens) is loaded with the adapter, when a channel is built.
+export const azureOpenAIDescriptor = openAIFlavourDescriptor(AZURE_OPENAI_FLAVOUR, async () => (await import('./azure-endpoint.js')).AZURE_ENDPOINT);

@@ -9,4 +9,4 @@ import { OPENAI_COMPATIBLE_FLAVOUR, OPENAI_FLAVOUR } from './openai-flavours.js'
 
 export const openaiDescriptor = openAIFlavourDescriptor(OPENAI_FLAVOUR);
 export const openaiCompatibleDescriptor = openAIFlavourDescriptor(OPENAI_COMPATIBLE_FLAVOUR);
-export const namedPresetDescriptors = [...NAMED_PRESETS, ...LOCAL_SERVER_PRESETS].map(openAIFlavourDescriptor);
+export const namedPresetDescriptors = [...NAMED_PRESETS, ...LOCAL_SERVER_PRESETS].map((flavour) => openAIFlavourDescriptor(flavour));

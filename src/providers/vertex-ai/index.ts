@@ -4,7 +4,7 @@
  * service-account key file held as the channel's key. Channel options `project` and `location`.
  */
 import type { ProviderDescriptor } from '../types.js';
-import { VERTEX_DEFAULT_BASE_URL } from './vertex-target.js';
+import { VERTEX_DEFAULT_BASE_URL } from './vertex-default-url.js';
 
 export const vertexAIDescriptor: ProviderDescriptor = {
   name: 'vertex-ai',

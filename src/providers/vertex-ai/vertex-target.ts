@@ -11,8 +11,8 @@ import { modelPath } from '../shared/path-segment.js';
 import type { Attempt, ChannelConfig } from '../types.js';
 import { googleAccessToken } from './google-access-token.js';
 import { serviceAccountOf } from './service-account.js';
+import { VERTEX_DEFAULT_BASE_URL } from './vertex-default-url.js';
 
-export const VERTEX_DEFAULT_BASE_URL = 'https://aiplatform.googleapis.com';
 /** Region names as Google writes them (`us-central1`, `europe-west4`), the multi-regions and `global`. */
 const LOCATION = /^(global|us|eu|[a-z]+-[a-z]+\d{1,2})$/;
 const PROJECT = /^[a-z][a-z0-9-]{4,61}[a-z0-9]$/;
