@@ -19,8 +19,8 @@ export function bannerBase(config: GatewayConfig, address: string): string {
 }
 
 export interface Drainer {
-  /** Starts the drain unless one is under way (a worker told by its primary). */
-  drain(reason: string): void;
+  /** Starts the drain unless one is under way (a worker told by its primary); `delayMs` defaults to `server.drainDelayMs`. */
+  drain(reason: string, delayMs?: number): void;
   /** Flushes the journal and exits 1 at once. */
   exitNow(reason: string): never;
 }
@@ -30,10 +30,11 @@ export function drainOnSignals(gateway: GatewayApp): Drainer {
   let stopping = false;
   let signalled = false;
   const drainer: Drainer = {
-    drain(reason) {
+    drain(reason, delayMs) {
       if (stopping) return;
       stopping = true;
-      const { drainDelayMs, drainTimeoutMs } = gateway.config.server;
+      const { drainTimeoutMs } = gateway.config.server;
+      const drainDelayMs = delayMs ?? gateway.config.server.drainDelayMs;
       gateway.logger.info(
         { reason, drainDelayMs, drainTimeoutMs },
         'draining: /readyz answers 503; serving for drainDelayMs, then finishing open requests and flushing usage (a second signal exits at once)',
@@ -56,7 +57,8 @@ export function drainOnSignals(gateway: GatewayApp): Drainer {
   const onSignal = (signal: string): void => {
     if (signalled) drainer.exitNow(`second ${signal}`);
     signalled = true;
-    drainer.drain(signal);
+    // The grace period is for a balancer that is still sending (an orchestrator's SIGTERM); Ctrl-C at a terminal has none to wait for.
+    drainer.drain(signal, signal === 'SIGINT' ? 0 : undefined);
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));

@@ -108,6 +108,15 @@ describe('shutdown', () => {
     for (const request of seen) expect((rows.get(request.requestId!) ?? []).map((r) => r.outcome)).toEqual(['ok']);
   }, 60_000);
 
+  it('Ctrl-C (SIGINT) at a terminal drains without the grace period a SIGTERM waits', async () => {
+    const dir = dataDir();
+    const gateway = await startGatewayProcess({ dataDir: dir, databaseUrl: `sqlite:${join(dir, 'gengate.db')}`, tokensPerSecond: 4, drainDelayMs: 5_000 });
+    const signalledAt = Date.now();
+    gateway.child.kill('SIGINT');
+    expect(await gateway.exited, gateway.output()).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(4_000);
+  }, 60_000);
+
   it('finding 13: a second signal exits at once, and the next start closes the cut requests as interrupted', async () => {
     const dir = dataDir();
     const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
