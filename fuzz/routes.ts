@@ -751,6 +751,8 @@ export const ROUTES: readonly Route[] = [
   { name: 'admin usage', method: 'GET', path: '/admin/v1/usage?groupBy=model', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin usage csv', method: 'GET', path: '/admin/v1/usage.csv?groupBy=day', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin usage refusals', method: 'GET', path: '/admin/v1/usage/refusals', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin usage errors', method: 'GET', path: '/admin/v1/usage/errors?errorType=upstream.timeout', family: 'admin', keyPlaces: ['bearer'] },
+  { name: 'admin usage records by error type', method: 'GET', path: '/admin/v1/usage/records?errorType=client.auth&limit=5', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin tasks', method: 'GET', path: '/admin/v1/tasks?status=succeeded', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin task', method: 'GET', path: '/admin/v1/tasks/task_unknown', family: 'admin', keyPlaces: ['bearer'] },
   { name: 'admin responses', method: 'GET', path: '/admin/v1/responses?limit=5', family: 'admin', keyPlaces: ['bearer'] },
