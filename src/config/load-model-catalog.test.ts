@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from './config-error.js';
 import { loadConfig } from './load-config.js';
-import { applyModelOverrides, readModelCatalog, SHIPPED_CATALOG_PATH, shippedModelCatalog } from './load-model-catalog.js';
+import { applyModelOverrides, readModelCatalog, readModelCatalogDir, SHIPPED_CATALOG_PATH, shippedModelCatalog } from './load-model-catalog.js';
 import type { CatalogEntry } from './types.js';
 import { PROVIDER_DESCRIPTORS } from '../providers/registry.js';
 
@@ -22,6 +22,35 @@ describe('the shipped catalog file', () => {
   it('sits at the package root, where src/ and dist/ both find it', () => {
     expect(SHIPPED_CATALOG_PATH).toBe(join(process.cwd(), 'catalog', 'models.yaml'));
     expect(shippedModelCatalog().models.length).toBeGreaterThan(20);
+  });
+});
+
+describe('readModelCatalogDir', () => {
+  function folder(files: Record<string, string>): string {
+    const dir = join(mkdtempSync(join(tmpdir(), 'gengate-catalog-')), 'catalog');
+    mkdirSync(dir);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  }
+
+  it('adds the models of every other yaml file, in name order, with the root listing date', () => {
+    const dir = folder({
+      'models.yaml': 'listingDate: 1700000000\nmodels:\n  - { id: a, operations: [chat] }\n',
+      'z-vendors.yaml': 'models:\n  - { id: z, operations: [chat] }\n',
+      'clouds.yaml': 'models:\n  - { id: c, operations: [embed] }\n',
+      'notes.txt': 'not a catalog',
+    });
+    const catalog = readModelCatalogDir(dir);
+    expect(catalog.listingDate).toBe(1_700_000_000);
+    expect(catalog.models.map((model) => model.id)).toEqual(['a', 'c', 'z']);
+  });
+
+  it('refuses an id listed in two files, naming both', () => {
+    const dir = folder({
+      'models.yaml': 'listingDate: 1700000000\nmodels:\n  - { id: a, operations: [chat] }\n',
+      'clouds.yaml': 'models:\n  - { id: a, operations: [chat] }\n',
+    });
+    expect(() => readModelCatalogDir(dir)).toThrow(/clouds\.yaml: a is already listed in models\.yaml/);
   });
 });
 

@@ -1,9 +1,11 @@
 /**
- * The model catalog: `catalog/models.yaml`, shipped with gengate at the package root (found
- * from `src/config/` and from the compiled `dist/config/` alike), then the changes and
- * additions of gengate.yaml's `models:` list.
+ * The model catalog: the `catalog/` folder shipped with gengate at the package root (found
+ * from `src/config/` and from the compiled `dist/config/` alike) — `models.yaml` with the
+ * listing date and the first-party vendors' models, and one more file per group of vendors
+ * (`catalog/*.yaml`, models only) — then the changes and additions of gengate.yaml's `models:` list.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError } from './config-error.js';
@@ -17,12 +19,13 @@ interface ModelCatalog {
   models: CatalogEntry[];
 }
 
-export const SHIPPED_CATALOG_PATH = fileURLToPath(new URL('../../catalog/models.yaml', import.meta.url));
+export const SHIPPED_CATALOG_DIR = fileURLToPath(new URL('../../catalog/', import.meta.url));
+export const SHIPPED_CATALOG_PATH = join(SHIPPED_CATALOG_DIR, 'models.yaml');
 
 /** A catalog file far larger than any real one is refused before parsing. */
 const MAX_CATALOG_BYTES = 4 * 1024 * 1024;
 
-export function readModelCatalog(path: string): ModelCatalog {
+export function readModelCatalog(path: string, options: { listingDate?: number } = {}): ModelCatalog {
   let document: unknown;
   try {
     const text = readFileSync(path, 'utf8');
@@ -34,7 +37,7 @@ export function readModelCatalog(path: string): ModelCatalog {
   if (typeof document !== 'object' || document === null || Array.isArray(document)) {
     throw new ConfigError(`model catalog ${path}: expected a mapping with listingDate and models`);
   }
-  const { listingDate, models } = document as Record<string, unknown>;
+  const { listingDate = options.listingDate, models } = document as Record<string, unknown>;
   if (typeof listingDate !== 'number' || !Number.isSafeInteger(listingDate) || listingDate < 0) {
     throw new ConfigError(`model catalog ${path}: listingDate must be Unix seconds`);
   }
@@ -52,9 +55,31 @@ export function readModelCatalog(path: string): ModelCatalog {
 
 let shipped: ModelCatalog | undefined;
 
+/**
+ * A catalog folder: `models.yaml` gives the listing date, every `*.yaml` beside it adds models
+ * (in name order); an id listed in two files is refused.
+ */
+export function readModelCatalogDir(dir: string): ModelCatalog {
+  const root = readModelCatalog(join(dir, 'models.yaml'));
+  const models = [...root.models];
+  const seen = new Map(models.map((model) => [model.id, 'models.yaml']));
+  const others = readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml') && name !== 'models.yaml')
+    .sort();
+  for (const name of others) {
+    for (const model of readModelCatalog(join(dir, name), { listingDate: root.listingDate }).models) {
+      const first = seen.get(model.id);
+      if (first) throw new ConfigError(`model catalog ${join(dir, name)}: ${model.id} is already listed in ${first}`);
+      seen.set(model.id, name);
+      models.push(model);
+    }
+  }
+  return { listingDate: root.listingDate, models };
+}
+
 /** The catalog shipped with gengate, read once. */
 export function shippedModelCatalog(): ModelCatalog {
-  shipped ??= readModelCatalog(SHIPPED_CATALOG_PATH);
+  shipped ??= readModelCatalogDir(SHIPPED_CATALOG_DIR);
   return shipped;
 }
 
