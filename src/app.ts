@@ -246,6 +246,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
         ),
     ),
     retentionSeconds: config.responses.retentionDays * 86_400,
+    maxStoredBytesPerOwner: config.responses.maxStoredMiBPerAccount * 1024 * 1024,
     onSweepError: (error) => logger.warn({ err: error }, 'stored responses sweep failed'),
   });
   const services = new Gateway({

@@ -195,9 +195,9 @@ describe('gengate migrate', () => {
       const first = await gengate(['migrate'], { GENGATE_DATABASE_URL: database.url });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout.trim()).toBe(
-        'applied 23 migrations (postgres): 001-initial, 002-usage-units, 003-channels, 004-unique-request-id, 005-tasks, 006-task-deletion, ' +
+        'applied 24 migrations (postgres): 001-initial, 002-usage-units, 003-channels, 004-unique-request-id, 005-tasks, 006-task-deletion, ' +
           '007-accounts, 008-usage-rollups, 009-store-revisions, 010-model-overrides, 011-usage-dimension-rollups, 012-webhook-fairness, 013-key-revisions, 014-login-failure-devices, 015-media-files, ' +
-          '016-stored-responses, 017-background-responses, 018-stored-response-items, 019-money-nusd, 021-usage-refusal, 022-limit-rules, 023-error-types, 024-unpriced-usage',
+          '016-stored-responses, 017-background-responses, 018-stored-response-items, 019-money-nusd, 021-usage-refusal, 022-limit-rules, 023-error-types, 024-unpriced-usage, 025-stored-response-totals',
       );
       const again = await gengate(['migrate'], { GENGATE_DATABASE_URL: database.url });
       expect(again.code).toBe(0);

@@ -39,7 +39,7 @@ export const DEFAULT_CONFIG: Omit<GatewayConfig, 'channels' | 'models' | 'source
   },
   limits: { maxDocumentBytes: 32 * 1024 * 1024, usageReportMaxRows: 1_000_000, usageReportTimeoutMs: 30_000, maxKeysPerAccount: 100, cutOnRevoke: true },
   // OpenAI keeps stored responses 30 days.
-  responses: { retentionDays: 30 },
+  responses: { retentionDays: 30, maxStoredMiBPerAccount: 1024 },
   // Usage rows, tasks and the audit trail are the operator's records: kept until a retention is set. Delivered webhooks are only plumbing.
   // Rates fail open and budgets closed when Redis is away: a lost minute of rate limiting costs less than unbounded spend.
   admission: {

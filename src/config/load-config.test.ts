@@ -173,6 +173,17 @@ channels:
   });
 });
 
+describe('responses.maxStoredMiBPerAccount', () => {
+  const load = (yaml?: string) => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yaml === undefined ? undefined : yamlFile(yaml) });
+  it('defaults to 1024 MiB, takes 0 for no cap, and refuses anything else than a whole number in range', () => {
+    expect(load().responses.maxStoredMiBPerAccount).toBe(1024);
+    expect(load('responses:\n  maxStoredMiBPerAccount: 0\n').responses.maxStoredMiBPerAccount).toBe(0);
+    for (const value of ['-1', '1.5', '"a lot"', '2000000']) {
+      expect(() => load(`responses:\n  maxStoredMiBPerAccount: ${value}\n`), value).toThrow(/responses\.maxStoredMiBPerAccount must be a whole number of MiB/);
+    }
+  });
+});
+
 describe('responses.retentionDays', () => {
   const load = (yaml?: string) => loadConfig({ providers: PROVIDER_DESCRIPTORS, env: {}, configPath: yaml === undefined ? undefined : yamlFile(yaml) });
 

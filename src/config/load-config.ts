@@ -37,6 +37,8 @@ const WEBHOOK_POSITIVE_INTS = [
 /** A hundred years: past it a retention is surely a typo. */
 const MAX_RETENTION_DAYS = 36_500;
 const MAX_RESPONSE_RETENTION_DAYS = 3650;
+/** 1 TiB: far above any sane cap, and still a safe integer of bytes. */
+const MAX_STORED_MIB_PER_ACCOUNT = 1024 * 1024;
 
 function intFromEnv(env: Env, name: string): number | undefined {
   const raw = env[name];
@@ -255,6 +257,12 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   if (!Number.isSafeInteger(retentionDays) || retentionDays < 1 || retentionDays > MAX_RESPONSE_RETENTION_DAYS) {
     throw new ConfigError(
       `responses.retentionDays must be a whole number of days from 1 to ${MAX_RESPONSE_RETENTION_DAYS}, got ${JSON.stringify(retentionDays)}`,
+    );
+  }
+  const maxStored = config.responses.maxStoredMiBPerAccount;
+  if (!Number.isSafeInteger(maxStored) || maxStored < 0 || maxStored > MAX_STORED_MIB_PER_ACCOUNT) {
+    throw new ConfigError(
+      `responses.maxStoredMiBPerAccount must be a whole number of MiB from 0 (no cap) to ${MAX_STORED_MIB_PER_ACCOUNT}, got ${JSON.stringify(maxStored)}`,
     );
   }
   checkAdmission(config.admission);

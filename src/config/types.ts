@@ -109,6 +109,8 @@ export interface MediaSettings {
 export interface ResponsesSettings {
   /** Days a stored response (and so a conversation's `previous_response_id`) is kept; then it is deleted. */
   retentionDays: number;
+  /** MiB of stored responses one account (or account-less key) may keep; a request that would store one more is refused past it. 0: no cap. */
+  maxStoredMiBPerAccount: number;
 }
 
 /** How long the gateway keeps what grows with traffic; 0 keeps it forever. Stored responses and media have their own settings. */

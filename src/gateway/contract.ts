@@ -138,6 +138,8 @@ export interface ResponseStateServices {
    * request's input (the caller bounds them); too many stored bytes to read is a 400 naming `input`.
    */
   items(key: AuthenticatedKey, ids: readonly string[]): Promise<Map<string, ResponseItem>>;
+  /** Throws a 400 naming `store` when the key's account keeps more stored responses than its cap allows. */
+  mayStore(key: AuthenticatedKey): Promise<void>;
   /** Writes (or rewrites, by id) a response; resolves once it is durable and visible to every replica. */
   save(key: AuthenticatedKey, response: StoredResponse): Promise<void>;
   /** Deletes the key's account's response; false when unknown. */

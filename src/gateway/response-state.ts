@@ -15,6 +15,7 @@ import type { ResponseItem, SealedReasoning, StoredResponse } from '../core/resp
 import type { ChainLink, StoredResponsesRepository } from '../store/stored-responses-repository.js';
 import type { ResponseStateServices } from './contract.js';
 import type { ReasoningSeal } from './reasoning-seal.js';
+import { StoredResponsesCap } from './stored-responses-cap.js';
 
 /** How far back a follow-up may reach; documented in docs/configuration.md (Responses API). */
 export const CONVERSATION_LIMITS = {
@@ -39,6 +40,8 @@ interface ResponseStateDeps {
   seal: () => ReasoningSeal;
   /** How long a response is kept (`responses.retentionDays`), in seconds: `save` stamps `expiresAt` from it. */
   retentionSeconds: number;
+  /** Bytes of stored responses an owner may keep (`responses.maxStoredMiBPerAccount`); 0 for no cap. */
+  maxStoredBytesPerOwner?: number;
   /** Unix ms (tests move it). */
   now?: () => number;
   onSweepError?: (error: unknown) => void;
@@ -61,10 +64,16 @@ function conversationError(id: string, why: string): GatewayError {
 
 export class ResponseState implements ResponseStateServices {
   private readonly now: () => number;
+  private readonly cap: StoredResponsesCap;
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly deps: ResponseStateDeps) {
     this.now = deps.now ?? Date.now;
+    this.cap = new StoredResponsesCap(deps.maxStoredBytesPerOwner ?? 0, async (owner) => (await deps.repository.totals(owner)).bytes, this.now);
+  }
+
+  async mayStore(key: AuthenticatedKey): Promise<void> {
+    await this.cap.check(responseOwner(key));
   }
 
   async get(key: AuthenticatedKey, id: string): Promise<StoredResponse | undefined> {
@@ -119,7 +128,8 @@ export class ResponseState implements ResponseStateServices {
   /** The retention setting is the store's: whatever `expiresAt` the caller put, the row expires `retentionSeconds` after `createdAt`. */
   async save(key: AuthenticatedKey, response: StoredResponse): Promise<void> {
     const stamped = { ...response, accountId: responseOwner(key), expiresAt: response.createdAt + this.deps.retentionSeconds };
-    await this.deps.repository.save({ owner: responseOwner(key), accountId: key.accountId, keyId: key.id }, stamped);
+    const grown = await this.deps.repository.save({ owner: responseOwner(key), accountId: key.accountId, keyId: key.id }, stamped);
+    this.cap.saved(responseOwner(key), grown);
   }
 
   async remove(key: AuthenticatedKey, id: string): Promise<boolean> {

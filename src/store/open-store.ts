@@ -23,6 +23,7 @@ import { usageRollupsMigration } from './migrations/008-usage-rollups.js';
 import { storeRevisionsMigration } from './migrations/009-store-revisions.js';
 import { modelOverridesMigration } from './migrations/010-model-overrides.js';
 import { unpricedUsageMigration } from './migrations/024-unpriced-usage.js';
+import { storedResponseTotalsMigration } from './migrations/025-stored-response-totals.js';
 import { usageDimensionRollupsMigration } from './migrations/011-usage-dimension-rollups.js';
 import { webhookFairnessMigration } from './migrations/012-webhook-fairness.js';
 import { keyRevisionsMigration } from './migrations/013-key-revisions.js';
@@ -73,6 +74,7 @@ export function migrationsFor(dialect: StoreDialect): MigrationProvider {
         '022-limit-rules': limitRulesMigration,
         '023-error-types': errorTypesMigration,
         '024-unpriced-usage': unpricedUsageMigration,
+        '025-stored-response-totals': storedResponseTotalsMigration,
       };
     },
   };

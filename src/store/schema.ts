@@ -335,6 +335,13 @@ interface StoredResponsesTable {
 }
 
 /** Which response last stored an item of this id, per owner: what an `item_reference` is looked up by. */
+/** Bytes and responses an owner keeps in `stored_responses` (migration 025), kept in step by the repository. */
+interface StoredResponseTotalsTable {
+  owner: string;
+  bytes: number | string;
+  responses: number | string;
+}
+
 interface StoredResponseItemsTable {
   owner: string;
   item_id: string;
@@ -391,6 +398,7 @@ export interface Database {
   model_overrides: ModelOverridesTable;
   stored_responses: StoredResponsesTable;
   stored_response_items: StoredResponseItemsTable;
+  stored_response_totals: StoredResponseTotalsTable;
   limit_rules: LimitRulesTable;
   budget_rules: BudgetRulesTable;
 }

@@ -6,6 +6,9 @@
  * are deleted in bounded batches by the retention sweep. Each save also indexes its items' ids
  * (table `stored_response_items`, the owner's id → the response that last stored it), so that an
  * `item_reference` finds an item of any earlier response; the index rows go with their response.
+ * Every write and delete also moves the owner's totals (table `stored_response_totals`) in the
+ * same transaction, which the per-account cap reads. A response is rewritten only by the one
+ * runner that owns it, so reading its old size before the rewrite does not race.
  */
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { ResponseItem, StoredResponse, StoredResponseStatus } from '../core/responses.js';
@@ -76,6 +79,33 @@ function indexedItemIds(response: StoredResponse): string[] {
   return [...ids];
 }
 
+/** Moves an owner's totals by the given amounts (negative when responses went). */
+async function addToTotals(trx: Transaction<Database>, owner: string, bytes: number, responses: number): Promise<void> {
+  if (bytes === 0 && responses === 0) return;
+  await trx
+    .insertInto('stored_response_totals')
+    .values({ owner, bytes, responses })
+    .onConflict((conflict) =>
+      conflict.column('owner').doUpdateSet({
+        bytes: sql`stored_response_totals.bytes + excluded.bytes`,
+        responses: sql`stored_response_totals.responses + excluded.responses`,
+      }),
+    )
+    .execute();
+}
+
+/** What the deleted rows took from each owner. */
+async function subtractDeleted(trx: Transaction<Database>, deleted: ReadonlyArray<{ owner: string; bytes: number | string }>): Promise<void> {
+  const byOwner = new Map<string, { bytes: number; responses: number }>();
+  for (const row of deleted) {
+    const total = byOwner.get(row.owner) ?? { bytes: 0, responses: 0 };
+    total.bytes += Number(row.bytes);
+    total.responses += 1;
+    byOwner.set(row.owner, total);
+  }
+  for (const [owner, total] of byOwner) await addToTotals(trx, owner, -total.bytes, -total.responses);
+}
+
 async function deleteItemIndex(trx: Transaction<Database>, responseIds: readonly string[]): Promise<void> {
   await trx.deleteFrom('stored_response_items').where('response_id', 'in', responseIds).execute();
 }
@@ -107,8 +137,11 @@ function createdAtMs(createdAt: number): number {
 export class StoredResponsesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Writes (or rewrites, by id) a response and indexes its items' ids, in one transaction; resolves once the database committed it. */
-  async save(owner: { owner: string; accountId: string | null; keyId: string }, response: StoredResponse): Promise<void> {
+  /**
+   * Writes (or rewrites, by id) a response and indexes its items' ids, in one transaction;
+   * resolves once the database committed it, with the bytes the owner keeps more (0 when the id is another owner's).
+   */
+  async save(owner: { owner: string; accountId: string | null; keyId: string }, response: StoredResponse): Promise<number> {
     const input = JSON.stringify(response.inputItems);
     const output = JSON.stringify(response.outputItems);
     const object = JSON.stringify(response.object);
@@ -128,14 +161,22 @@ export class StoredResponsesRepository {
       expires_at: response.expiresAt * 1000,
     };
     const itemIds = indexedItemIds(response);
-    await this.db.transaction().execute(async (trx) => {
+    return this.db.transaction().execute(async (trx) => {
+      const previous = await trx
+        .selectFrom('stored_responses')
+        .select('bytes')
+        .where('id', '=', response.id)
+        .where('owner', '=', owner.owner)
+        .executeTakeFirst();
       const written = await trx
         .insertInto('stored_responses')
         .values({ id: response.id, ...values })
         // A rewrite never moves a response to another owner.
         .onConflict((conflict) => conflict.column('id').doUpdateSet(values).where('stored_responses.owner', '=', owner.owner))
         .executeTakeFirst();
-      if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return;
+      if (Number(written.numInsertedOrUpdatedRows ?? 0) === 0) return 0;
+      const grown = values.bytes - Number(previous?.bytes ?? 0);
+      await addToTotals(trx, owner.owner, grown, previous ? 0 : 1);
       for (let start = 0; start < itemIds.length; start += INDEX_ROWS_PER_INSERT) {
         const rows = itemIds.slice(start, start + INDEX_ROWS_PER_INSERT).map((itemId) => ({ owner: owner.owner, item_id: itemId, response_id: response.id }));
         // An id stored again (a referenced item) now points at the newer response: the one kept longest.
@@ -145,7 +186,14 @@ export class StoredResponsesRepository {
           .onConflict((conflict) => conflict.columns(['owner', 'item_id']).doUpdateSet((eb) => ({ response_id: eb.ref('excluded.response_id') })))
           .execute();
       }
+      return grown;
     });
+  }
+
+  /** What the owner keeps: bytes and responses, expired ones included until the sweep deletes them. */
+  async totals(owner: string): Promise<{ bytes: number; responses: number }> {
+    const row = await this.db.selectFrom('stored_response_totals').select(['bytes', 'responses']).where('owner', '=', owner).executeTakeFirst();
+    return { bytes: Number(row?.bytes ?? 0), responses: Number(row?.responses ?? 0) };
   }
 
   /** The owner's response, unless it expired at or before `now` (Unix ms). */
@@ -223,9 +271,16 @@ export class StoredResponsesRepository {
   /** Deletes the owner's response; false when there was none (or it had expired). */
   async remove(owner: string, id: string, now: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const result = await trx.deleteFrom('stored_responses').where('id', '=', id).where('owner', '=', owner).where('expires_at', '>', now).executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
+      const deleted = await trx
+        .deleteFrom('stored_responses')
+        .where('id', '=', id)
+        .where('owner', '=', owner)
+        .where('expires_at', '>', now)
+        .returning(['owner', 'bytes'])
+        .execute();
+      if (deleted.length === 0) return false;
       await deleteItemIndex(trx, [id]);
+      await subtractDeleted(trx, deleted);
       return true;
     });
   }
@@ -239,8 +294,9 @@ export class StoredResponsesRepository {
       for (let start = 0; start < expired.length; start += IDS_PER_QUERY) {
         const ids = expired.slice(start, start + IDS_PER_QUERY);
         await deleteItemIndex(trx, ids);
-        const result = await trx.deleteFrom('stored_responses').where('id', 'in', ids).where('expires_at', '<=', now).executeTakeFirst();
-        deleted += Number(result.numDeletedRows);
+        const rows = await trx.deleteFrom('stored_responses').where('id', 'in', ids).where('expires_at', '<=', now).returning(['owner', 'bytes']).execute();
+        await subtractDeleted(trx, rows);
+        deleted += rows.length;
       }
       return deleted;
     });
@@ -268,9 +324,10 @@ export class StoredResponsesRepository {
     return this.db.transaction().execute(async (trx) => {
       let query = trx.deleteFrom('stored_responses').where('id', '=', id).where('expires_at', '>', now);
       if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-      const result = await query.executeTakeFirst();
-      if (Number(result.numDeletedRows) === 0) return false;
+      const deleted = await query.returning(['owner', 'bytes']).execute();
+      if (deleted.length === 0) return false;
       await deleteItemIndex(trx, [id]);
+      await subtractDeleted(trx, deleted);
       return true;
     });
   }

@@ -56,6 +56,8 @@ export interface StartOptions {
   probeIntervalMs?: number;
   /** gengate.yaml's `models:` list (catalog changes and additions). */
   models?: GatewayConfig['models'];
+  /** Responses API settings over the defaults (`responses:` of gengate.yaml). */
+  responses?: Partial<GatewayConfig['responses']>;
   /** Admission settings over the defaults (`admission:` of gengate.yaml). */
   admissionSettings?: Partial<GatewayConfig['admission']>;
   /** Rate limits and budgets: rules and counters (absent: none installed). */
@@ -91,6 +93,7 @@ export async function startGateway(options: StartOptions = {}): Promise<RunningG
     channels: (options.channels ?? []).map((spec, i) => validateChannel(spec, `channels[${i}]`, PROVIDER_DESCRIPTORS)),
     models: options.models ?? base.models,
     admission: { ...base.admission, ...options.admissionSettings },
+    responses: { ...base.responses, ...options.responses },
   };
   const gateway = await buildApp(config, {
     logger: options.logger ?? pino({ level: process.env.GENGATE_TEST_LOG ?? 'silent' }),

@@ -35,6 +35,7 @@ export const unusedServices: Pick<GatewayServices, 'embed' | 'images' | 'fetchIm
     get: unused('responses.get'),
     conversation: unused('responses.conversation'),
     items: unused('responses.items'),
+    mayStore: unused('responses.mayStore'),
     save: unused('responses.save'),
     remove: unused('responses.remove'),
     seal: unused('responses.seal'),

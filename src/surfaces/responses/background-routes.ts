@@ -52,6 +52,7 @@ export async function createBackgroundResponse(
   }
   const key = requestKey(request);
   services.checkAccess(key, peeked.model, 'chat');
+  await services.responses.mayStore(key);
   let history: ResponseItem[] = [];
   if (peeked.previousResponseId !== undefined) {
     const found = await services.responses.conversation(key, peeked.previousResponseId);

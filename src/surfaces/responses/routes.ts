@@ -68,6 +68,7 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
   const peeked = peekResponsesRequest(request.body);
   if (peeked.background) return createBackgroundResponse(services, request, reply, peeked);
   const key = requestKey(request);
+  if (peeked.store) await services.responses.mayStore(key);
   const history = await historyOf(services, key, peeked.previousResponseId);
   const parseContext = await parseContextFor(services, key, request.body, history);
   // Parsed only when a channel translates: OpenAI itself gets the client's request as it came (hosted tools included).
