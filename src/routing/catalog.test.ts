@@ -113,7 +113,14 @@ describe('Catalog (shipped)', () => {
   });
 
   it('keeps the prices the ledger bills with', () => {
-    expect(catalog.get('textmodel-a-sonnet-4-20250514')!.price).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    // The placeholder carries Sonnet 4's whole price, its tier above 200k tokens too.
+    expect(catalog.get('textmodel-a-sonnet-4-20250514')!.price).toEqual({
+      input: 3,
+      output: 15,
+      cacheRead: 0.3,
+      cacheWrite: 3.75,
+      above: { threshold: 200_000, input: 6, output: 22.5, cacheRead: 0.6, cacheWrite: 7.5 },
+    });
     expect(catalog.get('textmodel-b-4o-mini')!.price).toEqual({ input: 0.15, output: 0.6, cacheRead: 0.075 });
     expect(catalog.get('imagegen1-schnell')!.price).toEqual({ input: 0, output: 0, perUnit: 0.003 });
     expect(catalog.listingDate()).toBe(1_735_689_600);
