@@ -18,6 +18,12 @@ const SPEC_CHAT_IDS = [
 ];
 // The vendors' own ids the coding agents send by default, also written out on purpose.
 const VENDOR_CHAT_IDS = [
+  'claude-fable-5',
+  'claude-opus-4-8',
+  'claude-opus-4-7',
+  'claude-opus-4-6',
+  'claude-sonnet-5',
+  'claude-sonnet-4-6',
   'claude-opus-4-5',
   'claude-opus-4-5-20251101',
   'claude-sonnet-4-5',
@@ -34,6 +40,16 @@ const VENDOR_CHAT_IDS = [
   'claude-3-7-sonnet-20250219',
   'claude-3-5-haiku-latest',
   'claude-3-5-haiku-20241022',
+  'gpt-5.5',
+  'gpt-5.5-pro',
+  'gpt-5.4',
+  'gpt-5.4-pro',
+  'gpt-5.4-mini',
+  'gpt-5.4-nano',
+  'gpt-5.3-codex',
+  'gpt-5.2',
+  'gpt-5.2-codex',
+  'gpt-5.2-pro',
   'gpt-5',
   'gpt-5-codex',
   'gpt-5.1',
@@ -52,6 +68,9 @@ const VENDOR_CHAT_IDS = [
   'o3-pro',
   'o3-mini',
   'o4-mini',
+  'gemini-3.5-flash',
+  'gemini-3.1-pro-preview',
+  'gemini-3.1-flash-lite',
   'gemini-3-pro-preview',
   'gemini-3-flash-preview',
   'gemini-2.5-pro',
@@ -94,7 +113,14 @@ describe('Catalog (shipped)', () => {
   });
 
   it('keeps the prices the ledger bills with', () => {
-    expect(catalog.get('textmodel-a-sonnet-4-20250514')!.price).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    // The placeholder carries Sonnet 4's whole price, its tier above 200k tokens too.
+    expect(catalog.get('textmodel-a-sonnet-4-20250514')!.price).toEqual({
+      input: 3,
+      output: 15,
+      cacheRead: 0.3,
+      cacheWrite: 3.75,
+      above: { threshold: 200_000, input: 6, output: 22.5, cacheRead: 0.6, cacheWrite: 7.5 },
+    });
     expect(catalog.get('textmodel-b-4o-mini')!.price).toEqual({ input: 0.15, output: 0.6, cacheRead: 0.075 });
     expect(catalog.get('imagegen1-schnell')!.price).toEqual({ input: 0, output: 0, perUnit: 0.003 });
     expect(catalog.listingDate()).toBe(1_735_689_600);

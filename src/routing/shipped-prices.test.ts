@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Catalog } from './catalog.js';
 
-// The current models of the three first-party vendors that issue 29 names, written out on purpose.
+// Current models of the three first-party vendors (as of the models.dev snapshot of 2026-07-02 the
+// catalog was checked against), written out on purpose.
 const REQUIRED = {
   openai: [
+    'gpt-5.5',
+    'gpt-5.4',
+    'gpt-5.4-mini',
+    'gpt-5.2',
     'gpt-5',
     'gpt-5-mini',
     'gpt-5-nano',
@@ -21,12 +26,14 @@ const REQUIRED = {
     'dall-e-3',
     'sora-2',
   ],
-  anthropic: ['claude-opus-4-1', 'claude-opus-4-5', 'claude-sonnet-4-5', 'claude-sonnet-4-0', 'claude-haiku-4-5', 'claude-3-5-haiku-latest'],
+  anthropic: ['claude-fable-5', 'claude-opus-4-8', 'claude-sonnet-5', 'claude-sonnet-4-6', 'claude-opus-4-5', 'claude-sonnet-4-5', 'claude-haiku-4-5'],
   google: [
+    'gemini-3.5-flash',
+    'gemini-3.1-pro-preview',
+    'gemini-3.1-flash-lite',
     'gemini-2.5-pro',
     'gemini-2.5-flash',
     'gemini-2.5-flash-lite',
-    'gemini-2.0-flash',
     'text-embedding-004',
     'gemini-embedding-001',
     'imagen-4.0-generate-001',
@@ -67,6 +74,22 @@ describe('the shipped catalog prices', () => {
     // Gemini 2.5 Pro above 200k: $2.50 in, $15 out per million; Sonnet 4.5 with 1M context: $6 / $22.50.
     expect(catalog.priceOf('gemini-2.5-pro')!.above).toMatchObject({ threshold: 200_000, inputMicros: 2_500_000, outputMicros: 15_000_000 });
     expect(catalog.priceOf('claude-sonnet-4-5')!.above).toMatchObject({ threshold: 200_000, inputMicros: 6_000_000, outputMicros: 22_500_000 });
+    // Gemini 3.1 Pro Preview above 200k: $4 in, $18 out, $0.40 cached; GPT-5.5 above 272k: $10 in, $45 out, $1 cached.
+    expect(catalog.priceOf('gemini-3.1-pro-preview')!.above).toMatchObject({
+      threshold: 200_000,
+      inputMicros: 4_000_000,
+      outputMicros: 18_000_000,
+      cacheReadMicros: 400_000,
+    });
+    expect(catalog.priceOf('gpt-5.5')!.above).toMatchObject({
+      threshold: 272_000,
+      inputMicros: 10_000_000,
+      outputMicros: 45_000_000,
+      cacheReadMicros: 1_000_000,
+    });
+    // Opus 4.6 and Sonnet 4.6 take 1M tokens at one price: no tier.
+    expect(catalog.priceOf('claude-opus-4-6')!.above).toBeUndefined();
+    expect(catalog.priceOf('claude-sonnet-4-6')!.above).toBeUndefined();
   });
 
   it('declare the capabilities routing checks for the chat models', () => {

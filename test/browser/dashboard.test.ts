@@ -274,7 +274,7 @@ describe('the dashboard in Chromium', () => {
     const row = page.getByRole('row', { name: /^textmodel-b-4o-mini\b/ });
     await expect.poll(() => row.textContent()).toContain('sandbox');
     // Each price says where it was read and when.
-    expect(await row.getByTestId('price-source').textContent()).toBe('https://openai.com/api/pricing/, 2025-11');
+    expect(await row.getByTestId('price-source').textContent()).toBe('https://openai.com/api/pricing/, 2026-07');
     await check('models');
     // An admin changes a price; the catalog shows it at once.
     await page.getByRole('button', { name: 'Edit textmodel-b-4o-mini' }).click();
