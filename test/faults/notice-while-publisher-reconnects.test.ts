@@ -7,6 +7,10 @@
  * not yet. A revokes a key (bumps the `keys` revision and publishes): B must hear it well before
  * its 5 s safety poll — the notice waits on A until its publisher is connected again, which the
  * notice itself hurries, instead of being dropped.
+ *
+ * And a replica started while Redis was down: its first SUBSCRIBE failed, so nothing subscribed
+ * it again once Redis was back, yet it counted itself listening (and polled only every 5 s). It
+ * must hear another replica's notice once Redis is back.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +89,30 @@ it('a revocation sent while the publisher is reconnecting reaches the other repl
   const heard = heardAfter(busB, 'keys');
   await bumpRevision(stores[0].db, 'keys');
   busA.publish('keys');
+  const felt = await Promise.race([heard, new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 6_000))]);
+  expect(felt).toBeLessThan(FELT_MS);
+}, 30_000);
+
+it('a replica started while Redis was down listens once Redis is back: a notice from another replica reaches it', async () => {
+  await redis.kill();
+  const notifierC = new RedisChangeNotifier(redis.url, { keyPrefix: 'notice-test:' });
+  const busC = new StoreInvalidationBus(stores[1].db, { notifier: notifierC });
+  buses.push(busC);
+  await busC.start();
+  expect(notifierC.listening).toBe(false);
+  await redis.restart();
+  await until('replica C listening', () => notifierC.listening, 15_000);
+  // Its first read after the reconnect is done before the change is made.
+  await new Promise((resolve) => setTimeout(resolve, 400));
+
+  const notifierD = new RedisChangeNotifier(redis.url, { keyPrefix: 'notice-test:' });
+  const busD = new StoreInvalidationBus(stores[0].db, { notifier: notifierD });
+  buses.push(busD);
+  await busD.start();
+  await until('replica D listening', () => notifierD.listening, 5_000);
+  const heard = heardAfter(busC, 'channels');
+  await bumpRevision(stores[0].db, 'channels');
+  busD.publish('channels');
   const felt = await Promise.race([heard, new Promise<number>((resolve) => setTimeout(() => resolve(Number.POSITIVE_INFINITY), 6_000))]);
   expect(felt).toBeLessThan(FELT_MS);
 }, 30_000);
