@@ -135,6 +135,50 @@ export class TasksRepository {
   }
 
   /**
+   * Writes a submit's upstream acceptance over the task's queued row, whoever holds its lease now:
+   * the submitter may have lost its submit lease while the upstream took its time (a sweep then
+   * took the row, suspecting the submit dead). Only a row still `queued` without an upstream id
+   * takes it — a task nobody finished or submitted elsewhere; its sweep's lease is cleared with it.
+   * Visible: the version moves and the webhook is queued in the same transaction.
+   */
+  async recordSubmission(id: string, patch: TaskPatch, delivery?: (task: StoredTask) => NewDelivery | undefined): Promise<StoredTask | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('tasks')
+        .set({ ...patch, version: sql<number>`version + 1` })
+        .where('id', '=', id)
+        .where('status', '=', 'queued')
+        .where('upstream_id', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const task = taskFromRow(row);
+      if (delivery) await enqueue(trx, task, delivery(task));
+      return task;
+    });
+  }
+
+  /**
+   * Keeps, on a task already ended without an upstream id (its submit swept as interrupted), the
+   * upstream job its submit started after all; status, error and ledger stay as they are.
+   * Resolves the task, or undefined when it is not such a task.
+   */
+  async recordLateUpstream(
+    id: string,
+    patch: Pick<TaskPatch, 'channel' | 'provider' | 'upstream_model' | 'upstream_id' | 'upstream_data'>,
+  ): Promise<StoredTask | undefined> {
+    const row = await this.db
+      .updateTable('tasks')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', 'not in', NOT_TERMINAL)
+      .where('upstream_id', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row ? taskFromRow(row) : undefined;
+  }
+
+  /**
    * Moves a task to a terminal status once: only over a non-terminal status (and, with
    * `leaseOwner`, only while it holds the lease), with the ledger's move (its settlement or
    * refund and usage row) and its webhook in the same transaction. Undefined when another process finished it first.

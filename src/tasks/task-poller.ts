@@ -3,8 +3,8 @@
  * them concurrently — in batches where the vendor has a batch query — with at most
  * `concurrency` polls in flight per channel, so one slow vendor never delays the others. A
  * 429 holds back only its own channel. Polls back off per the provider's policy; a task past
- * its deadline is failed and refunded; a queued task whose submitting process died is failed
- * and refunded (it was never confirmed upstream, so it is not resubmitted).
+ * its deadline is failed and refunded; a queued task whose submitting process went silent is
+ * failed and refunded by the sweep of `interrupted-submits.ts` (never resubmitted).
  */
 import type { Logger } from 'pino';
 import { toGatewayError } from '../core/errors.js';
@@ -15,6 +15,7 @@ import type { TaskObservation } from '../core/task.js';
 import type { TaskPollPolicy, TaskProvider, TaskTarget } from '../providers/types.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
+import { sweepInterruptedSubmits } from './interrupted-submits.js';
 import { ORPHAN_POLICY, pollDelay } from './poll-delay.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { upstreamTaskErrorType } from './task-failure-type.js';
@@ -107,7 +108,14 @@ export class TaskPoller {
     let found = this.running.size > 0;
     try {
       const now = Date.now();
-      if (await this.sweepInterruptedSubmits(now)) found = true;
+      const sweep = {
+        repository: this.options.repository,
+        finisher: this.options.finisher,
+        instance: this.instance,
+        leaseMs: this.leaseMs,
+        claimBatch: this.options.claimBatch,
+      };
+      if (await sweepInterruptedSubmits(sweep, now)) found = true;
       for (const channelName of await this.options.repository.dueChannels(now)) {
         found = true;
         if ((this.heldUntil.get(channelName) ?? 0) > now) continue;
@@ -150,23 +158,6 @@ export class TaskPoller {
         this.running.delete(done);
       });
     this.running.add(done);
-  }
-
-  private async sweepInterruptedSubmits(now: number): Promise<boolean> {
-    const stale = await this.options.repository.claimStaleQueued(now, this.options.claimBatch, this.instance, this.leaseMs);
-    for (const task of stale) {
-      await this.options.finisher.fail(
-        task,
-        {
-          code: 'submit_interrupted',
-          message: 'The gateway stopped before the upstream confirmed this task; it did not run and nothing is charged.',
-          errorType: 'gateway.internal',
-        },
-        'failed',
-        this.instance,
-      );
-    }
-    return stale.length > 0;
   }
 
   private async pollBatch(channel: RuntimeChannel | undefined, policy: TaskPollPolicy, tasks: StoredTask[]): Promise<void> {

@@ -20,6 +20,7 @@ import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { NewDelivery, StoredTask, TasksRepository } from '../store/tasks-repository.js';
 import { pollDelay } from './poll-delay.js';
+import { keepLateAcceptance } from './late-acceptance.js';
 import type { TaskFinisher } from './task-finisher.js';
 import { type TaskPoller, targetOf } from './task-poller.js';
 import { taskMediaUrl } from './task-media-url.js';
@@ -132,14 +133,16 @@ export class TaskService implements TaskServices {
     const done = observed?.status === 'succeeded' || observed?.status === 'failed' || observed?.status === 'canceled';
     const submittedAt = Date.now();
     const nextPollAt = done ? submittedAt : submittedAt + pollDelay(policy, 0);
+    const upstreamModel = channel.upstreamModel(model);
+    // Written whoever holds the lease now: a submitter that lost its submit lease while the upstream
+    // took its time still records the accepted job, unless the sweep has already failed the task.
     const task = await repository
-      .update(
+      .recordSubmission(
         id,
-        poller.instance,
         {
           channel: channel.name,
           provider: channel.config.provider,
-          upstream_model: channel.upstreamModel(model),
+          upstream_model: upstreamModel,
           upstream_id: submission.upstreamId,
           upstream_data: submission.upstreamData ? JSON.stringify(submission.upstreamData) : null,
           status: startedNow ? 'running' : 'submitted',
@@ -151,17 +154,18 @@ export class TaskService implements TaskServices {
           updated_at: submittedAt,
           deadline_at: now + policy.deadlineMs,
           next_poll_at: nextPollAt,
+          // A sweep that suspected the submit counted its look here (interrupted-submits.ts).
+          poll_count: 0,
           lease_owner: null,
           lease_until: 0,
         },
-        true,
         this.options.notify,
       )
       .finally(() => poller.leases.drop(id));
     await admitted.settle(undefined, 0);
     if (!task) {
-      // Only a lease that ran out while the upstream took longer than the submit lease gets here: the sweeper failed and refunded it.
-      this.options.logger.error({ task: id, channel: channel.name }, 'task accepted upstream after its submit lease ran out; it was failed and refunded');
+      // The sweep failed and refunded it before the upstream's answer came: the job is recorded and canceled upstream.
+      await keepLateAcceptance({ repository, logger: this.options.logger }, id, channel, upstreamModel, submission);
       return (await repository.get(id)) as StoredTask;
     }
     if (done) poller.wake();
