@@ -52,7 +52,9 @@ describe('gengate models import of a models.dev file', () => {
     expect(dry.code, dry.stderr).toBe(0);
     // openai's entry (0.16), not azure's (0.15).
     expect(dry.stdout).toContain('gpt-4o-mini (openai/gpt-4o-mini):\n  price.input 0.15 → 0.16\n  price.output 0.6 → 0.64\n');
-    expect(dry.stdout).toContain('claude-sonnet-4-5 (anthropic/claude-sonnet-4-5):\n  inputTokenLimit 1000000 → 200000\n');
+    expect(dry.stdout).toContain('gpt-5-pro (openai/gpt-5-pro):\n  outputTokenLimit 128000 → 272000\n');
+    expect(dry.stdout).toContain('note: claude-sonnet-4-5: "anthropic/claude-sonnet-4-5"\'s input limit 200000 is at or below its price tier above 200000');
+    expect(dry.stdout).not.toContain('claude-sonnet-4-5 (anthropic');
     expect(dry.stdout).toContain('note: gpt-4.1-nano: not listed by its vendor\'s provider "openai", only by azure');
     expect(dry.stdout).toMatch(/2 models would change; run again with --apply/);
     expect(dry.stderr).toContain('gengate: warning: "openai/o3".cost.input must be a price in USD per million tokens');
@@ -65,10 +67,10 @@ describe('gengate models import of a models.dev file', () => {
     expect(applied.stdout).toMatch(/2 models changed/);
     const { overrides, audits } = await stored();
     expect(overrides).toEqual([
-      { id: 'claude-sonnet-4-5', inputTokenLimit: 200_000 },
       { id: 'gpt-4o-mini', price: { input: 0.16, output: 0.64 }, priceSource: { url: 'https://models.dev/api.json#openai/gpt-4o-mini', date: '2026-11-20' } },
+      { id: 'gpt-5-pro', outputTokenLimit: 272_000 },
     ]);
-    expect(audits.map((audit) => audit.target).sort()).toEqual(['claude-sonnet-4-5', 'gpt-4o-mini']);
+    expect(audits.map((audit) => audit.target).sort()).toEqual(['gpt-4o-mini', 'gpt-5-pro']);
     expect(audits.every((audit) => audit.actor_kind === 'cli')).toBe(true);
     const mini = audits.find((audit) => audit.target === 'gpt-4o-mini');
     expect(JSON.parse(String(mini?.details))).toEqual({

@@ -9,8 +9,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
-import { MAX_PRICE_FILE_BYTES, parsePriceDocument, priceFileOf } from '../config/litellm-price-file.js';
-import { modelsDevChanges, modelsDevFileOf, modelsDevSource } from '../config/models-dev-file.js';
+import { MAX_PRICE_FILE_BYTES, type PriceFile, parsePriceDocument, priceFileOf } from '../config/litellm-price-file.js';
+import { type ModelsDevFile, modelsDevChanges, modelsDevFileOf, modelsDevSource } from '../config/models-dev-file.js';
 import { parseModelOverride } from '../config/parse-model-entry.js';
 import { detectPriceFileFormat, PRICE_FILE_FORMATS, type PriceFileFormat } from '../config/price-file-format.js';
 import { type ModelChange, mergeOverride, priceFileChanges } from '../config/price-file-changes.js';
@@ -62,24 +62,9 @@ export async function modelsCommand(args: string[], loadConfig: (configPath: str
   const document = parsePriceDocument(text, path, "one entry per model id (LiteLLM's shape) or per provider (models.dev's api.json)");
   const chosen = (format as PriceFileFormat | undefined) ?? detectPriceFileFormat(document, path);
   if (values.provider !== undefined && chosen !== 'models.dev') throw new UsageError('--provider is for a models.dev file');
-  const read = (models: readonly CatalogEntry[]): ReadChanges => {
-    if (chosen === 'litellm') {
-      const file = priceFileOf(document, path);
-      const source: PriceSource = {
-        url: values.source ?? `LiteLLM model_prices_and_context_window.json (${basename(path)})`,
-        date: values.date ?? new Date().toISOString().slice(0, 10),
-      };
-      return { changes: priceFileChanges(models, file, source), warnings: [], notes: [], read: `${file.entries.size} entries read` };
-    }
-    const file = modelsDevFileOf(document, path);
-    // Default date: the day the file was written (downloaded), when its prices were read.
-    const date = values.date ?? modified;
-    const found = modelsDevChanges(models, file, {
-      provider: values.provider,
-      source: (provider, key) => (values.source === undefined ? modelsDevSource(provider, key, date) : { url: values.source, date }),
-    });
-    return { ...found, read: `models.dev file of ${file.providers.size} providers read` };
-  };
+  // The file is read whole before the store is opened: a file refused opens nothing.
+  const read =
+    chosen === 'litellm' ? liteLlmReader(priceFileOf(document, path), path, values) : modelsDevReader(modelsDevFileOf(document, path), modified, values);
 
   const config = loadConfig(values.config);
   const store = await openStore(config.databaseUrl);
@@ -119,6 +104,29 @@ export async function modelsCommand(args: string[], loadConfig: (configPath: str
     await notifier?.close();
     await store.close();
   }
+}
+
+function liteLlmReader(file: PriceFile, path: string, values: { source?: string; date?: string }): (models: readonly CatalogEntry[]) => ReadChanges {
+  const source: PriceSource = {
+    url: values.source ?? `LiteLLM model_prices_and_context_window.json (${basename(path)})`,
+    date: values.date ?? new Date().toISOString().slice(0, 10),
+  };
+  return (models) => ({ changes: priceFileChanges(models, file, source), warnings: [], notes: [], read: `${file.entries.size} entries read` });
+}
+
+function modelsDevReader(
+  file: ModelsDevFile,
+  modified: string,
+  values: { source?: string; date?: string; provider?: string },
+): (models: readonly CatalogEntry[]) => ReadChanges {
+  // Default date: the day the file was written (downloaded), when its prices were read.
+  const date = values.date ?? modified;
+  const source = (provider: string, key: string): PriceSource =>
+    values.source === undefined ? modelsDevSource(provider, key, date) : { url: values.source, date };
+  return (models) => ({
+    ...modelsDevChanges(models, file, { provider: values.provider, source }),
+    read: `models.dev file of ${file.providers.size} providers read`,
+  });
 }
 
 function listBounded(lines: readonly string[], print: (line: string) => void, what: string): void {

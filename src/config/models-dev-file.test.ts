@@ -63,13 +63,26 @@ describe('a models.dev api.json', () => {
     expect(mini?.lines).toEqual(['price.input 0.15 → 0.16', 'price.output 0.6 → 0.64']);
     // gpt-4.1-nano is only azure's: a note, no change.
     expect(byVendor.changes.some((change) => change.id === 'gpt-4.1-nano')).toBe(false);
-    expect(byVendor.notes).toEqual(['gpt-4.1-nano: not listed by its vendor\'s provider "openai", only by azure: not imported (--provider reads one of them)']);
+    expect(byVendor.notes).toContain('gpt-4.1-nano: not listed by its vendor\'s provider "openai", only by azure: not imported (--provider reads one of them)');
 
     const nano = models.map((model) => (model.id === 'gpt-4.1-nano' ? { ...model, price: { input: 0.12, output: 0.4, cacheRead: 0.025 } } : model));
     const byAzure = modelsDevChanges(nano, fixture(), options('azure'));
     expect(byAzure.changes.map((change) => [change.key, change.lines])).toEqual([['azure/gpt-4.1-nano', ['price.input 0.12 → 0.1']]]);
     expect(byAzure.changes[0].override.priceSource?.url).toBe('https://models.dev/api.json#azure/gpt-4.1-nano');
     expect(() => modelsDevChanges(models, fixture(), options('nope'))).toThrow(/--provider nope: no such provider in the file/);
+  });
+
+  it("keeps an input limit that would leave the model's long-context tier unreachable, and an embedding's dimensions out of its limits", () => {
+    const { changes, notes } = modelsDevChanges(new Catalog().all(), fixture(), options());
+    const byId = Object.fromEntries(changes.map((change) => [change.id, change]));
+    // Anthropic's 1M context is opt-in: models.dev says 200,000, the catalog's tier starts there.
+    expect(byId['claude-sonnet-4-5']).toBeUndefined();
+    expect(notes).toContain(
+      'claude-sonnet-4-5: "anthropic/claude-sonnet-4-5"\'s input limit 200000 is at or below its price tier above 200000: inputTokenLimit 1000000 kept',
+    );
+    // text-embedding-3-small's limit.output 1536 is its dimensions; its context and price are the catalog's.
+    expect(byId['text-embedding-3-small']).toBeUndefined();
+    expect(byId['gpt-5-pro'].lines).toEqual(['outputTokenLimit 128000 → 272000']);
   });
 
   it("reads an aggregator's vendor/id entry under --provider", () => {

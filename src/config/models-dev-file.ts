@@ -134,15 +134,24 @@ function importedModel(entry: Record<string, unknown>, model: CatalogEntry, wher
     if (model.price?.perUnit !== undefined) notes.push(`${model.id}: priced per unit in the catalog; ${where}'s per-token costs not imported`);
     else if (Object.keys(price).length > 0) imported.price = price;
   }
+  const chat = model.operations.includes('chat');
   if (entry.limit !== undefined) {
     if (!isObject(entry.limit)) throw new ConfigError(`${where}.limit must be an object`);
     // limit.input, when stated, is the input limit; else the context window is.
     const inputLimit = tokens(entry.limit.input, `${where}.limit.input`) ?? tokens(entry.limit.context, `${where}.limit.context`);
-    const outputLimit = tokens(entry.limit.output, `${where}.limit.output`);
-    if (inputLimit !== undefined) imported.inputTokenLimit = inputLimit;
+    // An embedding model's limit.output is its vector's dimensions, not tokens.
+    const outputLimit = chat ? tokens(entry.limit.output, `${where}.limit.output`) : undefined;
+    // A context at or below the model's own long-context tier (Anthropic's 1M context is opt-in:
+    // models.dev says 200k) would make that tier unreachable: the catalog's limit stays.
+    const tier = imported.price?.above ?? model.price?.above;
+    if (inputLimit !== undefined && tier !== undefined && inputLimit <= tier.threshold && (model.inputTokenLimit ?? 0) > tier.threshold)
+      notes.push(
+        `${model.id}: ${where}'s input limit ${inputLimit} is at or below its price tier above ${tier.threshold}: inputTokenLimit ${model.inputTokenLimit} kept`,
+      );
+    else if (inputLimit !== undefined) imported.inputTokenLimit = inputLimit;
     if (outputLimit !== undefined) imported.outputTokenLimit = outputLimit;
   }
-  if (model.operations.includes('chat')) {
+  if (chat) {
     const capabilities = importedCapabilities(entry, model, where);
     if (capabilities) imported.capabilities = capabilities;
   }
