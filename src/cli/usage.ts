@@ -48,11 +48,13 @@ export const USAGE = `usage:
   gengate secrets rotate
       re-encrypt every stored channel credential under GENGATE_SECRET_KEY, reading old
       ones with the keys in GENGATE_SECRET_KEY_PREVIOUS; says how many it re-encrypted
-  gengate models import FILE [--apply] [--source TEXT] [--date YYYY-MM-DD]
-      read a model-price file (LiteLLM's model_prices_and_context_window.json shape) and show
-      what it changes in the catalog (prices, long-context tiers, token limits, capabilities);
-      --apply stores the changes as model overrides, each audited, with --source and --date
-      (default: the file's name, today) as the prices' source (docs/models.md)
+  gengate models import FILE [--apply] [--source TEXT] [--date YYYY-MM-DD] [--format litellm|models.dev] [--provider ID]
+      read a model-price file (LiteLLM's model_prices_and_context_window.json or models.dev's
+      api.json, told apart by its shape unless --format says) and show what it changes in the
+      catalog (prices, long-context tiers, token limits, capabilities); a models.dev model is read
+      from its vendor's provider, or from --provider ID; --apply stores the changes as model
+      overrides, each audited, with --source and --date as the prices' source (default: the
+      file's name and today; for models.dev, the api.json entry and the file's date) (docs/models.md)
   gengate migrate [--config FILE]
       apply pending database migrations and say which
   gengate help

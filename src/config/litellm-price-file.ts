@@ -33,6 +33,11 @@ export interface PriceFile {
 
 /** Parses the text of a price file; a ConfigError says what is wrong with it. */
 export function parsePriceFile(text: string, where: string): PriceFile {
+  return priceFileOf(parsePriceDocument(text, where, "one entry per model id (LiteLLM's model_prices_and_context_window.json shape)"), where);
+}
+
+/** The JSON object a price file holds, refused when too large, not JSON or not an object (`expected` says what it should be). */
+export function parsePriceDocument(text: string, where: string, expected: string): Record<string, unknown> {
   if (Buffer.byteLength(text) > MAX_PRICE_FILE_BYTES) throw new ConfigError(`${where}: larger than ${MAX_PRICE_FILE_BYTES} bytes: not a price file`);
   let document: unknown;
   try {
@@ -40,15 +45,18 @@ export function parsePriceFile(text: string, where: string): PriceFile {
   } catch (error) {
     throw new ConfigError(`${where}: not JSON (${(error as Error).message})`);
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new ConfigError(`${where}: expected an object with one entry per model id (LiteLLM's model_prices_and_context_window.json shape)`);
-  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new ConfigError(`${where}: expected an object with ${expected}`);
+  return document as Record<string, unknown>;
+}
+
+/** A parsed LiteLLM price file's entries; an entry that is not an object is an error naming it. */
+export function priceFileOf(document: Record<string, unknown>, where: string): PriceFile {
   const keys = Object.keys(document);
   if (keys.length > MAX_PRICE_FILE_ENTRIES) throw new ConfigError(`${where}: more than ${MAX_PRICE_FILE_ENTRIES} entries: not a price file`);
   const entries = new Map<string, Record<string, unknown>>();
   for (const key of keys) {
     if (key === 'sample_spec') continue;
-    const entry = (document as Record<string, unknown>)[key];
+    const entry = document[key];
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new ConfigError(`${where}: entry ${JSON.stringify(key)} must be an object`);
     entries.set(key, entry as Record<string, unknown>);
   }

@@ -4,7 +4,7 @@
  * makes the change (those fields only, with the file as the price's source). Models the file
  * lacks, and fields it does not state, stay as they are.
  */
-import { entryFor, importedModel, type PriceFile } from './litellm-price-file.js';
+import { entryFor, type ImportedModel, importedModel, type PriceFile } from './litellm-price-file.js';
 import type { CatalogEntry, ModelOverride, ModelPrice, PriceSource } from './types.js';
 
 export interface ModelChange {
@@ -15,6 +15,8 @@ export interface ModelChange {
   lines: string[];
   /** The changed fields, to store over the model's stored override. */
   override: ModelOverride;
+  /** Where the values were read (the override's priceSource when a price changed), for the audit entry. */
+  source: PriceSource;
 }
 
 const PRICE_FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite', 'perUnit'] as const;
@@ -24,40 +26,45 @@ export function priceFileChanges(models: readonly CatalogEntry[], file: PriceFil
   for (const model of models) {
     const found = entryFor(file, model.id);
     if (!found) continue;
-    const imported = importedModel(found.entry, `entry ${JSON.stringify(found.key)}`);
-    const lines: string[] = [];
-    const override: ModelOverride = { id: model.id };
-    const price: Partial<ModelPrice> = {};
-    for (const field of PRICE_FIELDS) {
-      const next = imported.price?.[field];
-      const current = model.price?.[field];
-      if (next === undefined || next === current) continue;
-      price[field] = next;
-      lines.push(`price.${field} ${current ?? '(none)'} → ${next}`);
-    }
-    const above = imported.price?.above;
-    if (above && JSON.stringify(above) !== JSON.stringify(model.price?.above)) {
-      price.above = above;
-      lines.push(`price.above ${describeTier(model.price?.above)} → ${describeTier(above)}`);
-    }
-    if (Object.keys(price).length > 0) {
-      override.price = price;
-      override.priceSource = source;
-    }
-    for (const field of ['inputTokenLimit', 'outputTokenLimit'] as const) {
-      const next = imported[field];
-      if (next === undefined || next === model[field]) continue;
-      override[field] = next;
-      lines.push(`${field} ${model[field] ?? '(none)'} → ${next}`);
-    }
-    const capabilities = imported.capabilities;
-    if (capabilities && [...capabilities].sort().join() !== [...(model.capabilities ?? [])].sort().join()) {
-      override.capabilities = capabilities;
-      lines.push(`capabilities ${model.capabilities ? `[${model.capabilities.join(', ')}]` : '(unknown)'} → [${capabilities.join(', ')}]`);
-    }
-    if (lines.length > 0) changes.push({ id: model.id, key: found.key, lines, override });
+    const change = modelChange(model, importedModel(found.entry, `entry ${JSON.stringify(found.key)}`), found.key, source);
+    if (change) changes.push(change);
   }
   return changes;
+}
+
+/** What the fields read for one catalog model change in it; undefined when nothing differs. */
+export function modelChange(model: CatalogEntry, imported: ImportedModel, key: string, source: PriceSource): ModelChange | undefined {
+  const lines: string[] = [];
+  const override: ModelOverride = { id: model.id };
+  const price: Partial<ModelPrice> = {};
+  for (const field of PRICE_FIELDS) {
+    const next = imported.price?.[field];
+    const current = model.price?.[field];
+    if (next === undefined || next === current) continue;
+    price[field] = next;
+    lines.push(`price.${field} ${current ?? '(none)'} → ${next}`);
+  }
+  const above = imported.price?.above;
+  if (above && JSON.stringify(above) !== JSON.stringify(model.price?.above)) {
+    price.above = above;
+    lines.push(`price.above ${describeTier(model.price?.above)} → ${describeTier(above)}`);
+  }
+  if (Object.keys(price).length > 0) {
+    override.price = price;
+    override.priceSource = source;
+  }
+  for (const field of ['inputTokenLimit', 'outputTokenLimit'] as const) {
+    const next = imported[field];
+    if (next === undefined || next === model[field]) continue;
+    override[field] = next;
+    lines.push(`${field} ${model[field] ?? '(none)'} → ${next}`);
+  }
+  const capabilities = imported.capabilities;
+  if (capabilities && [...capabilities].sort().join() !== [...(model.capabilities ?? [])].sort().join()) {
+    override.capabilities = capabilities;
+    lines.push(`capabilities ${model.capabilities ? `[${model.capabilities.join(', ')}]` : '(unknown)'} → [${capabilities.join(', ')}]`);
+  }
+  return lines.length > 0 ? { id: model.id, key, lines, override, source } : undefined;
 }
 
 function describeTier(tier: ModelPrice['above']): string {

@@ -275,6 +275,10 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => row.textContent()).toContain('sandbox');
     // Each price says where it was read and when.
     expect(await row.getByTestId('price-source').textContent()).toBe('https://openai.com/api/pricing/, 2026-07');
+    // A web address is a link to it, opened apart from the dashboard.
+    const sourceLink = row.getByTestId('price-source').getByRole('link');
+    expect(await sourceLink.getAttribute('href')).toBe('https://openai.com/api/pricing/');
+    expect(await sourceLink.getAttribute('rel')).toBe('noreferrer noopener');
     await check('models');
     // An admin changes a price; the catalog shows it at once.
     await page.getByRole('button', { name: 'Edit textmodel-b-4o-mini' }).click();

@@ -5,6 +5,7 @@ import { Dialog } from '../components/dialog.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useTitle } from '../components/use-title.js';
 import { formatPrice } from '../lib/format.js';
+import { sourceLink } from '../lib/price-source.js';
 import { parseNameList } from '../lib/query.js';
 import { useSession } from '../session.js';
 import type { Model } from '../types.js';
@@ -82,11 +83,7 @@ export function ModelsPage() {
                 <td class="wrap">
                   {formatPrice(m.price)}
                   {m.price?.above !== undefined && <div>above {formatPrice(m.price.above)}</div>}
-                  {m.priceSource && (
-                    <div class="muted" data-testid="price-source">
-                      {m.priceSource.url}, {m.priceSource.date}
-                    </div>
-                  )}
+                  {m.priceSource && <PriceSource url={m.priceSource.url} date={m.priceSource.date} />}
                   {!m.price && <div class="muted">unpriced</div>}
                 </td>
                 <td class="wrap">{m.channels.length ? m.channels.join(', ') : <span class="muted">none</span>}</td>
@@ -120,6 +117,23 @@ export function ModelsPage() {
         )}
       </Dialog>
     </>
+  );
+}
+
+/** Where the price was read (a link when it is a web address) and when. */
+function PriceSource(props: { url: string; date: string }) {
+  const href = sourceLink(props.url);
+  return (
+    <div class="muted price-source" data-testid="price-source">
+      {href ? (
+        <a href={href} target="_blank" rel="noreferrer noopener">
+          {props.url}
+        </a>
+      ) : (
+        props.url
+      )}
+      , <time dateTime={props.date}>{props.date}</time>
+    </div>
   );
 }
 
