@@ -117,9 +117,10 @@ function toSystem(system: TextPart[] | undefined, instruction: string | undefine
  * refuses `toolUse` / `toolResult` blocks without a `toolConfig` (as Anthropic refuses tool blocks
  * without tools), and a `toolConfig` needs at least one tool.
  */
+export const NO_TOOL_NAME = 'gengate_no_tool';
 export const NO_TOOL_PLACEHOLDER: Block = {
   toolSpec: {
-    name: 'gengate_no_tool',
+    name: NO_TOOL_NAME,
     description: 'No tool can be called in this turn. Never call this tool: answer in text.',
     inputSchema: { json: { type: 'object', properties: {} } },
   },
@@ -133,7 +134,7 @@ function holdsToolBlocks(messages: ConverseMessage[]): boolean {
  * Converse's tool choice is `auto`, `any` or `tool`: it has no `none`. A request that offers no
  * tools, or asks for `none`, sends no `toolConfig` (the model then cannot call a tool) unless the
  * conversation holds tool blocks; then only the placeholder above is declared, never the client's
- * tools.
+ * tools (a call of it is dropped from the answer: drop-placeholder-calls.ts).
  */
 function toToolConfig(request: ChatRequest, messages: ConverseMessage[], warn: (message: string) => void): Block | undefined {
   const choice = request.toolChoice;
