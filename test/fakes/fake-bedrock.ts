@@ -17,6 +17,20 @@
  *   `{"bytes": "<base64 of each SSE event's JSON>"}`.
  * - `POST /model/amazon.titan-embed-text-v2:0/invoke`: `{inputText, dimensions?, normalize?}` →
  *   `{embedding, inputTextTokenCount}` (dimensions 256, 512 or 1024, default 1024).
+ * - Instead of a signature, an Amazon Bedrock API key as `Authorization: Bearer <key>`: this fake
+ *   trusts one long-term (`ABSK…`) and one short-term (`bedrock-api-key-…`) key. A key of neither
+ *   shape: 403 `Invalid API Key format`; an unknown key of a right shape: 403 `Authentication
+ *   failed`, both as `{"Message"}` without an error type, as Bedrock answers them.
+ * - `POST /model/cohere.embed-{english,multilingual}-v3/invoke` and `cohere.embed-v4:0`: Cohere
+ *   Embed as Bedrock documents it: `{texts, input_type, truncate?, embedding_types?}` (v4 also
+ *   `output_dimension`, `max_tokens`), at most 96 texts; answered `{id, texts, embeddings,
+ *   response_type}` with `embeddings` a list of float vectors (`embeddings_floats`) when v3 is
+ *   asked for no embedding types, or v4 for a single one, else an object keyed by type
+ *   (`embeddings_by_type`). No token count in the body: Bedrock's InvokeModel answers carry
+ *   `X-Amzn-Bedrock-Input-Token-Count` instead (here, on Titan and Cohere answers: the words of
+ *   the texts), except for the model `cohere.embed-english-v3-noheader`, which leaves it out.
+ * - Converse's tool rules: a conversation holding `toolUse` or `toolResult` blocks needs a
+ *   `toolConfig`, whose `tools` may not be empty and whose `toolChoice` is `auto`, `any` or `tool`.
  * Errors are Bedrock's: the status, `x-amzn-ErrorType` and a JSON `{"message"}`.
  * Scenarios by model id: one containing `throttled` answers 429 ThrottlingException (with a
  * Retry-After, which Bedrock does not promise but a gateway must relay when present); one
@@ -36,6 +50,13 @@ export const BEDROCK_ACCESS_KEY_ID = 'AKIAFAKEBEDROCK00001';
 export const BEDROCK_SECRET_KEY = 'fakeSecret/Key+0123456789abcdefghijklmnopq';
 /** The channel key (`ACCESS_KEY_ID:SECRET_ACCESS_KEY`) this fake trusts. */
 export const BEDROCK_CHANNEL_KEY = `${BEDROCK_ACCESS_KEY_ID}:${BEDROCK_SECRET_KEY}`;
+/** The long-term Bedrock API key this fake trusts: `ABSK` + base64 of `BedrockAPIKey-<id>-at-<account>:<secret>`. */
+export const BEDROCK_API_KEY = `ABSK${Buffer.from('BedrockAPIKey-fake0001-at-123456789012:fakeApiKeySecret0123456789').toString('base64')}`;
+/** The short-term Bedrock API key this fake trusts: `bedrock-api-key-` + base64 of a presigned URL. */
+export const BEDROCK_SHORT_TERM_API_KEY = `bedrock-api-key-${Buffer.from(
+  `bedrock.amazonaws.com/?Action=CallWithBearerToken&X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${BEDROCK_ACCESS_KEY_ID}%2F20260101%2Fus-west-2%2Fbedrock%2Faws4_request&X-Amz-Expires=43200&Version=1`,
+).toString('base64')}`;
+const TRUSTED_API_KEYS = new Set([BEDROCK_API_KEY, BEDROCK_SHORT_TERM_API_KEY]);
 const CHAT_MODELS =
   /^((us|eu|apac|global)\.)?(anthropic\.claude-[a-z0-9-]+-v\d+:\d+|meta\.llama[a-z0-9-]+-v\d+:\d+|amazon\.nova-[a-z]+-v\d+:\d+|mistral\.[a-z0-9-]+-v\d+:\d+)$/;
 const CLAUDE = /^((us|eu|apac|global)\.)?anthropic\.(claude-[a-z0-9-]+?)-v\d+:\d+$/;
@@ -51,7 +72,10 @@ export interface BedrockCall {
 
 export interface FakeBedrock {
   url: string;
+  /** Requests that passed authentication. */
   calls: BedrockCall[];
+  /** The `authorization` header of each request refused for its credentials, in order. */
+  refusedAuthorizations: string[];
   close(): Promise<void>;
 }
 
@@ -67,12 +91,25 @@ const codec = new EventStreamCodec(
 class BedrockError extends Error {
   constructor(
     readonly status: number,
+    /** `x-amzn-ErrorType`; empty: none sent and the body is `{"Message"}` (API key refusals). */
     readonly type: string,
     message: string,
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
+}
+
+function verifyApiKey(authorization: string): void {
+  const key = authorization.slice('Bearer '.length).trim();
+  if (!/^(ABSK|bedrock-api-key-)/.test(key)) throw new BedrockError(403, '', 'Invalid API Key format: Must start with pre-defined prefix');
+  if (!TRUSTED_API_KEYS.has(key)) throw new BedrockError(403, '', 'Authentication failed: Please make sure your API Key is valid.');
+}
+
+function verifyAuthorization(req: IncomingMessage, rawPath: string, body: Buffer): void {
+  const authorization = req.headers.authorization ?? '';
+  if (/^Bearer /i.test(authorization)) return verifyApiKey(authorization);
+  verifySignature(req, rawPath, body);
 }
 
 /** RFC 3986 unreserved characters stay; everything else is %XX, as SigV4 wants. */
@@ -129,11 +166,11 @@ function verifySignature(req: IncomingMessage, rawPath: string, body: Buffer): v
 }
 
 function sendError(res: ServerResponse, error: BedrockError): void {
-  const text = JSON.stringify({ message: error.message });
+  const text = JSON.stringify(error.type ? { message: error.message } : { Message: error.message });
   res.writeHead(error.status, {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),
-    'x-amzn-errortype': `${error.type}:http://internal.amazon.com/coral/com.amazon.bedrock/`,
+    ...(error.type ? { 'x-amzn-errortype': `${error.type}:http://internal.amazon.com/coral/com.amazon.bedrock/` } : {}),
     'x-amzn-requestid': 'fake-request-id',
     ...error.headers,
   });
@@ -206,7 +243,28 @@ function checkConverse(body: Json): Array<{ role: string; content: Json[] }> {
         throw new BedrockError(400, 'ValidationException', `messages.${index}: a content block must have exactly one member`);
     }
   });
+  checkToolConfig(body, messages as Array<{ content: Json[] }>);
   return messages as Array<{ role: string; content: Json[] }>;
+}
+
+const TOOL_CHOICES = new Set(['auto', 'any', 'tool']);
+
+/** Converse's documented tool rules (see the header). */
+function checkToolConfig(body: Json, messages: Array<{ content: Json[] }>): void {
+  const toolConfig = body.toolConfig as Json | undefined;
+  const holdsToolBlocks = messages.some((message) => message.content.some((block) => 'toolUse' in block || 'toolResult' in block));
+  if (holdsToolBlocks && toolConfig === undefined)
+    throw new BedrockError(400, 'ValidationException', 'The toolConfig field must be defined when using toolUse and toolResult content blocks.');
+  if (toolConfig === undefined) return;
+  if (!Array.isArray(toolConfig.tools) || toolConfig.tools.length === 0)
+    throw new BedrockError(
+      400,
+      'ValidationException',
+      "1 validation error detected: Value at 'toolConfig.tools' failed to satisfy constraint: Member must have length greater than or equal to 1",
+    );
+  const choice = toolConfig.toolChoice as Json | undefined;
+  if (choice !== undefined && (Object.keys(choice).length !== 1 || !TOOL_CHOICES.has(Object.keys(choice)[0])))
+    throw new BedrockError(400, 'ValidationException', 'Malformed input request: toolChoice must be exactly one of auto, any or tool');
 }
 
 interface ConverseResult {
@@ -275,6 +333,7 @@ function sseDataOf(text: string): string[] {
 
 export async function startFakeBedrock(relays: { anthropic: string }): Promise<FakeBedrock> {
   const calls: BedrockCall[] = [];
+  const refusedAuthorizations: string[] = [];
 
   function titanEmbed(call: BedrockCall, res: ServerResponse): void {
     const { inputText, dimensions = 1024, ...rest } = call.body;
@@ -284,12 +343,60 @@ export async function startFakeBedrock(relays: { anthropic: string }): Promise<F
     if (![256, 512, 1024].includes(dimensions as number))
       throw new BedrockError(400, 'ValidationException', 'Malformed input request: dimensions must be 256, 512 or 1024');
     const text = JSON.stringify({ embedding: fakeEmbeddingValues(inputText, dimensions as number), inputTextTokenCount: words(inputText) });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': 'fake-request-id' });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': 'fake-request-id',
+      'x-amzn-bedrock-input-token-count': String(words(inputText)),
+    });
+    res.end(text);
+  }
+
+  function cohereEmbed(call: BedrockCall, res: ServerResponse): void {
+    const v4 = call.modelId.startsWith('cohere.embed-v4');
+    const allowed = new Set(['texts', 'input_type', 'truncate', 'embedding_types', 'images', ...(v4 ? ['output_dimension', 'max_tokens', 'inputs'] : [])]);
+    for (const key of Object.keys(call.body))
+      if (!allowed.has(key)) throw new BedrockError(400, 'ValidationException', `Malformed input request: extraneous key [${key}] is not permitted`);
+    const { texts, input_type: inputType, embedding_types: types, output_dimension: dimension } = call.body;
+    if (!['search_document', 'search_query', 'classification', 'clustering'].includes(inputType as string))
+      throw new BedrockError(
+        400,
+        'ValidationException',
+        'Malformed input request: input_type must be one of search_document, search_query, classification, clustering',
+      );
+    if (!Array.isArray(texts) || texts.length > 96 || !texts.every((text) => typeof text === 'string'))
+      throw new BedrockError(400, 'ValidationException', 'Malformed input request: texts must be an array of at most 96 strings');
+    if (!v4 && texts.some((text: string) => text.length > 2048))
+      throw new BedrockError(400, 'ValidationException', 'Malformed input request: a text may not exceed 2048 characters');
+    const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary'];
+    if (types !== undefined && (!Array.isArray(types) || types.length === 0 || !types.every((type) => EMBEDDING_TYPES.includes(type as string))))
+      throw new BedrockError(400, 'ValidationException', 'Malformed input request: embedding_types must list float, int8, uint8, binary or ubinary');
+    if (dimension !== undefined && ![256, 512, 1024, 1536].includes(dimension as number))
+      throw new BedrockError(400, 'ValidationException', 'Malformed input request: output_dimension must be 256, 512, 1024 or 1536');
+    const size = v4 ? ((dimension as number | undefined) ?? 1536) : 1024;
+    const wanted = (types as string[] | undefined) ?? ['float'];
+    const vectorsOf = (type: string): number[][] =>
+      (texts as string[]).map((text) => fakeEmbeddingValues(`${inputType}:${text}`, size).map((value) => (type === 'float' ? value : Math.round(value * 127))));
+    const byType = v4 ? wanted.length > 1 : types !== undefined;
+    const answer = {
+      id: 'fake-cohere-embed-0001',
+      texts,
+      embeddings: byType ? Object.fromEntries(wanted.map((type) => [type, vectorsOf(type)])) : vectorsOf(wanted[0]),
+      response_type: byType ? 'embeddings_by_type' : 'embeddings_floats',
+    };
+    const text = JSON.stringify(answer);
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': 'fake-request-id',
+      ...(call.modelId.endsWith('-noheader') ? {} : { 'x-amzn-bedrock-input-token-count': String(words((texts as string[]).join(' '))) }),
+    });
     res.end(text);
   }
 
   async function invoke(call: BedrockCall, res: ServerResponse): Promise<void> {
     if (call.modelId === 'amazon.titan-embed-text-v2:0' && call.action === 'invoke') return titanEmbed(call, res);
+    if (/^cohere\.embed-(english-v3|multilingual-v3|english-v3-noheader|v4:0)$/.test(call.modelId) && call.action === 'invoke') return cohereEmbed(call, res);
     const claude = CLAUDE.exec(call.modelId);
     if (!claude) throw new BedrockError(400, 'ValidationException', 'The provided model identifier is invalid.');
     const body = call.body;
@@ -366,7 +473,12 @@ export async function startFakeBedrock(relays: { anthropic: string }): Promise<F
     const bytes = await readBodyBytes(req);
     const match = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(rawPath);
     if (req.method !== 'POST' || !match) throw new BedrockError(404, 'UnknownOperationException', 'Unknown operation');
-    verifySignature(req, rawPath, bytes);
+    try {
+      verifyAuthorization(req, rawPath, bytes);
+    } catch (error) {
+      refusedAuthorizations.push(String(req.headers.authorization ?? ''));
+      throw error;
+    }
     let body: Json;
     try {
       body = JSON.parse(bytes.toString('utf8')) as Json;
@@ -390,5 +502,5 @@ export async function startFakeBedrock(relays: { anthropic: string }): Promise<F
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, calls, close: () => closeServer(server) };
+  return { url: `http://127.0.0.1:${port}`, calls, refusedAuthorizations, close: () => closeServer(server) };
 }

@@ -3,7 +3,7 @@
  * Anthropic's Bedrock documentation gives them): `/model/<id>/invoke` and
  * `/invoke-with-response-stream`, the Messages body without `model` and `stream` (the path says
  * both) and with `anthropic_version: bedrock-2023-05-31`, a client's `anthropic-beta` header as
- * the body's `anthropic_beta` list; SigV4-signed. The streamed answer's event-stream frames are
+ * the body's `anthropic_beta` list; authenticated as bedrock-auth.ts says. The streamed answer's event-stream frames are
  * turned back into Anthropic SSE; errors are read in Bedrock's shape.
  */
 import type { AnthropicEndpoint } from '../anthropic/anthropic-request.js';

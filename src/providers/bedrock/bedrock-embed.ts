@@ -2,52 +2,61 @@
  * Embeddings on Bedrock through `InvokeModel`, in each model family's own body:
  * - Amazon Titan Text Embeddings (`amazon.titan-embed-text-v2:0`, …): one `inputText` per call
  *   (and `dimensions`), answered `{embedding, inputTextTokenCount}`;
- * - Cohere Embed (`cohere.embed-english-v3`, …): `{texts, input_type}`, answered `{embeddings}`
- *   (Cohere reports no token count: the usage is then 0).
- * One input per call (the channel's batch size is 1), which Titan requires.
+ * - Cohere Embed v3 and v4 (cohere-embed-wire.ts): `{texts, input_type, embedding_types}`,
+ *   answered `{embeddings}` without a token count.
+ * One input per call (the channel's batch size is 1, which Titan requires; the batch size is the
+ * channel's, not the model's). Usage: Titan's `inputTextTokenCount`, else the
+ * `X-Amzn-Bedrock-Input-Token-Count` header Bedrock puts on every InvokeModel answer, else (a
+ * proxy that dropped it) an o200k_base estimate of the texts.
  */
 import type { EmbedRequest, EmbedResponse } from '../../core/embed.js';
 import { GatewayError } from '../../core/errors.js';
-import { readErrorText, readJson } from '../shared/upstream-http.js';
+import { loadTokenizer } from '../../core/tokenizer.js';
+import { estimateTextTokens } from '../shared/estimate-text-tokens.js';
+import { headerValue, readErrorText, readJson, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, EmbedProvider } from '../types.js';
 import { postBedrock } from './bedrock-target.js';
+import { cohereEmbedBody, cohereVectors, isCohereEmbed } from './cohere-embed-wire.js';
 import { mapBedrockError } from './map-bedrock-error.js';
-
-function isCohere(model: string): boolean {
-  return /(^|[.:/])cohere\.embed/.test(model);
-}
 
 function numbers(value: unknown): value is number[] {
   return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'number');
 }
 
-function invalidAnswer(): GatewayError {
-  return new GatewayError('upstream', 'bedrock upstream answered an embedding without numeric values', { retryable: true });
+function positiveCount(value: unknown): number | undefined {
+  const count = typeof value === 'string' && /^\d{1,9}$/.test(value.trim()) ? Number(value) : typeof value === 'number' ? value : Number.NaN;
+  return Number.isInteger(count) && count > 0 ? count : undefined;
+}
+
+/** Bedrock's own count of the input tokens, from the answer's header. */
+function headerTokens(headers: UpstreamResponse['headers']): number | undefined {
+  return positiveCount(headerValue(headers, 'x-amzn-bedrock-input-token-count'));
+}
+
+async function estimated(texts: string[]): Promise<number> {
+  await loadTokenizer();
+  return estimateTextTokens(texts);
+}
+
+async function invoke(attempt: Attempt, body: Record<string, unknown>): Promise<{ answer: unknown; headers: UpstreamResponse['headers'] }> {
+  const response = await postBedrock(attempt, 'invoke', JSON.stringify(body), 'application/json');
+  if (response.status < 200 || response.status >= 300) throw mapBedrockError(response.status, await readErrorText(response.body), response.headers);
+  return { answer: await readJson<unknown>(response.body), headers: response.headers };
 }
 
 async function embedOne(input: string, request: EmbedRequest, attempt: Attempt): Promise<{ vector: number[]; tokens: number }> {
-  const cohere = isCohere(attempt.upstreamModel);
-  const inputType =
-    request.taskType === 'RETRIEVAL_QUERY'
-      ? 'search_query'
-      : request.taskType === 'CLASSIFICATION'
-        ? 'classification'
-        : request.taskType === 'CLUSTERING'
-          ? 'clustering'
-          : 'search_document';
-  const body = cohere ? { texts: [input], input_type: inputType } : { inputText: input, ...(request.dimensions ? { dimensions: request.dimensions } : {}) };
-  if (cohere && request.dimensions) attempt.warn?.('dimensions: not a Cohere Embed v3 setting on Bedrock, dropped');
-  const response = await postBedrock(attempt, 'invoke', JSON.stringify(body), 'application/json');
-  if (response.status < 200 || response.status >= 300) throw mapBedrockError(response.status, await readErrorText(response.body), response.headers);
-  const answer = await readJson<{ embedding?: unknown; inputTextTokenCount?: unknown; embeddings?: unknown }>(response.body);
-  if (cohere) {
-    const vector = Array.isArray(answer.embeddings) ? answer.embeddings[0] : undefined;
-    if (!numbers(vector)) throw invalidAnswer();
-    return { vector, tokens: 0 };
+  const warn = (message: string): void => attempt.warn?.(message);
+  if (isCohereEmbed(attempt.upstreamModel)) {
+    const { answer, headers } = await invoke(attempt, cohereEmbedBody([input], request, attempt.upstreamModel, warn));
+    const [vector] = cohereVectors(answer, 1);
+    return { vector, tokens: headerTokens(headers) ?? (await estimated([input])) };
   }
-  if (!numbers(answer.embedding)) throw invalidAnswer();
-  const tokens = Number(answer.inputTextTokenCount);
-  return { vector: answer.embedding, tokens: Number.isFinite(tokens) && tokens > 0 ? tokens : 0 };
+  const { answer, headers } = await invoke(attempt, { inputText: input, ...(request.dimensions ? { dimensions: request.dimensions } : {}) });
+  const titan = answer as { embedding?: unknown; inputTextTokenCount?: unknown } | null;
+  if (!numbers(titan?.embedding)) {
+    throw new GatewayError('upstream', 'bedrock upstream answered an embedding without numeric values', { retryable: true });
+  }
+  return { vector: titan.embedding, tokens: positiveCount(titan.inputTextTokenCount) ?? headerTokens(headers) ?? (await estimated([input])) };
 }
 
 export function createBedrockEmbed(): EmbedProvider {
@@ -56,6 +65,7 @@ export function createBedrockEmbed(): EmbedProvider {
     async embed(request: EmbedRequest, attempt: Attempt): Promise<EmbedResponse> {
       const embeddings: number[][] = [];
       let inputTokens = 0;
+      // At most maxBatchSize (1) inputs reach here.
       for (const input of request.inputs) {
         const { vector, tokens } = await embedOne(input, request, attempt);
         embeddings.push(vector);

@@ -1,35 +1,25 @@
 /**
- * Where a Bedrock runtime call goes and how it is signed. The endpoint is
+ * Where a Bedrock runtime call goes and how it is authenticated. The endpoint is
  * `https://bedrock-runtime.<region>.amazonaws.com` (a channel's `baseUrl` other than the default
  * replaces it), the model id (or a cross-region inference profile id such as
  * `us.anthropic.claude-sonnet-4-5-20250929-v1:0`, or an ARN) one percent-encoded path segment:
- * `/model/<id>/<action>`. Requests are signed with AWS Signature Version 4 (service `bedrock`) by
- * the AWS SDK's signer, whose default double-encodes the path as AWS does for every service but S3.
- * Credentials: the channel's key as `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`, or, when the
- * key is empty, `AWS_ACCESS_KEY_ID` / `AWS_SECRET_ACCESS_KEY` / `AWS_SESSION_TOKEN`. Region: the
- * channel option `region`, else `AWS_REGION` / `AWS_DEFAULT_REGION`.
+ * `/model/<id>/<action>`. A Bedrock API key goes as `Authorization: Bearer <key>`; AWS keys sign
+ * the request with Signature Version 4 (service `bedrock`) by the AWS SDK's signer, whose default
+ * double-encodes the path as AWS does for every service but S3 (which credential is used:
+ * bedrock-auth.ts). Region: the channel option `region`, else `AWS_REGION` / `AWS_DEFAULT_REGION`;
+ * an API key needs it only to reach the default endpoint.
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { GatewayError } from '../../core/errors.js';
 import { sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js';
 import type { Attempt, ChannelConfig } from '../types.js';
+import { type AwsCredentials, authOf, misconfigured } from './bedrock-auth.js';
 import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
 
 const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d{1,2}$/;
 /** Model ids, inference profile ids and ARNs as AWS spells them; anything else never reaches a URL. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/+-]{0,2047}$/;
-
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
-
-function misconfigured(channel: ChannelConfig, why: string): GatewayError {
-  // The channel cannot sign: another channel may serve the request.
-  return new GatewayError('upstream', `channel ${channel.name}: ${why}`, { retryable: true, errorType: 'upstream.auth' });
-}
 
 export function regionOf(channel: ChannelConfig, env: NodeJS.ProcessEnv = process.env): string {
   const region = channel.options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
@@ -37,22 +27,6 @@ export function regionOf(channel: ChannelConfig, env: NodeJS.ProcessEnv = proces
     throw misconfigured(channel, 'option region (or AWS_REGION) must be an AWS region such as us-east-1');
   }
   return region;
-}
-
-export function credentialsOf(channel: ChannelConfig, env: NodeJS.ProcessEnv = process.env): AwsCredentials {
-  if (channel.apiKey !== '') {
-    const [accessKeyId, secretAccessKey, sessionToken, ...rest] = channel.apiKey.split(':');
-    if (!accessKeyId || !secretAccessKey || rest.length > 0) {
-      throw misconfigured(channel, 'the key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY or ACCESS_KEY_ID:SECRET_ACCESS_KEY:SESSION_TOKEN');
-    }
-    return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
-  }
-  const accessKeyId = env.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY;
-  if (!accessKeyId || !secretAccessKey) {
-    throw misconfigured(channel, 'no AWS credentials: set the key or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY');
-  }
-  return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) };
 }
 
 /** `<endpoint>/model/<encoded model id>/<action>`. */
@@ -67,9 +41,15 @@ export function bedrockModelUrl(attempt: Attempt, action: string): string {
 }
 
 /** The request's headers with SigV4's `authorization`, `x-amz-date` (and security token) added. */
-export async function signedHeaders(channel: ChannelConfig, url: string, headers: Record<string, string>, body: string): Promise<Record<string, string>> {
+export async function signedHeaders(
+  channel: ChannelConfig,
+  credentials: AwsCredentials,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Record<string, string>> {
   const target = new URL(url);
-  const signer = new SignatureV4({ service: 'bedrock', region: regionOf(channel), credentials: credentialsOf(channel), sha256: Sha256 });
+  const signer = new SignatureV4({ service: 'bedrock', region: regionOf(channel), credentials, sha256: Sha256 });
   const signed = await signer.sign({
     method: 'POST',
     protocol: target.protocol,
@@ -85,13 +65,20 @@ export async function signedHeaders(channel: ChannelConfig, url: string, headers
   return sent;
 }
 
-/** POSTs a JSON body to `url`, signed; resolves with whatever status came back. */
-export async function sendSigned(attempt: Attempt, url: string, headers: Record<string, string>, body: string): Promise<UpstreamResponse> {
-  const signed = await signedHeaders(attempt.channel, url, headers, body);
-  return sendUpstream({ url, headers: signed, body, signal: attempt.signal, timeoutMs: attempt.channel.timeoutMs });
+/** The request's headers with its `authorization`: the Bedrock API key as a bearer token, or a SigV4 signature. */
+export async function authorizedHeaders(channel: ChannelConfig, url: string, headers: Record<string, string>, body: string): Promise<Record<string, string>> {
+  const auth = authOf(channel);
+  if (auth.kind === 'bearer') return { ...headers, authorization: `Bearer ${auth.token}` };
+  return signedHeaders(channel, auth.credentials, url, headers, body);
 }
 
-/** POSTs a JSON body to the model's `action`, signed; resolves with whatever status came back. */
+/** POSTs a JSON body to `url`, authorized; resolves with whatever status came back. */
+export async function sendSigned(attempt: Attempt, url: string, headers: Record<string, string>, body: string): Promise<UpstreamResponse> {
+  const authorized = await authorizedHeaders(attempt.channel, url, headers, body);
+  return sendUpstream({ url, headers: authorized, body, signal: attempt.signal, timeoutMs: attempt.channel.timeoutMs });
+}
+
+/** POSTs a JSON body to the model's `action`, authorized; resolves with whatever status came back. */
 export function postBedrock(attempt: Attempt, action: string, body: string, accept: string): Promise<UpstreamResponse> {
   const headers = { ...attempt.channel.headers, 'content-type': 'application/json', accept };
   return sendSigned(attempt, bedrockModelUrl(attempt, action), headers, body);

@@ -1,8 +1,9 @@
 /**
  * AWS Bedrock: any Bedrock chat model through the Converse API (`bedrock`, translated; with Titan and Cohere embeddings), and Claude
  * through Anthropic's Messages API on Bedrock (`bedrock-anthropic`, the Anthropic dialect: its
- * native features pass through). SigV4-signed with the channel's AWS keys or the standard AWS
- * environment variables; channel option `region`.
+ * native features pass through). Authenticated with a Bedrock API key (bearer) or SigV4-signed
+ * with AWS keys, from the channel or the standard AWS environment variables (bedrock-auth.ts);
+ * channel option `region`.
  */
 import type { ProviderDescriptor } from '../types.js';
 import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';

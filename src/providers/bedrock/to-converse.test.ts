@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../core/chat.js';
 import type { Attempt, ChannelConfig } from '../types.js';
-import { credentialsOf, regionOf } from './bedrock-target.js';
+import { regionOf } from './bedrock-target.js';
 import { toConverse } from './to-converse.js';
 
 function testAttempt(upstreamModel = 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'): Attempt & { warnings: string[] } {
@@ -56,7 +56,48 @@ describe('toConverse', () => {
   });
 });
 
-describe('AWS credentials and region', () => {
+describe('tool_choice none on Converse', () => {
+  const tools = [{ name: 'get_weather', parameters: { type: 'object' } }];
+  const question: ChatRequest['messages'][number] = { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] };
+  const history: ChatRequest['messages'] = [
+    question,
+    { role: 'assistant', content: [{ type: 'tool_call', id: 'tu_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+    { role: 'user', content: [{ type: 'tool_result', toolCallId: 'tu_1', content: '18°C' }] },
+  ];
+
+  it('sends no toolConfig when the conversation holds no tool blocks, without a warning', () => {
+    const attempt = testAttempt();
+    const body = toConverse(request({ messages: [question], tools, toolChoice: { type: 'none' } }), attempt);
+    expect(body).not.toHaveProperty('toolConfig');
+    expect(attempt.warnings).toEqual([]);
+  });
+
+  it('declares only a placeholder tool, never the offered ones, when the conversation holds tool blocks', () => {
+    const attempt = testAttempt();
+    const body = toConverse(request({ messages: history, tools, toolChoice: { type: 'none' } }), attempt);
+    expect(body.toolConfig).toEqual({
+      tools: [
+        {
+          toolSpec: {
+            name: 'gengate_no_tool',
+            description: expect.stringContaining('Never call this tool'),
+            inputSchema: { json: { type: 'object', properties: {} } },
+          },
+        },
+      ],
+    });
+    expect(attempt.warnings).toEqual([expect.stringMatching(/^tool_choice: none has no Converse counterpart; the tools were withheld/)]);
+  });
+
+  it('declares the placeholder when tool blocks come without any tools offered', () => {
+    const attempt = testAttempt();
+    const body = toConverse(request({ messages: history }), attempt);
+    expect((body.toolConfig as { tools: Array<{ toolSpec: { name: string } }> }).tools.map((tool) => tool.toolSpec.name)).toEqual(['gengate_no_tool']);
+    expect(attempt.warnings).toEqual([]);
+  });
+});
+
+describe('AWS region', () => {
   const channel = (apiKey: string, options: Record<string, unknown> = {}): ChannelConfig => ({
     name: 'c',
     provider: 'bedrock',
@@ -65,14 +106,6 @@ describe('AWS credentials and region', () => {
     headers: {},
     timeoutMs: 1000,
     options,
-  });
-
-  it('reads the channel key, with or without a session token, else the AWS variables', () => {
-    expect(credentialsOf(channel('AK:SK'))).toEqual({ accessKeyId: 'AK', secretAccessKey: 'SK' });
-    expect(credentialsOf(channel('AK:SK:TOKEN'))).toEqual({ accessKeyId: 'AK', secretAccessKey: 'SK', sessionToken: 'TOKEN' });
-    const env = { AWS_ACCESS_KEY_ID: 'EAK', AWS_SECRET_ACCESS_KEY: 'ESK', AWS_SESSION_TOKEN: 'ET' };
-    expect(credentialsOf(channel(''), env)).toEqual({ accessKeyId: 'EAK', secretAccessKey: 'ESK', sessionToken: 'ET' });
-    expect(() => credentialsOf(channel(''), {})).toThrow(/no AWS credentials/);
   });
 
   it('takes the region from the channel, else AWS_REGION, and refuses anything else', () => {

@@ -112,8 +112,41 @@ function toSystem(system: TextPart[] | undefined, instruction: string | undefine
   return blocks.length > 0 ? blocks : undefined;
 }
 
-function toToolConfig(request: ChatRequest, warn: (message: string) => void): Block | undefined {
-  if (!request.tools || request.tools.length === 0) return undefined;
+/**
+ * Declared when the conversation holds tool calls or results but no tool may be called: Converse
+ * refuses `toolUse` / `toolResult` blocks without a `toolConfig` (as Anthropic refuses tool blocks
+ * without tools), and a `toolConfig` needs at least one tool.
+ */
+export const NO_TOOL_NAME = 'gengate_no_tool';
+export const NO_TOOL_PLACEHOLDER: Block = {
+  toolSpec: {
+    name: NO_TOOL_NAME,
+    description: 'No tool can be called in this turn. Never call this tool: answer in text.',
+    inputSchema: { json: { type: 'object', properties: {} } },
+  },
+};
+
+function holdsToolBlocks(messages: ConverseMessage[]): boolean {
+  return messages.some((message) => message.content.some((content) => 'toolUse' in content || 'toolResult' in content));
+}
+
+/**
+ * Converse's tool choice is `auto`, `any` or `tool`: it has no `none`. A request that offers no
+ * tools, or asks for `none`, sends no `toolConfig` (the model then cannot call a tool) unless the
+ * conversation holds tool blocks; then only the placeholder above is declared, never the client's
+ * tools (a call of it is dropped from the answer: drop-placeholder-calls.ts).
+ */
+function toToolConfig(request: ChatRequest, messages: ConverseMessage[], warn: (message: string) => void): Block | undefined {
+  const choice = request.toolChoice;
+  if (!request.tools || request.tools.length === 0 || choice?.type === 'none') {
+    if (!holdsToolBlocks(messages)) return undefined;
+    if (choice?.type === 'none' && request.tools && request.tools.length > 0) {
+      warn(
+        'tool_choice: none has no Converse counterpart; the tools were withheld, and a placeholder tool the model is told never to call was declared, as Converse requires one when the conversation holds tool calls or results',
+      );
+    }
+    return { tools: [NO_TOOL_PLACEHOLDER] };
+  }
   const tools = request.tools.map((tool) => ({
     toolSpec: {
       name: tool.name,
@@ -121,8 +154,6 @@ function toToolConfig(request: ChatRequest, warn: (message: string) => void): Bl
       inputSchema: { json: tool.parameters.type === undefined ? { type: 'object', ...tool.parameters } : tool.parameters },
     },
   }));
-  const choice = request.toolChoice;
-  if (choice?.type === 'none') warn('tool_choice: none has no Converse counterpart, sent as auto');
   const toolChoice = choice?.type === 'required' ? { any: {} } : choice?.type === 'tool' ? { tool: { name: choice.name } } : undefined;
   return { tools, ...(toolChoice ? { toolChoice } : {}) };
 }
@@ -135,7 +166,8 @@ export function toConverse(request: ChatRequest, attempt: Attempt): Record<strin
   const warn = (message: string): void => attempt.warn?.(message);
   const format = jsonResponseFormat(request.responseFormat);
   if (format) warn('response_format: Converse has no structured output, asked for in the system prompt');
-  const body: Record<string, unknown> = { messages: toMessages(withoutForeignThinking(request.messages, attempt.channel.provider, warn)) };
+  const messages = toMessages(withoutForeignThinking(request.messages, attempt.channel.provider, warn));
+  const body: Record<string, unknown> = { messages };
   const system = toSystem(request.system, format ? formatInstruction(format) : undefined);
   if (system) body.system = system;
   const inference: Record<string, unknown> = {};
@@ -145,7 +177,7 @@ export function toConverse(request: ChatRequest, attempt: Attempt): Record<strin
   if (request.topP !== undefined) inference.topP = request.topP;
   if (request.stop && request.stop.length > 0) inference.stopSequences = request.stop;
   if (Object.keys(inference).length > 0) body.inferenceConfig = inference;
-  const toolConfig = toToolConfig(request, warn);
+  const toolConfig = toToolConfig(request, messages, warn);
   if (toolConfig) body.toolConfig = toolConfig;
   if (request.thinkingBudget !== undefined) {
     if (isAnthropicModel(attempt.upstreamModel)) body.additionalModelRequestFields = { thinking: { type: 'enabled', budget_tokens: request.thinkingBudget } };
