@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,22 @@ describe('recoverJournals', () => {
     await recoverJournals(journals, usage, { isGone: () => true });
     await usage.insertMany([row('b')]);
     expect(await stored()).toEqual(['a:ok', 'b:ok']);
+  });
+
+  it('skips a file another process starting on the same folder folded and deleted after the listing', async () => {
+    const journals = join(dir, 'journals');
+    mkdirSync(journals);
+    writeFileSync(join(journals, '1.dead.0.journal'), openLine(open('a')) + rowLine(row('a')));
+    writeFileSync(join(journals, '1.dead.1.journal'), openLine(open('b')) + rowLine(row('b')));
+    // Listed as gone, then taken by the other process before this one reads it.
+    const isGone = (file: { path: string }) => {
+      if (file.path.endsWith('.1.journal')) unlinkSync(file.path);
+      return true;
+    };
+    const result = await recoverJournals(journals, usage, { isGone });
+    expect(result.rows).toBe(1);
+    expect(await stored()).toEqual(['a:ok']);
+    expect(readdirSync(journals)).toEqual([]);
   });
 
   it('leaves the journal of a writer that still runs', async () => {

@@ -42,7 +42,16 @@ interface Folded {
   skippedLines: number;
 }
 
+/** Folds a file's lines; a file another process starting on the same folder already folded and deleted is skipped. */
 async function readInto(file: JournalFile, folded: Folded): Promise<void> {
+  try {
+    await foldLines(file, folded);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+async function foldLines(file: JournalFile, folded: Folded): Promise<void> {
   const lastSeenAt = statSync(file.path).mtimeMs;
   const lines = createInterface({ input: createReadStream(file.path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of lines) {
