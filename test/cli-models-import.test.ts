@@ -73,7 +73,8 @@ describe('gengate models import', () => {
     // Imported again, the same file changes nothing.
     const again = await gengate(['models', 'import', FIXTURE]);
     expect(again.stdout).toMatch(/no change to the catalog/);
-  });
+    // Three CLI starts: each takes seconds on a loaded 2-core host.
+  }, 120_000);
 
   it('refuses a malformed file in one line, changing nothing', async () => {
     const bad = join(dir, 'bad.json');
@@ -84,5 +85,5 @@ describe('gengate models import', () => {
     const missing = await gengate(['models', 'import', join(dir, 'nope.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read .*nope\.json: ENOENT/);
-  });
+  }, 120_000);
 });
