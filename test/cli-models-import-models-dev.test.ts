@@ -50,9 +50,9 @@ describe('gengate models import of a models.dev file', () => {
   it("reads each model from its vendor's entry, warns of malformed ones, and stores the changes with their source", async () => {
     const dry = await gengate(['models', 'import', FILE]);
     expect(dry.code, dry.stderr).toBe(0);
-    // openai's entry (0.16), not azure's (0.15).
+    // openai's entry (0.16), not azure's (0.15). (The fixture's gpt-5-pro output limit is raised to 280000 to have a limit change.)
     expect(dry.stdout).toContain('gpt-4o-mini (openai/gpt-4o-mini):\n  price.input 0.15 → 0.16\n  price.output 0.6 → 0.64\n');
-    expect(dry.stdout).toContain('gpt-5-pro (openai/gpt-5-pro):\n  outputTokenLimit 128000 → 272000\n');
+    expect(dry.stdout).toContain('gpt-5-pro (openai/gpt-5-pro):\n  outputTokenLimit 272000 → 280000\n');
     expect(dry.stdout).toContain('note: claude-sonnet-4-5: "anthropic/claude-sonnet-4-5"\'s input limit 200000 is at or below its price tier above 200000');
     expect(dry.stdout).not.toContain('claude-sonnet-4-5 (anthropic');
     expect(dry.stdout).toContain('note: gpt-4.1-nano: not listed by its vendor\'s provider "openai", only by azure');
@@ -68,7 +68,7 @@ describe('gengate models import of a models.dev file', () => {
     const { overrides, audits } = await stored();
     expect(overrides).toEqual([
       { id: 'gpt-4o-mini', price: { input: 0.16, output: 0.64 }, priceSource: { url: 'https://models.dev/api.json#openai/gpt-4o-mini', date: '2026-11-20' } },
-      { id: 'gpt-5-pro', outputTokenLimit: 272_000 },
+      { id: 'gpt-5-pro', outputTokenLimit: 280_000 },
     ]);
     expect(audits.map((audit) => audit.target).sort()).toEqual(['gpt-4o-mini', 'gpt-5-pro']);
     expect(audits.every((audit) => audit.actor_kind === 'cli')).toBe(true);

@@ -82,7 +82,7 @@ describe('a models.dev api.json', () => {
     );
     // text-embedding-3-small's limit.output 1536 is its dimensions; its context and price are the catalog's.
     expect(byId['text-embedding-3-small']).toBeUndefined();
-    expect(byId['gpt-5-pro'].lines).toEqual(['outputTokenLimit 128000 → 272000']);
+    expect(byId['gpt-5-pro'].lines).toEqual(['outputTokenLimit 272000 → 280000']);
   });
 
   it("reads an aggregator's vendor/id entry under --provider", () => {

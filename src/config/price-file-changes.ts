@@ -56,6 +56,7 @@ export function modelChange(model: CatalogEntry, imported: ImportedModel, key: s
   for (const field of ['inputTokenLimit', 'outputTokenLimit'] as const) {
     const next = imported[field];
     if (next === undefined || next === model[field]) continue;
+    if (field === 'inputTokenLimit' && cutsBelowTier(model, imported, next)) continue;
     override[field] = next;
     lines.push(`${field} ${model[field] ?? '(none)'} → ${next}`);
   }
@@ -65,6 +66,16 @@ export function modelChange(model: CatalogEntry, imported: ImportedModel, key: s
     lines.push(`capabilities ${model.capabilities ? `[${model.capabilities.join(', ')}]` : '(unknown)'} → [${capabilities.join(', ')}]`);
   }
   return lines.length > 0 ? { id: model.id, key, lines, override, source } : undefined;
+}
+
+/**
+ * An input limit at or below the model's own long-context price tier, where the catalog's is above
+ * it: the files state the default context (Anthropic's 1M context is opt-in, the files say 200k),
+ * and taking it would refuse the requests the tier prices. The catalog's limit stays.
+ */
+function cutsBelowTier(model: CatalogEntry, imported: ImportedModel, next: number): boolean {
+  const tier = imported.price?.above ?? model.price?.above;
+  return tier !== undefined && next <= tier.threshold && (model.inputTokenLimit ?? 0) > tier.threshold;
 }
 
 function describeTier(tier: ModelPrice['above']): string {
