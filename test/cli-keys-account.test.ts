@@ -3,7 +3,6 @@
  * belongs to the account, stays within its model restriction, and only an admin account (or no
  * account) may hold an admin key.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,22 +10,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../src/admin/setup-links.js';
 import { AccountsRepository } from '../src/store/accounts-repository.js';
 import { openStore } from '../src/store/open-store.js';
+import { type CliRun, runCli } from './helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
 
-function gengate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+function gengate(args: string[]): Promise<CliRun> {
+  return runCli(databaseUrl, args);
 }
 
 describe('gengate keys with accounts', () => {

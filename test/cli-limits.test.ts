@@ -3,7 +3,6 @@
  * it, clear removes it; a bad value is one line naming the option (exit 1), the rules are the
  * admin API's (same store), and each change is in the audit log as the command line's.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,22 +12,14 @@ import { AccountsRepository } from '../src/store/accounts-repository.js';
 import { AuditRepository } from '../src/store/audit-repository.js';
 import { LimitRulesRepository } from '../src/store/limit-rules-repository.js';
 import { openStore } from '../src/store/open-store.js';
+import { type CliRun, runCli } from './helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-limits-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
 
-function gengate(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+function gengate(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(databaseUrl, args, env);
 }
 
 describe('gengate limits and budgets', () => {

@@ -4,7 +4,6 @@
  * `--apply` stores the changes with the api.json entry and the file's date as the price source,
  * one audit entry per model.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuditRepository } from '../src/store/audit-repository.js';
 import { ModelOverridesRepository } from '../src/store/model-overrides-repository.js';
 import { openStore } from '../src/store/open-store.js';
+import { type CliRun, runCli } from './helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-models-dev-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -22,17 +22,8 @@ const FILE = join(dir, 'api.json');
 copyFileSync('test/fixtures/models-dev-api.json', FILE);
 utimesSync(FILE, new Date('2026-11-20T12:00:00Z'), new Date('2026-11-20T12:00:00Z'));
 
-function gengate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+function gengate(args: string[]): Promise<CliRun> {
+  return runCli(databaseUrl, args);
 }
 
 async function stored() {

@@ -3,7 +3,6 @@
  * `--apply` stores the changes as model overrides with the file as their source and date, one
  * audit entry per model; a malformed file is one clear line and changes nothing.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,23 +11,15 @@ import { catalogEntries } from '../src/gateway/live-catalog.js';
 import { AuditRepository } from '../src/store/audit-repository.js';
 import { ModelOverridesRepository } from '../src/store/model-overrides-repository.js';
 import { openStore } from '../src/store/open-store.js';
+import { type CliRun, runCli } from './helpers/run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gengate-cli-models-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
 const FIXTURE = 'test/fixtures/litellm-model-prices.json';
 
-function gengate(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, GENGATE_DATABASE_URL: databaseUrl, GENGATE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+function gengate(args: string[]): Promise<CliRun> {
+  return runCli(databaseUrl, args);
 }
 
 async function storedOverrides() {
