@@ -8,6 +8,7 @@
  */
 import { checkIdentifierText } from '../core/client-strings.js';
 import { abortCall } from '../core/call-abort.js';
+import type { CallClock } from '../core/call-clock.js';
 import { type ErrorType, errorTypeOfOutcome } from '../core/error-type.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { refusePathLikeModelId } from '../core/model-id-path.js';
@@ -203,6 +204,8 @@ export class Call {
   firstTokenAt?: number;
   /** The channel tried last (the one that answered, once `attempt` resolved). */
   route?: RouteInfo;
+  /** Its upstream time, kept by the metrics' attempt hooks when they are installed (shared with its request's). */
+  clock?: CallClock = undefined;
   private ended?: Promise<void>;
   private begun?: Promise<void>;
 
@@ -348,6 +351,8 @@ export class Call {
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
     const refusal = error instanceof LimitRefusal ? error.label : undefined;
     const errorType = this.errorTypeOf(outcome, error);
+    // The request's failure, for its access log line (a stream's error event leaves the status a 200).
+    if (errorType !== undefined && subject.http) subject.http.errorType = errorType;
     if (route || refusal !== undefined) {
       this.ended = deps.recorder.record(
         usageRow({

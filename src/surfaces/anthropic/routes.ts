@@ -56,6 +56,7 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
+    http: request,
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {

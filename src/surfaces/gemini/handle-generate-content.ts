@@ -49,6 +49,7 @@ async function generate({ request, reply, services, key, model }: GeminiActionCo
     documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
+    http: request,
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {

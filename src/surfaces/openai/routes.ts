@@ -33,6 +33,7 @@ async function chatCompletions(services: GatewayServices, request: FastifyReques
     documents: peeked.documents,
     raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: peeked.stream, errorEvent: openAIStreamErrorFrame },
     signal: clientSignal(request, reply),
+    http: request,
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {
