@@ -23,7 +23,7 @@ import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
 import { fitChannels } from '../routing/fit-channels.js';
-import type { RequestNeeds } from '../routing/request-needs.js';
+import type { RequestNeedsSource } from '../routing/request-needs.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
 import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
@@ -82,9 +82,10 @@ interface AttemptOptions {
   /**
    * What the request needs of a channel's model (tools, images, PDFs, JSON schema, context): channels whose catalog
    * model lacks it are left out; when none is left the call is refused naming what is missing,
-   * before any upstream is called. Undefined (e.g. a request the gateway cannot parse): no filter.
+   * before any upstream is called. The request is read only when a decision depends on it
+   * (`routing/fit-channels.ts`); read as undefined (a request the gateway cannot parse): no filter.
    */
-  needs?(): RequestNeeds | undefined;
+  needs?: RequestNeedsSource;
 }
 
 interface LifecycleDeps {
