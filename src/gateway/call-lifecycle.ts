@@ -229,7 +229,7 @@ export class Call {
     const { subject, deps } = this;
     try {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
-      let candidates = options.accepts ? serving.filter(options.accepts) : serving;
+      let candidates: readonly RuntimeChannel[] = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
       if (options.needs) {
         const { fit, missing } = await fitChannels(candidates, subject.model, deps.catalog, options.needs);

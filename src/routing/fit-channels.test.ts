@@ -37,7 +37,7 @@ const text = (body: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   ...extra,
 });
 
-const names = (fit: { fit: RuntimeChannel[] }) => fit.fit.map((c) => c.name);
+const names = (fit: { fit: readonly RuntimeChannel[] }) => fit.fit.map((c) => c.name);
 
 describe('fitting channels without reading the request', () => {
   it('does not read a request whose body bound fits every declared context, when every candidate declares every capability', async () => {

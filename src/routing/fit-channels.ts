@@ -19,9 +19,9 @@ import type { RuntimeChannel } from './runtime-channel.js';
 import { REFUSING_CAPABILITIES, type RequestNeedsSource } from './request-needs.js';
 
 export interface ChannelFit {
-  fit: RuntimeChannel[];
+  fit: readonly RuntimeChannel[];
   /** What each channel left out lacks (`tools`, `context of 128000 tokens (the request has 150000)`). */
-  missing: Map<string, string[]>;
+  missing: ReadonlyMap<string, string[]>;
 }
 
 /** The catalog entry that describes what a channel's model can do, if any. */
@@ -47,17 +47,26 @@ function mayReason(entry: CatalogEntry | undefined): boolean {
   return !entry?.capabilities || entry.capabilities.includes('reasoning');
 }
 
-const ALL_FIT = (candidates: readonly RuntimeChannel[]): ChannelFit => ({ fit: [...candidates], missing: new Map() });
+const NOTHING_MISSING: ReadonlyMap<string, string[]> = new Map();
 
 export async function fitChannels(candidates: readonly RuntimeChannel[], model: string, catalog: Catalog, source: RequestNeedsSource): Promise<ChannelFit> {
-  const entries = candidates.map((channel) => channelModelEntry(catalog, channel, model));
   const bound = source.inputTokensAtMost;
+  // One pass, no closure: this runs for every chat call.
+  const entries: Array<CatalogEntry | undefined> = new Array(candidates.length);
+  let reasoners = 0;
+  let mayLeaveOut = false;
+  for (let i = 0; i < candidates.length; i++) {
+    const entry = channelModelEntry(catalog, candidates[i], model);
+    entries[i] = entry;
+    if (mayReason(entry)) reasoners++;
+    if (!mayLeaveOut && (capabilitiesMayLack(entry) || contextMayLack(entry, bound))) mayLeaveOut = true;
+  }
   // Decided without reading the request: no candidate could be left out, whatever it holds (thinking
-  // only chooses between candidates that may reason and candidates that may not).
-  const reasoningSplits = entries.some(mayReason) && !entries.every(mayReason);
-  if (!reasoningSplits && !entries.some((entry) => capabilitiesMayLack(entry) || contextMayLack(entry, bound))) return ALL_FIT(candidates);
+  // only chooses when some candidates may reason and others may not).
+  const reasoningSplits = reasoners > 0 && reasoners < candidates.length;
+  if (!reasoningSplits && !mayLeaveOut) return { fit: candidates, missing: NOTHING_MISSING };
   const needs = source.read();
-  if (!needs) return ALL_FIT(candidates);
+  if (!needs) return { fit: candidates, missing: NOTHING_MISSING };
   const tokensAtMost = bound === undefined ? needs.inputTokensAtMost : Math.min(bound, needs.inputTokensAtMost);
   let counted: number | undefined;
   const fit: RuntimeChannel[] = [];
