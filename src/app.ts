@@ -18,6 +18,7 @@ import { frameworkErrorHandler, installEdgeErrorHandler } from './http/edge-erro
 import { errorFamilies } from './http/error-family.js';
 import { installJsonBodyParser } from './http/json-body-parser.js';
 import { installAccessLog } from './http/access-log.js';
+import { installRequestRecord } from './http/request-record.js';
 import { installShutdownSignal, shuttingDownError } from './http/shutdown-signal.js';
 import { installRefusalAfterListenerClosed } from './http/refuse-after-listener-closed.js';
 import { registerMediaRoutes } from './http/media-routes.js';
@@ -83,7 +84,7 @@ import { openLimits } from './limits/open-limits.js';
 import { openStoredLimits } from './limits/open-stored-limits.js';
 import { installRateLimitHeaders } from './limits/rate-limit-headers.js';
 import { limitsHooks } from './gateway/limits-hooks.js';
-import { IncomingTraceparents, tracingHooks } from './gateway/tracing-hooks.js';
+import { tracingHooks } from './gateway/tracing-hooks.js';
 import { openTracing, type Tracing } from './observability/open-tracing.js';
 import { Observability } from './metrics/open-metrics.js';
 import { readTaskQueueStats } from './store/task-queue-stats.js';
@@ -272,8 +273,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   // Traces only when the OTEL_* variables ask for them: otherwise no hook, no SDK loaded.
   const tracing = await openTracing(process.env, config.tracing);
-  const incomingTraceparents = new IncomingTraceparents();
-  if (tracing) services.lifecycle.use(tracingHooks(tracing, incomingTraceparents));
+  if (tracing) services.lifecycle.use(tracingHooks(tracing));
   if (tracing) engine.useTracing(tracing);
   let audit: AuditTrail | undefined;
   // Channel health: probes of the channels that ask for them (no timer when none does), and every attempt's outcome.
@@ -341,6 +341,8 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
     clientErrorHandler: clientErrorHandler(errorShapes, nextRequestId),
     frameworkErrors: frameworkErrorHandler(errorShapes),
   });
+  // Every request carries its record (error type, call clock): the features read it from the request or its calls.
+  installRequestRecord(http);
   const shutdown = installShutdownSignal(http);
   installPublicUrlSettings(http, { publicBaseUrl: config.media.publicBaseUrl, allowedHosts: config.server.allowedHosts });
   installJsonBodyParser(http, config.server.maxBodyDepth);
@@ -357,14 +359,7 @@ export async function buildApp(config: GatewayConfig, options: BuildOptions = {}
   });
   let listenerClosed = false;
   installRefusalAfterListenerClosed(http, errorShapes, () => listenerClosed);
-  if (tracing) {
-    http.addHook('onRequest', (request, reply, done) => {
-      const release = incomingTraceparents.hold(request.id, request.headers.traceparent);
-      if (release) reply.raw.once('close', release);
-      done();
-    });
-  }
-  if (config.accessLog) installAccessLog(http, services.lifecycle);
+  if (config.accessLog) installAccessLog(http);
   await observability.install({
     http,
     lifecycle: services.lifecycle,

@@ -89,6 +89,52 @@ describe('capability-aware routing', () => {
     expect(first.requests).toHaveLength(0);
   });
 
+  it('sends a request asking for reasoning past a channel whose model does not reason, and serves it when no channel does', async () => {
+    // The plain channel's upstream model declares no reasoning; the thinker's does.
+    const models = [
+      { id: 'plain-upstream', operations: ['chat' as const], capabilities: ['tools' as const, 'vision' as const, 'pdf' as const, 'json_schema' as const] },
+      {
+        id: 'thinking-upstream',
+        operations: ['chat' as const],
+        capabilities: ['tools' as const, 'vision' as const, 'pdf' as const, 'json_schema' as const, 'reasoning' as const],
+      },
+    ];
+    const thinker: ChannelSpec = {
+      name: 'thinker',
+      provider: 'openai',
+      baseUrl: first.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['gpt-4o'],
+      modelMap: { 'gpt-4o': 'thinking-upstream' },
+      priority: 0,
+    };
+    const plain: ChannelSpec = {
+      name: 'plain',
+      provider: 'openai',
+      baseUrl: second.url,
+      apiKey: FAKE_OPENAI_API_KEY,
+      models: ['gpt-4o'],
+      modelMap: { 'gpt-4o': 'plain-upstream' },
+      priority: 10,
+    };
+    gw = await startGateway({ channels: [plain, thinker], models });
+    const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'ping' }], reasoning_effort: 'low' as const };
+    const { response } = await client().chat.completions.create(ask).withResponse();
+    expect(response.headers.get('x-gengate-channel')).toBe('thinker');
+    expect(second.requests).toHaveLength(0);
+    // Without thinking the higher priority channel answers, as before.
+    const { response: plainAnswer } = await client()
+      .chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'ping' }] })
+      .withResponse();
+    expect(plainAnswer.headers.get('x-gengate-channel')).toBe('plain');
+    await gw.close();
+    // No channel reasons: the request is served all the same (the budget is the provider's to drop).
+    gw = await startGateway({ channels: [plain], models });
+    const { response: served } = await client().chat.completions.create(ask).withResponse();
+    expect(served.status).toBe(200);
+    expect(served.headers.get('x-gengate-channel')).toBe('plain');
+  });
+
   it("leaves out a channel whose model's context is smaller than the request", async () => {
     gw = await startGateway({ channels: channels(), models: [NO_TOOLS_MODEL] });
     // About 6,000 tokens of text: more than the first channel's 4,096.

@@ -8,6 +8,7 @@
  */
 import { checkIdentifierText } from '../core/client-strings.js';
 import { abortCall } from '../core/call-abort.js';
+import type { CallClock } from '../core/call-clock.js';
 import { type ErrorType, errorTypeOfOutcome } from '../core/error-type.js';
 import { GatewayError, toGatewayError } from '../core/errors.js';
 import { refusePathLikeModelId } from '../core/model-id-path.js';
@@ -22,7 +23,7 @@ import type { Catalog } from '../routing/catalog.js';
 import type { ChannelRegistry, RuntimeChannel } from '../routing/channel-registry.js';
 import type { CircuitBreaker, CircuitStateName } from '../routing/circuit-breaker.js';
 import { fitChannels } from '../routing/fit-channels.js';
-import type { RequestNeeds } from '../routing/request-needs.js';
+import type { RequestNeedsSource } from '../routing/request-needs.js';
 import { keyMayUse } from '../routing/key-may-use.js';
 import { orderAttempts } from '../routing/order-attempts.js';
 import { type AttemptFn, runAttempts } from '../routing/run-attempts.js';
@@ -81,9 +82,10 @@ interface AttemptOptions {
   /**
    * What the request needs of a channel's model (tools, images, PDFs, JSON schema, context): channels whose catalog
    * model lacks it are left out; when none is left the call is refused naming what is missing,
-   * before any upstream is called. Undefined (e.g. a request the gateway cannot parse): no filter.
+   * before any upstream is called. The request is read only when a decision depends on it
+   * (`routing/fit-channels.ts`); read as undefined (a request the gateway cannot parse): no filter.
    */
-  needs?(): RequestNeeds | undefined;
+  needs?: RequestNeedsSource;
 }
 
 interface LifecycleDeps {
@@ -203,6 +205,8 @@ export class Call {
   firstTokenAt?: number;
   /** The channel tried last (the one that answered, once `attempt` resolved). */
   route?: RouteInfo;
+  /** Its upstream time, kept by the metrics' attempt hooks when they are installed (shared with its request's). */
+  clock?: CallClock = undefined;
   private ended?: Promise<void>;
   private begun?: Promise<void>;
 
@@ -225,7 +229,7 @@ export class Call {
     const { subject, deps } = this;
     try {
       const serving = deps.registry.current().candidates(subject.model, subject.operation);
-      let candidates = options.accepts ? serving.filter(options.accepts) : serving;
+      let candidates: readonly RuntimeChannel[] = options.accepts ? serving.filter(options.accepts) : serving;
       if (candidates.length === 0) throw modelNotFound(subject.model);
       if (options.needs) {
         const { fit, missing } = await fitChannels(candidates, subject.model, deps.catalog, options.needs);
@@ -348,6 +352,8 @@ export class Call {
     // A call refused by a limit or a budget has no channel, and a row all the same: the usage views count refusals.
     const refusal = error instanceof LimitRefusal ? error.label : undefined;
     const errorType = this.errorTypeOf(outcome, error);
+    // The request's failure, for its access log line (a stream's error event leaves the status a 200).
+    if (errorType !== undefined && subject.http) subject.http.errorType = errorType;
     if (route || refusal !== undefined) {
       this.ended = deps.recorder.record(
         usageRow({

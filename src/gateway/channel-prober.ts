@@ -112,8 +112,9 @@ export class ChannelProber {
   readonly hooks: LifecycleHooks = {
     attemptEnd: (_call, route, error) => {
       this.errors.record(route.channel, error);
-      if (!error) this.authFailures.delete(route.channel);
-      else if (error.errorType === 'upstream.auth') this.countAuthFailure(route.channel);
+      if (!error) {
+        if (this.authFailures.size > 0) this.authFailures.delete(route.channel);
+      } else if (error.errorType === 'upstream.auth') this.countAuthFailure(route.channel);
     },
   };
 

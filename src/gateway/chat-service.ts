@@ -9,7 +9,7 @@
 import { countPromptTokens } from '../core/count-prompt-tokens.js';
 import { GatewayError } from '../core/errors.js';
 import { withFields } from '../core/with-fields.js';
-import { chatRequestNeeds } from '../routing/request-needs.js';
+import { chatRequestNeeds, inputTokensOfBody, type RequestNeedsSource } from '../routing/request-needs.js';
 import type { Dialect } from '../core/operation.js';
 import type { TapResult } from '../core/passthrough.js';
 import type { Provider } from '../providers/types.js';
@@ -62,7 +62,7 @@ export class ChatService {
         response.model = chatCall.model;
         return { kind: 'response', response, route };
       },
-      { needs: () => needsOf(chatCall) },
+      { needs: needsOf(chatCall) },
     );
     switch (outcome.kind) {
       case 'response':
@@ -100,11 +100,20 @@ async function endRelayed(call: Call, tap: TapResult, estimateInput: () => numbe
   await call.finish(cutBy ?? 'upstream', usage);
 }
 
-/** What the request needs of a model; a request the gateway cannot parse (a pass-through's native fields) is not filtered. */
-function needsOf(chatCall: ChatCall) {
-  try {
-    return chatRequestNeeds(chatCall.canonical());
-  } catch {
-    return undefined;
-  }
+/**
+ * What the request needs of a model: its body's bound at no cost, its canonical form read only
+ * when routing depends on it; a request the gateway cannot parse (a pass-through's native fields)
+ * is not filtered.
+ */
+function needsOf(chatCall: ChatCall): RequestNeedsSource {
+  return {
+    inputTokensAtMost: chatCall.bodyBytes === undefined ? undefined : inputTokensOfBody(chatCall.bodyBytes),
+    read: () => {
+      try {
+        return chatRequestNeeds(chatCall.canonical());
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }

@@ -12,6 +12,7 @@ import type { ModelInfo } from '../core/model-info.js';
 import type { Operation } from '../core/operation.js';
 import type { PassthroughResponse, RawChatRequest } from '../core/passthrough.js';
 import type { PeekedDocument } from '../core/peeked-chat-request.js';
+import type { RequestRecord } from '../core/request-record.js';
 import type { ResponseItem, SealedReasoning, StoredResponse, StoredResponseStatus } from '../core/responses.js';
 import type { RouteInfo } from '../core/route.js';
 import type { MediaRef, Task, TaskOperation, TaskRequest, TaskSurface } from '../core/task.js';
@@ -30,6 +31,8 @@ export interface CallOrigin {
   requestId: string;
   /** Aborted when the client disconnects (or the gateway drains past its deadline). */
   signal: AbortSignal;
+  /** The HTTP request the call is made for (absent for a background run): the access log, timing headers and traces read it. */
+  http?: RequestRecord;
 }
 
 export interface ChatCall extends CallOrigin {
@@ -45,6 +48,12 @@ export interface ChatCall extends CallOrigin {
   raw?: RawChatRequest;
   /** Sizes of inline documents, checked before any attempt (absent: read from the canonical form). */
   documents?: PeekedDocument[];
+  /**
+   * The byte length of the JSON text the whole canonical request is read from (the request's
+   * body), when the surface knows it and the canonical form holds nothing else: it bounds the
+   * input tokens without a parse (`routing/request-needs.ts`). Absent: no such bound.
+   */
+  bodyBytes?: number;
 }
 
 export type ChatOutcome =

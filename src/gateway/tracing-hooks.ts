@@ -3,7 +3,8 @@
  * one child span per upstream attempt, whose context goes upstream as `traceparent` (a failover
  * shows as several attempt children). A client's `traceparent` makes the call span its child.
  * Attributes follow the OpenTelemetry GenAI conventions; prompts and completions are recorded
- * only when `tracing.captureContent` says so. Installed only when traces are on.
+ * only when `tracing.captureContent` says so. Installed only when traces are on; the client's
+ * `traceparent` is read from the call's request (`CallOrigin.http`), kept by nothing else.
  */
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Operation } from '../core/operation.js';
@@ -38,25 +39,7 @@ const GEN_AI_OPERATION: Record<Operation, string> = {
 /** GenAI `gen_ai.provider.name` where the convention names the vendor otherwise than the gateway does. */
 const GEN_AI_PROVIDER: Record<string, string> = { gemini: 'gcp.gemini' };
 
-/** A request's trace parent, by request id: set from the incoming `traceparent` for the request's lifetime. */
-export class IncomingTraceparents {
-  private readonly byRequest = new Map<string, string>();
-
-  /** Holds `value` for `requestId` until `release` is called (when the response closes). */
-  hold(requestId: string, value: string | string[] | undefined): (() => void) | undefined {
-    if (typeof value !== 'string') return undefined;
-    this.byRequest.set(requestId, value);
-    return () => this.byRequest.delete(requestId);
-  }
-
-  /** The parent of a call; a batch's sub-calls (`<request id>.<n>`) share their request's. */
-  of(requestId: string): string | undefined {
-    const dot = requestId.indexOf('.');
-    return this.byRequest.get(dot === -1 ? requestId : requestId.slice(0, dot));
-  }
-}
-
-export function tracingHooks(tracing: Tracing, incoming: IncomingTraceparents): LifecycleHooks {
+export function tracingHooks(tracing: Tracing): LifecycleHooks {
   const { tracer, settings } = tracing;
 
   const spansOf = (call: Call): CallSpans => {
@@ -64,7 +47,8 @@ export function tracingHooks(tracing: Tracing, incoming: IncomingTraceparents): 
     if (entry) return entry;
     const { subject } = call;
     const operation = GEN_AI_OPERATION[subject.operation];
-    const parent = contextFromTraceparent(incoming.of(subject.requestId)) ?? ROOT_CONTEXT;
+    // The client's `traceparent`, read from the call's own request (a batch's sub-calls share it).
+    const parent = contextFromTraceparent(subject.http?.headers.traceparent) ?? ROOT_CONTEXT;
     const attributes: Attributes = {
       'gen_ai.operation.name': operation,
       'gen_ai.request.model': subject.model,

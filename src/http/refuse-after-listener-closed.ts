@@ -19,8 +19,13 @@ export function refusedWhileClosingError(): GatewayError {
 }
 
 export function installRefusalAfterListenerClosed(app: FastifyInstance, families: ErrorFamilies, listenerClosed: () => boolean): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!listenerClosed() || PROBES.has(request.url.split('?')[0])) return;
-    return replyWithError(request, reply, refusedWhileClosingError(), rendererFor(request, families));
+  // A callback hook, not an async one: every request passes here, and an async hook costs each a promise and a turn.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!listenerClosed() || PROBES.has(request.url.split('?')[0])) {
+      done();
+      return;
+    }
+    // Answered here: the request goes no further (Fastify's callback hooks answer without `done`).
+    replyWithError(request, reply, refusedWhileClosingError(), rendererFor(request, families));
   });
 }

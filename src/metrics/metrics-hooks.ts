@@ -6,7 +6,6 @@
 import type { ErrorType } from '../core/error-type.js';
 import type { RouteInfo } from '../core/route.js';
 import type { Call, CallEnding, LifecycleHooks } from '../gateway/call-lifecycle.js';
-import type { CallClocks } from './call-clocks.js';
 import { BoundedLabel, genAiOperationName, genAiProviderName } from './bounded-labels.js';
 import { type CounterSeries, getOrMake, type HistogramSeries, type Labels } from './fast-metrics.js';
 import type { MetricFamilies } from './metric-names.js';
@@ -85,7 +84,6 @@ export class MetricsHooks implements LifecycleHooks {
   constructor(
     private readonly families: MetricFamilies,
     sources: LabelSources,
-    private readonly clocks: CallClocks,
   ) {
     this.models = new BoundedLabel((model) => sources.isCatalogModel(model), MAX_MODELS);
     this.channels = new BoundedLabel((channel) => sources.isChannel(channel), MAX_CHANNELS);
@@ -100,7 +98,7 @@ export class MetricsHooks implements LifecycleHooks {
   }
 
   attemptEnd(call: Call, route: RouteInfo, error?: { errorType: ErrorType }): void {
-    const clock = this.clocks.of(call);
+    const clock = call.clock;
     if (!clock) return;
     const series = this.channelSeries(route);
     const seconds = clock.lastAttemptMs / 1000;
@@ -135,7 +133,7 @@ export class MetricsHooks implements LifecycleHooks {
     const { stream } = call.subject;
     if (stream && call.firstByteAt !== undefined) {
       this.streamsOpen--;
-      const clock = this.clocks.of(call);
+      const clock = call.clock;
       if (route && clock) this.channelSeries(route).ok.observe((performance.now() - clock.attemptAt) / 1000);
     }
     const errorType = ending.errorType;

@@ -39,8 +39,6 @@ interface RowWriter<Row> {
 export class Observability {
   private readonly families?: MetricFamilies;
   private listener?: Server;
-  /** The call clocks, when installed (tests read that every tracking ends). */
-  clocks?: CallClocks;
 
   constructor(private readonly settings: MetricsSettings) {
     if (settings.enabled) this.families = metricFamilies();
@@ -71,13 +69,12 @@ export class Observability {
     const { settings, families } = this;
     if (!families && !settings.timingHeaders) return;
     const clocks = new CallClocks();
-    this.clocks = clocks;
     if (!families) {
       sources.lifecycle.use(clocks);
-      installTimingHeaders(sources.http, clocks, { headers: true });
+      installTimingHeaders(sources.http, { headers: true });
       return;
     }
-    const hooks = new MetricsHooks(families, sources, clocks);
+    const hooks = new MetricsHooks(families, sources);
     // One hook object, so that the clocks are read by the metrics between their updates and their end.
     sources.lifecycle.use({
       attemptStart: (call, route) => {
@@ -90,12 +87,9 @@ export class Observability {
       },
       firstByte: (call) => hooks.firstByte(call),
       firstToken: (call) => hooks.firstToken(call),
-      end: (call, ending) => {
-        hooks.end(call, ending);
-        clocks.end(call);
-      },
+      end: (call, ending) => hooks.end(call, ending),
     });
-    installTimingHeaders(sources.http, clocks, { headers: settings.timingHeaders, observe: overheadObserver(families) });
+    installTimingHeaders(sources.http, { headers: settings.timingHeaders, observe: overheadObserver(families) });
     countResponses(sources.http, families);
 
     const registry = new Registry();

@@ -8,10 +8,11 @@ describe('what a chat request needs of a model', () => {
   it('needs nothing of a plain text request, and bounds its tokens by 3 × its characters', () => {
     const needs = chatRequestNeeds(base);
     expect([...needs.capabilities]).toEqual([]);
+    expect(needs.thinking).toBe(false);
     expect(needs.inputTokensAtMost).toBe(15);
   });
 
-  it('reads tools, images, PDFs and a JSON schema, but not a thinking budget (providers drop it for a model that does not think)', () => {
+  it('reads tools, images, PDFs and a JSON schema as capabilities, and a thinking budget as thinking (a preference, not a refusal)', () => {
     const needs = chatRequestNeeds({
       ...base,
       tools: [{ name: 'f', parameters: { type: 'object' } }],
@@ -28,6 +29,7 @@ describe('what a chat request needs of a model', () => {
       ],
     });
     expect([...needs.capabilities].sort()).toEqual(['json_schema', 'pdf', 'tools', 'vision']);
+    expect(needs.thinking).toBe(true);
   });
 
   it('needs tools for tool turns in the history even without definitions, and no PDF support for a text document', () => {

@@ -90,6 +90,7 @@ export function playgroundRoutes(app: FastifyInstance, deps: AdminDeps): void {
         stream: true,
         canonical: () => canonical,
         signal,
+        http: request,
       });
       let frames: AsyncIterable<string>;
       if (outcome.kind === 'stream') frames = playgroundFrames(outcome.events, outcome.route, signal);

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawChatRequest } from '../../core/passthrough.js';
+import { bodyBytes } from '../../http/body-bytes.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../../gateway/contract.js';
@@ -56,6 +57,8 @@ async function createMessage(services: GatewayServices, request: FastifyRequest,
     documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
+    http: request,
+    bodyBytes: bodyBytes(request),
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {

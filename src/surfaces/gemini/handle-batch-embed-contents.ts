@@ -18,7 +18,7 @@ export async function handleBatchEmbedContents({ request, reply, services, key, 
   const outcomes = await Promise.all(
     // One usage row per call, and request ids are unique in the ledger: each group is its own call.
     groups.map((group, g) =>
-      services.embed({ key, surface: 'gemini', requestId: groups.length > 1 ? `${requestId}.${g}` : requestId, request: group.request, signal }),
+      services.embed({ key, surface: 'gemini', requestId: groups.length > 1 ? `${requestId}.${g}` : requestId, request: group.request, signal, http: request }),
     ),
   );
   const vectors = new Array<number[]>(items.length);

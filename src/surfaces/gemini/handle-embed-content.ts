@@ -15,6 +15,7 @@ export async function handleEmbedContent({ request, reply, services, key, model 
     requestId: String(request.id),
     request: group.request,
     signal: clientSignal(request, reply),
+    http: request,
   });
   const vector = outcome.response.embeddings[0];
   if (vector === undefined) throw new GatewayError('upstream', 'the upstream answered without an embedding', { retryable: false });

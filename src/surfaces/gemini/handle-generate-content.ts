@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../core/errors.js';
 import { sseData } from '../../core/sse.js';
+import { bodyBytes } from '../../http/body-bytes.js';
 import { clientSignal, sendPassthrough, sendSse, setRouteHeaders } from '../../http/reply-helpers.js';
 import type { RawChatRequest } from '../../core/passthrough.js';
 import type { GeminiActionContext } from './gemini-action.js';
@@ -49,6 +50,8 @@ async function generate({ request, reply, services, key, model }: GeminiActionCo
     documents: peeked.documents,
     raw,
     signal: clientSignal(request, reply),
+    http: request,
+    bodyBytes: bodyBytes(request),
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {

@@ -32,6 +32,7 @@ async function handle(services: GatewayServices, endpoint: Imagegen2Endpoint, re
     surface: 'imagegen2',
     requestId,
     signal,
+    http: request,
     publicBaseUrl: publicBaseUrl(request),
     ...parsed,
   });

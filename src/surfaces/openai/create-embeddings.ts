@@ -18,6 +18,7 @@ export async function createEmbeddings(services: GatewayServices, request: Fasti
     requestId,
     request: { ...parsed.fields, inputs },
     signal: clientSignal(request, reply),
+    http: request,
   });
   setRouteHeaders(reply, outcome.route);
   reply.header('x-request-id', requestId);

@@ -1,5 +1,6 @@
 /** The OpenAI surface's routes (Bearer key): chat completions, embeddings, image generations and edits. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bodyBytes } from '../../http/body-bytes.js';
 import { authenticateFirst, requestKey } from '../../http/authenticate-first.js';
 import { bearerToken, clientSignal, sendPassthrough, sendSse, setRouteHeaders, useErrorRenderer } from '../../http/reply-helpers.js';
 import type { GatewayServices } from '../../gateway/contract.js';
@@ -33,6 +34,8 @@ async function chatCompletions(services: GatewayServices, request: FastifyReques
     documents: peeked.documents,
     raw: { dialect: 'openai', body: request.body as Record<string, unknown>, stream: peeked.stream, errorEvent: openAIStreamErrorFrame },
     signal: clientSignal(request, reply),
+    http: request,
+    bodyBytes: bodyBytes(request),
   });
   setRouteHeaders(reply, outcome.route);
   switch (outcome.kind) {

@@ -94,6 +94,7 @@ async function createResponse(services: GatewayServices, request: FastifyRequest
       errorEvent: (error) => responsesStreamErrorFrame(error),
     },
     signal: clientSignal(request, reply),
+    http: request,
   });
   if (outcome.kind === 'passthrough') {
     setRouteHeaders(reply, outcome.route);

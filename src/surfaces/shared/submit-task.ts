@@ -30,6 +30,7 @@ export async function submitTask(services: GatewayServices, request: FastifyRequ
     publicBaseUrl: publicBaseUrl(request),
     requestId: String(request.id),
     signal: create.signal,
+    http: request,
   };
   if (parsed.parentId !== undefined) call.parentId = parsed.parentId;
   try {

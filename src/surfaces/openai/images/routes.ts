@@ -17,7 +17,7 @@ import { parseOpenAIEditRequest } from './parse-edit-request.js';
 import { parseOpenAIGenerationRequest } from './parse-generation-request.js';
 import { renderOpenAIImagesResponse } from './render-images-response.js';
 
-type CallBase = Pick<ImageCall, 'key' | 'surface' | 'requestId' | 'signal' | 'publicBaseUrl'>;
+type CallBase = Pick<ImageCall, 'key' | 'surface' | 'requestId' | 'signal' | 'http' | 'publicBaseUrl'>;
 
 export async function registerOpenAIImageRoutes(app: FastifyInstance, services: GatewayServices): Promise<void> {
   await app.register(async (scope) => {
@@ -44,6 +44,7 @@ function begin(request: FastifyRequest, reply: FastifyReply): CallBase {
     surface: 'openai',
     requestId: String(request.id),
     signal: clientSignal(request, reply),
+    http: request,
     publicBaseUrl: publicBaseUrl(request),
   };
 }
