@@ -35,11 +35,10 @@ const gateways: GatewayProcess[] = [];
 beforeAll(async () => {
   postgres = await startPrivatePostgres();
   databaseUrl = await postgres.createDatabase('gengate');
-  const start = (index: number) =>
-    startGatewayProcess({ dataDir, databaseUrl, tokensPerSecond: 400, configName: `gengate-${index}.yaml`, startTimeoutMs: 60_000 });
+  const start = (index: number) => startGatewayProcess({ dataDir, databaseUrl, tokensPerSecond: 400, configName: `gengate-${index}.yaml` });
   gateways.push(await start(0));
   gateways.push(await start(1));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const gateway of gateways) if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');
