@@ -41,7 +41,6 @@ describe('gengate start --workers 2', () => {
       databaseUrl,
       tokensPerSecond: 20,
       drainTimeoutMs: 10_000,
-      startTimeoutMs: 60_000,
       env: { GENGATE_WORKERS: '2', GENGATE_LOG_LEVEL: 'info', GENGATE_ACCESS_LOG: 'true', GENGATE_LOG_FORMAT: 'json' },
     });
     const { url } = gateway;
@@ -144,5 +143,5 @@ describe('gengate start --workers 2', () => {
     } finally {
       if (gateway.child.exitCode === null) gateway.child.kill('SIGKILL');
     }
-  }, 150_000);
+  }, 300_000);
 });

@@ -81,7 +81,6 @@ async function startReplica(index: number): Promise<GatewayProcess> {
     port: ports[index],
     drainTimeoutMs: 4_000,
     env: { GENGATE_REDIS_URL: redis.url },
-    startTimeoutMs: 60_000,
   });
   processes.push(gateway);
   replicas[index] = gateway;
@@ -95,7 +94,7 @@ beforeAll(async () => {
   await startReplica(0);
   await Promise.all([1, 2].map(startReplica));
   balancer = await startTcpBalancer(ports);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const gateway of processes) if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');

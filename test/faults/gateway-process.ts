@@ -23,7 +23,7 @@ export interface GatewaySetup {
   configName?: string;
   /** Listen here (a restart on its predecessor's address) instead of on a fresh free port. */
   port?: number;
-  /** How long the process may take to listen (default 30 s; a loaded host compiles slowly). */
+  /** How long the process may take to listen (default 120 s: on a loaded 2-core host tsx's start alone can take over 30 s). */
   startTimeoutMs?: number;
   /** More environment for the process (e.g. `GENGATE_REDIS_URL`), over the test's own. */
   env?: Record<string, string>;
@@ -63,7 +63,7 @@ export async function startGatewayProcess(setup: GatewaySetup): Promise<GatewayP
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  const deadline = Date.now() + (setup.startTimeoutMs ?? 30_000);
+  const deadline = Date.now() + (setup.startTimeoutMs ?? 120_000);
   while (!output.includes('gengate listening on')) {
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL');

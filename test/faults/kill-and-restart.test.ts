@@ -19,16 +19,25 @@ afterAll(async () => {
   for (const database of databases) await database.drop();
 });
 
+const KINDS = ['chat', 'openai-stream', 'anthropic-stream', 'gemini-stream', 'embed'] as const;
+/** How long the load may take to reach the moment to kill (a loaded host compiles and answers slowly). */
+const LOAD_DEADLINE_MS = 60_000;
+
 async function killUnderLoadAndRestart(databaseUrl: string, dataDir: string): Promise<void> {
   // 40 tokens at 40 a second: chats and streams take about a second, so many are in flight at any moment.
   const first = await startGatewayProcess({ dataDir, databaseUrl, tokensPerSecond: 40 });
   const stop = new AbortController();
   const load = runMixedLoad(first.url, 3, stop.signal);
-  await new Promise((resolve) => setTimeout(resolve, 2_600));
+  // Kill after at least 2.6 s of load, once every kind has completed at least once and answers are
+  // mid-stream: on a loaded host the first answers of each kind may take longer than any fixed time.
+  const earliest = Date.now() + 2_600;
+  const ready = () => Date.now() >= earliest && KINDS.every((kind) => load.seen.some((s) => s.kind === kind && s.completed)) && load.midAnswer() >= 3;
+  const until = Date.now() + LOAD_DEADLINE_MS;
+  while (!ready() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
   first.child.kill('SIGKILL');
   stop.abort();
   expect((await first.exited).signal).toBe('SIGKILL');
-  const seen: Seen[] = await load;
+  const seen: Seen[] = await load.done;
 
   const second = await startGatewayProcess({ dataDir, databaseUrl, tokensPerSecond: 40 });
   second.child.kill('SIGTERM');
@@ -39,7 +48,7 @@ async function killUnderLoadAndRestart(databaseUrl: string, dataDir: string): Pr
   const completed = seen.filter((s) => s.completed);
   const cut = seen.filter((s) => !s.completed && s.requestId !== undefined);
   // The load really was mixed, and the kill really cut streams.
-  for (const kind of ['chat', 'openai-stream', 'anthropic-stream', 'gemini-stream', 'embed'] as const) {
+  for (const kind of KINDS) {
     expect(completed.filter((s) => s.kind === kind).length, kind).toBeGreaterThan(0);
   }
   expect(cut.length).toBeGreaterThan(0);
@@ -78,7 +87,7 @@ describe('kill -9 under mixed load', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gengate-fault-'));
     dirs.push(dataDir);
     await killUnderLoadAndRestart(`sqlite:${join(dataDir, 'gengate.db')}`, dataDir);
-  }, 90_000);
+  }, 360_000);
 
   it('finding 11: PostgreSQL — every completed request has its usage row, every cut one is closed as interrupted', async () => {
     const database = await createTempDatabase();
@@ -86,5 +95,5 @@ describe('kill -9 under mixed load', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gengate-fault-'));
     dirs.push(dataDir);
     await killUnderLoadAndRestart(database.url, dataDir);
-  }, 90_000);
+  }, 360_000);
 });

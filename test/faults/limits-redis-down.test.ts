@@ -33,7 +33,7 @@ beforeAll(async () => {
   redis = await startPrivateRedis();
   set = await startReplicas({ count: 2, redisUrl: redis.url });
   urls = set.gateways.map((gateway) => gateway.url);
-}, 200_000);
+}, 360_000);
 
 afterAll(async () => {
   await set?.stop();

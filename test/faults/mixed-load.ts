@@ -110,13 +110,32 @@ export async function send(kind: Kind, url: string, onFirstBytes?: () => void): 
 
 const KINDS: Kind[] = ['chat', 'openai-stream', 'anthropic-stream', 'gemini-stream', 'embed'];
 
+/** A mixed load under way: what it has seen so far, and its end. */
+export interface MixedLoad {
+  /** The requests that ended so far, in the order they ended (grows while the load runs). */
+  readonly seen: readonly Seen[];
+  /** Requests whose body has begun arriving and has not ended: the ones a kill now would cut mid-answer. */
+  midAnswer(): number;
+  /** Resolves once `stop` fired and every loop's last request ended: everything seen. */
+  readonly done: Promise<Seen[]>;
+}
+
 /** `workers` loops per kind, each sending one request after the other until `stop` fires. */
-export function runMixedLoad(url: string, workersPerKind: number, stop: AbortSignal): Promise<Seen[]> {
-  const all: Seen[] = [];
+export function runMixedLoad(url: string, workersPerKind: number, stop: AbortSignal): MixedLoad {
+  const seen: Seen[] = [];
+  let midAnswer = 0;
   const loops = KINDS.flatMap((kind) =>
     Array.from({ length: workersPerKind }, async () => {
-      while (!stop.aborted) all.push(await send(kind, url));
+      while (!stop.aborted) {
+        let begun = false;
+        const result = await send(kind, url, () => {
+          begun = true;
+          midAnswer++;
+        });
+        if (begun) midAnswer--;
+        seen.push(result);
+      }
     }),
   );
-  return Promise.all(loops).then(() => all);
+  return { seen, midAnswer: () => midAnswer, done: Promise.all(loops).then(() => seen) };
 }

@@ -37,11 +37,10 @@ beforeAll(async () => {
       tokensPerSecond: 400,
       configName: `gengate-${index}.yaml`,
       env: { GENGATE_REDIS_URL: redis.url },
-      startTimeoutMs: 60_000,
     });
   gateways.push(await start(0));
   gateways.push(await start(1));
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const gateway of gateways) if (gateway.child.exitCode === null && gateway.child.signalCode === null) gateway.child.kill('SIGKILL');

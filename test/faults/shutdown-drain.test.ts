@@ -41,6 +41,20 @@ async function inFlight(gateway: GatewayProcess, kinds: Kind[]): Promise<Array<P
   return answers;
 }
 
+/** Resolves once the gateway has handled its signal: `/readyz` no longer answers 200 (503 draining, or the listener closed). */
+async function untilNotReady(gateway: GatewayProcess, timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const status = await fetch(`${gateway.url}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status !== 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the gateway still said ready ${timeoutMs} ms after the signal`);
+}
+
 /** The dialect's in-stream error event, as its SDKs recognise it. */
 function endsWithDialectError(seen: Seen): boolean {
   const frames = seen.body.trim().split(/\n\n/);
@@ -65,8 +79,8 @@ describe('shutdown', () => {
       const answers = await inFlight(gateway, STREAMS);
       const signalledAt = Date.now();
       gateway.child.kill('SIGTERM');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // No new work once draining.
+      // No new work once draining (a loaded host may take a while to handle the signal: wait until it has).
+      await untilNotReady(gateway);
       const late = await send('embed', gateway.url);
       expect(late.completed).toBe(false);
 
@@ -89,7 +103,7 @@ describe('shutdown', () => {
         expect(found[0].input_tokens, request.kind).toBeGreaterThan(0);
       }
       expect(readdirSync(join(dir, 'usage-journal'))).toEqual([]);
-    }, 60_000);
+    }, 240_000);
   }
 
   it('finding 13: requests that finish within the drain deadline complete normally, and the process exits as soon as they have', async () => {
@@ -106,16 +120,17 @@ describe('shutdown', () => {
     expect(seen.map((s) => s.completed)).toEqual([true, true, true]);
     const rows = byRequestId(await readUsage(databaseUrl));
     for (const request of seen) expect((rows.get(request.requestId!) ?? []).map((r) => r.outcome)).toEqual(['ok']);
-  }, 60_000);
+  }, 240_000);
 
   it('Ctrl-C (SIGINT) at a terminal drains without the grace period a SIGTERM waits', async () => {
     const dir = dataDir();
-    const gateway = await startGatewayProcess({ dataDir: dir, databaseUrl: `sqlite:${join(dir, 'gengate.db')}`, tokensPerSecond: 4, drainDelayMs: 5_000 });
+    const gateway = await startGatewayProcess({ dataDir: dir, databaseUrl: `sqlite:${join(dir, 'gengate.db')}`, tokensPerSecond: 4, drainDelayMs: 20_000 });
     const signalledAt = Date.now();
     gateway.child.kill('SIGINT');
     expect(await gateway.exited, gateway.output()).toEqual({ code: 0, signal: null });
-    expect(Date.now() - signalledAt).toBeLessThan(4_000);
-  }, 60_000);
+    // Well under the 20 s grace a SIGTERM would wait (room for a loaded host's slow exit).
+    expect(Date.now() - signalledAt).toBeLessThan(15_000);
+  }, 240_000);
 
   it('finding 13: a second signal exits at once, and the next start closes the cut requests as interrupted', async () => {
     const dir = dataDir();
@@ -147,7 +162,7 @@ describe('shutdown', () => {
       ).toEqual(['interrupted']);
       expect(found[0]).toMatchObject({ key_id: 'master', operation: 'chat', stream: 1 });
     }
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('shutdown grace period (server.drainDelayMs)', () => {
@@ -161,27 +176,39 @@ describe('shutdown grace period (server.drainDelayMs)', () => {
 
   it('on SIGTERM /readyz is 503 at once, requests keep being served until the grace ends, and later ones get the API error shape', async () => {
     const dir = dataDir();
-    const GRACE_MS = 2_500;
+    // Long enough for a loaded host to handle the signal and answer requests sent during it.
+    const GRACE_MS = 5_000;
     const gateway = await startGatewayProcess({
       dataDir: dir,
       databaseUrl: `sqlite:${join(dir, 'gengate.db')}`,
       tokensPerSecond: 5,
       drainDelayMs: GRACE_MS,
-      drainTimeoutMs: 15_000,
+      drainTimeoutMs: 30_000,
     });
-    // A kept-alive connection with a stream on it (about 8 s) that outlives the grace period.
+    // A kept-alive connection with a stream on it (about 12 s) that outlives the grace period.
     const kept = rawConnection(gateway.url);
-    kept.write(rawPost('/v1/chat/completions', auth, chat(true, 40)));
+    kept.write(rawPost('/v1/chat/completions', auth, chat(true, 60)));
     const stop = new AbortController();
     const load = steadyLoad(gateway.url, ['embed'], 4, stop.signal);
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     const signalledAt = Date.now();
     gateway.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const ready = await fetch(`${gateway.url}/readyz`);
+    // Not ready once the signal is handled (polled: a loaded host may take a moment), well within the grace.
+    let ready = await fetch(`${gateway.url}/readyz`);
+    while (ready.status === 200 && Date.now() < signalledAt + GRACE_MS - 500) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      ready = await fetch(`${gateway.url}/readyz`);
+    }
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ status: 'draining' });
+    // Requests sent now, while draining and within the grace, are served.
+    const duringGrace = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const sentAt = Date.now();
+        return { ...(await send('embed', gateway.url)), sentAt };
+      }),
+    );
 
     // After the grace period, a request on the kept-alive connection still in use.
     await new Promise((resolve) => setTimeout(resolve, signalledAt + GRACE_MS + 1_000 - Date.now()));
@@ -193,9 +220,9 @@ describe('shutdown grace period (server.drainDelayMs)', () => {
     expect(exit, gateway.output()).toEqual({ code: 0, signal: null });
 
     // Everything sent before the grace ended (less a margin for the answer to start) was served.
-    const inGrace = seen.filter((s) => s.sentAt >= signalledAt && s.sentAt < signalledAt + GRACE_MS - 300);
-    expect(inGrace.length).toBeGreaterThan(10);
-    for (const request of seen.filter((s) => s.sentAt < signalledAt + GRACE_MS - 300)) {
+    const inGrace = [...seen, ...duringGrace].filter((s) => s.sentAt >= signalledAt && s.sentAt < signalledAt + GRACE_MS - 300);
+    expect(inGrace.length).toBeGreaterThanOrEqual(4);
+    for (const request of [...seen, ...duringGrace].filter((s) => s.sentAt < signalledAt + GRACE_MS - 300)) {
       expect({ kind: request.kind, status: request.status, completed: request.completed }).toEqual({ kind: request.kind, status: 200, completed: true });
     }
     // Later: refused connections, or the API's own 503 — never Fastify's bare one.
@@ -211,5 +238,5 @@ describe('shutdown grace period (server.drainDelayMs)', () => {
     expect(second).toMatch(/\r\nconnection: close\r\n/i);
     const body = second.slice(second.indexOf('\r\n\r\n') + 4);
     expect(JSON.parse(body)).toMatchObject({ error: { code: 'shutting_down', type: 'server_error' } });
-  }, 30_000);
+  }, 180_000);
 });

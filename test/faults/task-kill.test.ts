@@ -214,7 +214,7 @@ describe('task engine under kill -9 (SQLite, one process, restarted after each k
     expect(await expectResultsServedByGateway(life.gateway.url, final.tasks, fake, true)).toBe(4);
     life.gateway.child.kill('SIGTERM');
     await life.gateway.exited;
-  }, 90_000);
+  }, 360_000);
 });
 
 describe('task engine under kill -9 (PostgreSQL, two processes)', () => {
@@ -269,5 +269,5 @@ describe('task engine under kill -9 (PostgreSQL, two processes)', () => {
       survivor.child.kill('SIGTERM');
       await survivor.exited;
     }
-  }, 60_000);
+  }, 300_000);
 });

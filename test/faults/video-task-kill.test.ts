@@ -82,4 +82,4 @@ it('survives kill -9 mid-task: taken over, settled once, the video served from t
   const video = await fetch(`${second.url}/v1/videos/${id}/download`, { headers: { authorization: `Bearer ${MASTER_KEY}` } });
   expect(video.status).toBe(200);
   expect(Buffer.from(await video.arrayBuffer()).equals(fake.videoOf(done.upstream_id as string))).toBe(true);
-}, 90_000);
+}, 360_000);

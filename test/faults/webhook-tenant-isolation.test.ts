@@ -103,7 +103,7 @@ describe('webhook tenant isolation (real gateway processes)', () => {
     dirs.push(dir);
     const databaseUrl = `sqlite:${join(dir, 'gengate.db')}`;
     await scenario(databaseUrl, await startGateways(databaseUrl, dir, 1));
-  }, 60_000);
+  }, 360_000);
 
   it("finding 3: PostgreSQL, two processes — one tenant's hanging receiver does not delay another's hook, and its account's share holds over both", async () => {
     const database = await createTempDatabase();
@@ -111,5 +111,5 @@ describe('webhook tenant isolation (real gateway processes)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gengate-webhook-fair-'));
     dirs.push(dir);
     await scenario(database.url, await startGateways(database.url, dir, 2));
-  }, 60_000);
+  }, 360_000);
 });

@@ -92,7 +92,6 @@ export async function startReplicas(options: ReplicaOptions): Promise<Replicas> 
         configName: `gengate-${index}.yaml`,
         extraYaml: configYaml(upstream!.url, options),
         env: { GENGATE_REDIS_URL: options.redisUrl },
-        startTimeoutMs: 60_000,
       }).then((gateway) => {
         gateways[index] = gateway;
         return gateway;
