@@ -13,6 +13,7 @@ import {
   checkTime,
   DuplicateReservation,
   ENDED_MEMORY_MS,
+  RECORD_MARGIN_MS,
   type Refusal,
   rateKeptOnRelease,
   SOON_RETRY_MS,
@@ -46,6 +47,11 @@ export class MemoryCounterStore implements CounterStore {
   private readonly reservations = new Map<string, Reservation>();
   /** Ended ids → when they may be forgotten; insertion order is age order. */
   private readonly ended = new Map<string, number>();
+  /**
+   * Reservations whose lease ran out before they ended → their spend holds, kept until
+   * `RECORD_MARGIN_MS` after the lease: a holder that was only slow still settles what it spent.
+   */
+  private readonly lapsed = new Map<string, { holds: Hold[]; until: number }>();
   private readonly endedIdLimit: number;
   private readonly sweepEveryMs: number;
   private lastSweep = 0;
@@ -178,7 +184,10 @@ export class MemoryCounterStore implements CounterStore {
     checkReservationId(reservationId);
     checkTime(now, 'now');
     const reservation = this.liveReservation(reservationId, now);
-    if (!reservation) return;
+    if (!reservation) {
+      this.settleLapsed(reservationId, now, how);
+      return;
+    }
     for (const hold of reservation.holds) {
       if (hold.type === 'rate') {
         const delta =
@@ -217,13 +226,37 @@ export class MemoryCounterStore implements CounterStore {
     return reservation;
   }
 
-  /** A dead holder's lease ran out: its counts and spend reservations go; rates keep what they took. */
+  /**
+   * A holder's lease ran out: its counts and spend reservations go; rates keep what they took.
+   * Its spend holds are kept a while, for a settle from a holder that was only slow.
+   */
   private expire(id: string, reservation: Reservation): void {
     for (const hold of reservation.holds) {
       if (hold.type === 'count') this.freeCount(hold.counter, id);
       if (hold.type === 'spend') this.spends.get(hold.counter)?.reservations.delete(id);
     }
     this.reservations.delete(id);
+    const spendHolds = reservation.holds.filter((hold) => hold.type === 'spend');
+    if (spendHolds.length === 0) return;
+    this.lapsed.set(id, { holds: spendHolds, until: reservation.leaseExpiry + RECORD_MARGIN_MS });
+    if (this.lapsed.size > this.endedIdLimit) {
+      const oldest = this.lapsed.keys().next().value;
+      if (oldest !== undefined) this.lapsed.delete(oldest);
+    }
+  }
+
+  /** A settle after the lease ran out still counts what was spent (the call's usage is real); a release changes nothing. */
+  private settleLapsed(id: string, now: number, how: { settle: ActualAmounts } | 'release'): void {
+    const lapsed = this.lapsed.get(id);
+    if (!lapsed) return;
+    this.lapsed.delete(id);
+    if (how === 'release' || lapsed.until <= now) return;
+    for (const hold of lapsed.holds) {
+      if (hold.type !== 'spend' || (hold.expiresAt !== null && hold.expiresAt <= now)) continue;
+      const spend = this.spends.get(hold.counter) ?? { settled: 0, seeded: false, expiresAt: hold.expiresAt, reservations: new Map() };
+      spend.settled += Math.round(usedAmount(how.settle, hold.counter, hold.amountNusd));
+      this.spends.set(hold.counter, spend);
+    }
   }
 
   private freeCount(counter: string, id: string): void {
@@ -273,6 +306,7 @@ export class MemoryCounterStore implements CounterStore {
         this.expire(id, reservation);
         this.remember(id, now);
       }
+    for (const [id, lapsed] of this.lapsed) if (lapsed.until <= now) this.lapsed.delete(id);
     for (const [counter, tat] of this.rates) if (tat <= now) this.rates.delete(counter);
     for (const counter of [...this.counts.keys()]) this.liveHolders(counter, now);
     for (const counter of [...this.spends.keys()]) {

@@ -202,9 +202,27 @@ export function describeCounterStore(name: string, make: () => Promise<StoreUnde
         await admit([spend(1_000, 700)], T0, b, 2_000);
         expect((await admit([spend(1_000, 700)], T0 + 1_999)).ok).toBe(false);
         expect((await admit([spend(1_000, 700)], T0 + 2_000)).ok).toBe(true);
-        // The dead holder's late settle changes nothing: its reservation is gone.
-        await store.settle(b, { [spend(0, 0).counter]: 700 }, T0 + 2_001);
+        // A release after the lease ran out changes nothing more: the reservation is already back.
+        await store.release(b, T0 + 2_001);
         expect((await store.peek([spend(1_000, 0)], T0 + 2_001))[0].remaining).toBe(300);
+      });
+
+      it('a holder whose lease ran out while it was only slow still settles what it spent', async () => {
+        const [slow, other, tooLate] = [id(), id(), id()];
+        await admit([spend(1_000, 400)], T0, slow, 2_000);
+        // Past the lease: the reservation is given back and the room taken by another call.
+        expect((await admit([spend(1_000, 900)], T0 + 2_000, other)).ok).toBe(true);
+        // The slow call ends: the 300 it spent count (its usage is real), beyond the limit if need be.
+        await store.settle(slow, { [spend(0, 0).counter]: 300 }, T0 + 2_500);
+        await store.settle(other, { [spend(0, 0).counter]: 600 }, T0 + 2_600);
+        expect((await store.peek([spend(1_000, 0)], T0 + 2_600))[0].remaining).toBe(100);
+        // Settled twice, counted once.
+        await store.settle(slow, { [spend(0, 0).counter]: 300 }, T0 + 2_700);
+        expect((await store.peek([spend(1_000, 0)], T0 + 2_700))[0].remaining).toBe(100);
+        // A settle a minute and more after the lease (the holder was dead) is not taken.
+        await admit([spend(1_000, 50)], T0 + 3_000, tooLate, 1_000);
+        await store.settle(tooLate, { [spend(0, 0).counter]: 50 }, T0 + 4_000 + 60_000);
+        expect((await store.peek([spend(1_000, 0)], T0 + 4_000 + 60_000))[0].remaining).toBe(100);
       });
 
       it('drops a period counter after it expires', async () => {
