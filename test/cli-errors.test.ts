@@ -89,31 +89,31 @@ describe('gengate command-line mistakes', () => {
     const list = await gengate(['keys', 'list', '--json'], env);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: --expires in the past is refused', async () => {
     expectUsageError(await gengate(['keys', 'create', '--expires', '2020-01-01']), /^gengate: --expires 2020-01-01T00:00:00\.000Z is not in the future/);
     expectUsageError(await gengate(['keys', 'create', '--expires', 'someday']), /^gengate: --expires "someday" is not a date/);
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: a name with a tab or newline is refused', async () => {
     expectUsageError(await gengate(['keys', 'create', '--name', 'two\tparts']), /^gengate: --name must be one line of printable text/);
     expectUsageError(await gengate(['keys', 'create', '--name', 'two\nlines']), /^gengate: --name must be one line of printable text/);
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: the usage text marks --name and the other key options optional', async () => {
     const help = await gengate(['help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('gengate keys create [--name NAME] [--models PATTERNS] [--expires DATE] [--account EMAIL] [--admin]');
     expect(help.stdout).toContain('Options in [brackets] are optional');
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: an unknown command, action or flag is one line, then the usage, exit 2', async () => {
     expectUsageError(await gengate(['serve']), /^gengate: unknown command "serve"$/);
     expectUsageError(await gengate(['keys', 'delete', 'x']), /^gengate: unknown keys action "delete"/);
     expectUsageError(await gengate(['keys', 'create', '--nmae', 'x']), /^gengate: unknown option --nmae for "gengate keys create"$/);
     expectUsageError(await gengate(['start', '--port', '9000']), /^gengate: unknown option --port for "gengate start"$/);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('gengate keys list', () => {
@@ -130,7 +130,7 @@ describe('gengate keys list', () => {
     const nameAt = lines[0].indexOf('NAME');
     expect(lines[1].slice(nameAt)).toMatch(/^first app +textmodel-b-\* +never /);
     expect(lines[2].slice(nameAt)).toMatch(/^b +any +never /);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('gengate start-up failures', () => {
@@ -155,7 +155,7 @@ describe('gengate start-up failures', () => {
   it.concurrent('finding 14: an invalid port is one line and exit 2', async () => {
     expectOneLine(await gengate(['start'], { PORT: 'abc' }), 2, /^gengate: PORT="abc" is not a port/);
     expectOneLine(await gengate(['start'], { GENGATE_PORT: '70000' }), 2, /^gengate: GENGATE_PORT="70000" is not a port/);
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: an unreachable PostgreSQL is one line and exit 1, with the password hidden', async () => {
     const port = await closedPort();
@@ -166,7 +166,7 @@ describe('gengate start-up failures', () => {
       new RegExp(`^gengate: cannot reach PostgreSQL at postgres://gengate:\\*\\*\\*@127\\.0\\.0\\.1:${port}/gengate \\(ECONNREFUSED\\)`),
     );
     expect(outcome.stderr).not.toContain('hunter2');
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: an unsupported database URL is one line and exit 2', async () => {
     expectOneLine(
@@ -174,7 +174,7 @@ describe('gengate start-up failures', () => {
       2,
       /^gengate: unsupported database URL "mysql:\/\/root@127\.0\.0\.1\/gengate": use sqlite:<path> or postgres:/,
     );
-  }, 60_000);
+  }, 120_000);
 
   it.concurrent('finding 14: a configuration file that is not YAML is one line and exit 2', async () => {
     const path = join(dir, 'broken.yaml');
@@ -185,7 +185,7 @@ describe('gengate start-up failures', () => {
       new RegExp(`^gengate: ${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: .*line \\d+, column \\d+$`),
     );
     expectOneLine(await gengate(['start', '--config', join(dir, 'missing.yaml')]), 2, /^gengate: configuration file not found: /);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('gengate migrate', () => {

@@ -297,5 +297,5 @@ describe('finding 6: cut on revoke across processes', () => {
     const [row] = rows.get(stream.requestId) ?? [];
     expect(row).toMatchObject({ key_id: created.body.key.id, outcome: 'authentication' });
     expect(row.output_tokens).toBeGreaterThan(0);
-  }, 60_000);
+  }, 120_000);
 });
