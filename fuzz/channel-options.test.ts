@@ -57,7 +57,11 @@ describe('hostile channel options on the admin API', () => {
       const change = random.chance(0.5);
       const options = slot === 'whole' ? PLACEHOLDER : `{"pollIntervalMs":250,${JSON.stringify(slot)}:${PLACEHOLDER}}`;
       const body = change ? `{"options":${options}}` : JSON.stringify({ ...createBody(), options: '@' }).replace('"@"', options);
-      const answer = await send(change ? 'PATCH' : 'POST', change ? `/admin/v1/channels/${EXISTING}` : '/admin/v1/channels', body.replace(PLACEHOLDER, () => value.text));
+      const answer = await send(
+        change ? 'PATCH' : 'POST',
+        change ? `/admin/v1/channels/${EXISTING}` : '/admin/v1/channels',
+        body.replace(PLACEHOLDER, () => value.text),
+      );
       const what = `case ${index} (${change ? 'change' : 'create'}, ${slot} ← ${value.kind}: ${value.text.slice(0, 40)})`;
       if (answer.status >= 500) problems.push(`${what}: ${answer.status} ${answer.text.slice(0, 200)}`);
       if (answer.status >= 400) {
@@ -65,9 +69,11 @@ describe('hostile channel options on the admin API', () => {
         if (shape) problems.push(`${what}: ${shape}`);
       }
       // 413: past the body limit; a nesting past the server's depth limit is refused before any route reads it.
-      if (slot === 'region' && value.text !== 'null' && answer.status !== 400 && answer.status !== 413) problems.push(`${what}: a bad region answered ${answer.status}`);
+      if (slot === 'region' && value.text !== 'null' && answer.status !== 400 && answer.status !== 413)
+        problems.push(`${what}: a bad region answered ${answer.status}`);
       const refusedAsBody = answer.status === 413 || /nest|deep|depth/i.test(answer.text);
-      if (slot === 'region' && answer.status === 400 && !refusedAsBody && !answer.text.includes('options')) problems.push(`${what}: the 400 does not name the options`);
+      if (slot === 'region' && answer.status === 400 && !refusedAsBody && !answer.text.includes('options'))
+        problems.push(`${what}: the 400 does not name the options`);
     }
     expect(problems).toEqual([]);
     // Still whole: the target channel answers and lists.

@@ -28,6 +28,10 @@ describe('validateChannel', () => {
     expect(() => bedrock({ region: 'eu west 1' })).toThrow('channels[1].options.region must be an AWS region such as us-east-1');
     expect(() => bedrock({ region: 7 })).toThrow('channels[1].options.region must be an AWS region');
     expect(() => bedrock(['region'])).toThrow('channels[1].options must be a mapping');
+    // A stored channel is held only to a mapping, so a rule added later never stops a start.
+    expect(validateChannel({ name: 'b', provider: 'bedrock', options: { region: 7 } }, 's', PROVIDER_DESCRIPTORS, { stored: true }).options).toEqual({
+      region: 7,
+    });
     const declared: ProviderDescriptor = {
       ...fake,
       channelOptions: { n: { type: 'integer', expected: 'a whole number' }, on: { type: 'boolean', expected: 'true or false' } },

@@ -33,11 +33,14 @@ function isWrongOption(value: unknown, spec: ChannelOptionSpec): boolean {
   return typeof value !== 'string' || (spec.pattern !== undefined && !spec.pattern.test(value));
 }
 
-/** The channel's `options:` mapping; the options its provider declares must have the declared shape. */
-function channelOptions(value: unknown, where: string, descriptor: ProviderDescriptor): Record<string, unknown> {
+/**
+ * The channel's `options:` mapping; the options its provider declares must have the declared shape
+ * (`declared` absent for stored channels, held only to being a mapping like their base URL, so a
+ * rule added later never stops a start: the provider refuses a wrong value when it calls).
+ */
+function channelOptions(value: unknown, where: string, declared: ProviderDescriptor['channelOptions'] = {}): Record<string, unknown> {
   const options = value ?? {};
   if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${where} must be a mapping`);
-  const declared = descriptor.channelOptions ?? {};
   for (const [name, spec] of Object.entries(declared)) {
     const given = (options as Record<string, unknown>)[name];
     if (given !== undefined && isWrongOption(given, spec)) throw new ConfigError(`${where}.${name} must be ${spec.expected}`);
@@ -97,7 +100,7 @@ export function validateChannel(
   if (!Array.isArray(rewrite) || rewrite.some((r) => !r || typeof r.from !== 'string' || typeof r.to !== 'string')) {
     throw new ConfigError(`${where}.modelRewrite must be a list of {from, to}`);
   }
-  const options = channelOptions(entry.options, `${where}.options`, descriptor);
+  const options = channelOptions(entry.options, `${where}.options`, settings.stored ? undefined : descriptor.channelOptions);
   const enabled = entry.enabled === undefined ? true : entry.enabled === true;
   const probe = probeSettings(entry.probe, `${where}.probe`);
   // Only the gateway writes it, on stored channels, and it means something only while the channel is off.
