@@ -2,7 +2,8 @@
  * Channels (admin): the providers there are, the channels in force — configured ones (YAML and
  * environment) read-only, stored ones editable — and a test of one channel. A change is stored
  * (credentials sealed), announced on the `channels` topic and in force when the answer comes.
- * No answer, error or audit entry carries a credential: keys show only as a hint, headers by name.
+ * No answer, error or audit entry carries a credential: keys and secret options show only as a hint,
+ * headers by name. Provider `options` are checked by `validateChannel`, as the file's are.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelDefinition } from '../../config/types.js';
