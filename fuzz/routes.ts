@@ -739,6 +739,31 @@ export const ROUTES: readonly Route[] = [
     }),
   },
   {
+    // Provider options, which the attacks bend (deep nesting, huge strings, wrong types, unknown names): 400s, never 500s; the channel is off.
+    name: 'admin channel create (with options)',
+    method: 'POST',
+    path: '/admin/v1/channels',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({
+      name: `fuzz-${Math.random().toString(36).slice(2, 8)}`,
+      provider: Math.random() < 0.5 ? 'bedrock' : 'replicate',
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'fuzz-key',
+      models: ['fuzz-only-*'],
+      enabled: false,
+      options: { region: 'eu-west-1', webhookSecret: 'whsec_fuzz', pollIntervalMs: 250, failModels: ['a', 'b'], streamUsage: false },
+    }),
+  },
+  {
+    name: 'admin channel options change',
+    method: 'PATCH',
+    path: '/admin/v1/channels/no-such-channel',
+    family: 'admin',
+    keyPlaces: ['bearer'],
+    body: () => ({ options: { region: 'us-east-1', webhookSecret: null, deadlineMs: 60_000, tags: ['x'] } }),
+  },
+  {
     name: 'admin channel probe change',
     method: 'PATCH',
     path: '/admin/v1/channels/no-such-channel',

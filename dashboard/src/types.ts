@@ -54,6 +54,10 @@ export interface Channel {
   circuit: 'closed' | 'open' | 'half-open';
   probe?: ProbeSettings | null;
   autoDisabled?: boolean;
+  /** Provider options, without the secret ones. */
+  options?: Record<string, unknown>;
+  /** Secret options set, each as a hint. */
+  secretOptionHints?: Record<string, string | null>;
 }
 
 export interface ProbeSettings {

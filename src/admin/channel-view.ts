@@ -1,8 +1,10 @@
 /**
  * A channel as the admin API shows it: its definition without credentials — the key only as a
- * hint (`sk-…abcd`), headers only by name — where it comes from, and its circuit state.
+ * hint (`sk-…abcd`), headers only by name, options its provider declares secret only as hints
+ * too — where it comes from, and its circuit state.
  */
 import type { ChannelDefinition, ProbeSettings } from '../config/types.js';
+import { findProviderDescriptor } from '../providers/registry.js';
 import type { CircuitStateName } from '../routing/circuit-breaker.js';
 
 type ChannelSource = 'config' | 'stored';
@@ -24,6 +26,10 @@ export interface ChannelView {
   headerNames: string[];
   circuit: CircuitStateName;
   probe: ProbeSettings | null;
+  /** Provider options, without the secret ones. */
+  options: Record<string, unknown>;
+  /** Each secret option set, as a hint like the key's. */
+  secretOptionHints: Record<string, string | null>;
   /** Disabled by the gateway after refused credentials; a passing probe re-enables it when `probe.autoEnable` is set. */
   autoDisabled: boolean;
 }
@@ -37,6 +43,24 @@ export function credentialHint(apiKey: string): string | null {
   if (apiKey.length >= 20) return `${apiKey.slice(0, 3)}…${apiKey.slice(-4)}`;
   if (apiKey.length >= 10) return `…${apiKey.slice(-2)}`;
   return '…';
+}
+
+/** The names of the options the channel's provider declares secret (`ProviderDescriptor.channelOptions`). */
+export function secretOptionNames(provider: string): string[] {
+  const declared = findProviderDescriptor(provider)?.channelOptions ?? {};
+  return Object.keys(declared).filter((name) => declared[name].secret === true);
+}
+
+/** The channel's options split into those shown and hints of the secret ones. */
+function shownOptions(definition: ChannelDefinition): Pick<ChannelView, 'options' | 'secretOptionHints'> {
+  const secret = new Set(secretOptionNames(definition.provider));
+  const options: Record<string, unknown> = {};
+  const secretOptionHints: Record<string, string | null> = {};
+  for (const [name, value] of Object.entries(definition.options)) {
+    if (secret.has(name)) secretOptionHints[name] = typeof value === 'string' ? credentialHint(value) : null;
+    else options[name] = value;
+  }
+  return { options, secretOptionHints };
 }
 
 export function channelView(definition: ChannelDefinition, source: ChannelSource, circuit: CircuitStateName): ChannelView {
@@ -57,15 +81,17 @@ export function channelView(definition: ChannelDefinition, source: ChannelSource
     headerNames: Object.keys(definition.headers),
     circuit,
     probe: definition.probe ?? null,
+    ...shownOptions(definition),
     autoDisabled: !definition.enabled && definition.autoDisabledAt !== undefined,
   };
 }
 
 /** Removes a channel's credentials from text about it (an upstream's error, an answer's sample). */
-export function withoutCredentials(text: string, definition: Pick<ChannelDefinition, 'apiKey' | 'headers'>): string {
+export function withoutCredentials(text: string, definition: Pick<ChannelDefinition, 'provider' | 'apiKey' | 'headers' | 'options'>): string {
   let clean = text;
-  for (const secret of [definition.apiKey, ...Object.values(definition.headers)]) {
-    if (secret.length >= 4) clean = clean.split(secret).join('[redacted]');
+  const secretOptions = secretOptionNames(definition.provider).map((name) => definition.options[name]);
+  for (const secret of [definition.apiKey, ...Object.values(definition.headers), ...secretOptions]) {
+    if (typeof secret === 'string' && secret.length >= 4) clean = clean.split(secret).join('[redacted]');
   }
   return clean;
 }
@@ -97,6 +123,12 @@ export const CHANNEL_VIEW_SCHEMA = {
       required: ['enabled', 'intervalSeconds', 'autoEnable'],
       description: 'Periodic health probes of the upstream; null when the channel has none',
     },
+    options: { type: 'object', additionalProperties: true, description: "Provider options (see the provider's section), without the secret ones" },
+    secretOptionHints: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'null'] },
+      description: 'Secret options set (e.g. webhookSecret), each as a hint like credentialHint; never the value',
+    },
     autoDisabled: { type: 'boolean', description: 'Disabled by the gateway after its credentials were refused repeatedly' },
   },
   required: [
@@ -116,6 +148,8 @@ export const CHANNEL_VIEW_SCHEMA = {
     'headerNames',
     'circuit',
     'probe',
+    'options',
+    'secretOptionHints',
     'autoDisabled',
   ],
 } as const;

@@ -72,8 +72,13 @@ describe('credentials in views', () => {
   });
 
   it('masks the key and header values in text about the channel', () => {
-    expect(withoutCredentials('bad key sk-abc123 and org-x9', { apiKey: 'sk-abc123', headers: { 'x-org': 'org-x9' } })).toBe(
+    expect(withoutCredentials('bad key sk-abc123 and org-x9', { provider: 'openai', apiKey: 'sk-abc123', headers: { 'x-org': 'org-x9' }, options: {} })).toBe(
       'bad key [redacted] and [redacted]',
     );
+  });
+
+  it('masks the options its provider declares secret, and only those', () => {
+    const replicate = { provider: 'replicate', apiKey: '', headers: {}, options: { webhookSecret: 'whsec_abc123', deadlineMs: 60000 } };
+    expect(withoutCredentials('secret whsec_abc123 after 60000 ms', replicate)).toBe('secret [redacted] after 60000 ms');
   });
 });

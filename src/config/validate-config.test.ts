@@ -22,6 +22,25 @@ describe('validateChannel', () => {
     }
   });
 
+  it('checks the options a provider declares, naming the option, and passes the others as they are', () => {
+    const bedrock = (options: unknown) => validateChannel({ name: 'b', provider: 'bedrock', options }, 'channels[1]', PROVIDER_DESCRIPTORS);
+    expect(bedrock({ region: 'eu-west-1', anything: { nested: true } }).options).toEqual({ region: 'eu-west-1', anything: { nested: true } });
+    expect(() => bedrock({ region: 'eu west 1' })).toThrow('channels[1].options.region must be an AWS region such as us-east-1');
+    expect(() => bedrock({ region: 7 })).toThrow('channels[1].options.region must be an AWS region');
+    expect(() => bedrock(['region'])).toThrow('channels[1].options must be a mapping');
+    // A stored channel is held only to a mapping, so a rule added later never stops a start.
+    expect(validateChannel({ name: 'b', provider: 'bedrock', options: { region: 7 } }, 's', PROVIDER_DESCRIPTORS, { stored: true }).options).toEqual({
+      region: 7,
+    });
+    const declared: ProviderDescriptor = {
+      ...fake,
+      channelOptions: { n: { type: 'integer', expected: 'a whole number' }, on: { type: 'boolean', expected: 'true or false' } },
+    };
+    expect(() => validateChannel({ name: 'a', provider: 'acme', options: { n: 1.5 } }, 'c', [declared])).toThrow('c.options.n must be a whole number');
+    expect(() => validateChannel({ name: 'a', provider: 'acme', options: { on: 'yes' } }, 'c', [declared])).toThrow('c.options.on must be true or false');
+    expect(validateChannel({ name: 'a', provider: 'acme', options: { n: 2, on: true } }, 'c', [declared]).options).toEqual({ n: 2, on: true });
+  });
+
   it('refuses an unknown provider, listing the registered ones', () => {
     const attempt = () => validateChannel({ name: 'x', provider: 'acme' }, 'channels[3]', PROVIDER_DESCRIPTORS);
     expect(attempt).toThrow(ConfigError);

@@ -1,4 +1,4 @@
-import type { ProviderDescriptor } from '../providers/types.js';
+import type { ChannelOptionSpec, ProviderDescriptor } from '../providers/types.js';
 import { baseUrlError } from './check-base-url.js';
 import { ConfigError } from './config-error.js';
 import { channelDefaults, PROBE_INTERVAL_BOUNDS } from './defaults.js';
@@ -24,6 +24,28 @@ function number(value: unknown, where: string, fallback: number, min = 0): numbe
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new ConfigError(`${where} must be a number ≥ ${min}`);
   return value;
+}
+
+/** A declared option's value, checked by its spec; an option not declared passes as it is. */
+function isWrongOption(value: unknown, spec: ChannelOptionSpec): boolean {
+  if (spec.type === 'boolean') return typeof value !== 'boolean';
+  if (spec.type === 'integer') return typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0;
+  return typeof value !== 'string' || (spec.pattern !== undefined && !spec.pattern.test(value));
+}
+
+/**
+ * The channel's `options:` mapping; the options its provider declares must have the declared shape
+ * (`declared` absent for stored channels, held only to being a mapping like their base URL, so a
+ * rule added later never stops a start: the provider refuses a wrong value when it calls).
+ */
+function channelOptions(value: unknown, where: string, declared: ProviderDescriptor['channelOptions'] = {}): Record<string, unknown> {
+  const options = value ?? {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${where} must be a mapping`);
+  for (const [name, spec] of Object.entries(declared)) {
+    const given = (options as Record<string, unknown>)[name];
+    if (given !== undefined && isWrongOption(given, spec)) throw new ConfigError(`${where}.${name} must be ${spec.expected}`);
+  }
+  return options as Record<string, unknown>;
 }
 
 const PROBE_FIELDS = new Set(['enabled', 'intervalSeconds', 'autoEnable']);
@@ -78,8 +100,7 @@ export function validateChannel(
   if (!Array.isArray(rewrite) || rewrite.some((r) => !r || typeof r.from !== 'string' || typeof r.to !== 'string')) {
     throw new ConfigError(`${where}.modelRewrite must be a list of {from, to}`);
   }
-  const options = entry.options ?? {};
-  if (typeof options !== 'object' || Array.isArray(options)) throw new ConfigError(`${where}.options must be a mapping`);
+  const options = channelOptions(entry.options, `${where}.options`, settings.stored ? undefined : descriptor.channelOptions);
   const enabled = entry.enabled === undefined ? true : entry.enabled === true;
   const probe = probeSettings(entry.probe, `${where}.probe`);
   // Only the gateway writes it, on stored channels, and it means something only while the channel is off.
@@ -97,7 +118,7 @@ export function validateChannel(
     weight: number(entry.weight, `${where}.weight`, defaults.weight),
     enabled,
     timeoutMs: number(entry.timeoutMs, `${where}.timeoutMs`, defaults.timeoutMs, 1),
-    options: options as Record<string, unknown>,
+    options,
     ...(probe && { probe }),
     ...(autoDisabledAt !== undefined && { autoDisabledAt }),
   };

@@ -219,6 +219,21 @@ export interface EnvPreset {
 }
 
 /**
+ * A channel option a provider declares: config validation (`validateChannel`, for the file, the
+ * admin API and stored channels alike) checks its value's type, and `secret` ones are kept like
+ * the channel's key (sealed at rest, only a hint shown by the admin API). Options a descriptor
+ * does not declare are passed to the provider as they are.
+ */
+export interface ChannelOptionSpec {
+  readonly type: 'string' | 'integer' | 'boolean';
+  /** For strings: the whole value must match. */
+  readonly pattern?: RegExp;
+  /** What a right value is, for the error (`must be <expected>`). */
+  readonly expected: string;
+  readonly secret?: boolean;
+}
+
+/**
  * Everything the gateway knows about one provider kind. Each provider folder exports its
  * descriptor; `registry.ts` lists them, and config validation, environment presets and
  * default base URLs are derived from that list.
@@ -247,4 +262,6 @@ export interface ProviderDescriptor {
   readonly envPreset?: EnvPreset;
   /** How the provider's tasks are polled, for a task part that brings no `pollPolicy` of its own. */
   readonly taskPolling?: TaskPolling;
+  /** The channel options it declares (checked by config validation; `secret` ones sealed). */
+  readonly channelOptions?: Readonly<Record<string, ChannelOptionSpec>>;
 }

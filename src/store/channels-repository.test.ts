@@ -96,6 +96,31 @@ describe.each(backends)('channels on %s', (_name, makeBackend) => {
     expect(typeof row.created_at).toBe('number');
   });
 
+  it('keeps the options sealed with the credentials, and still reads options an earlier version kept in the clear', async () => {
+    const rows = await store.db.selectFrom('channels').selectAll().execute();
+    const row = rows.find((r) => r.name === 'claude')!;
+    expect(JSON.parse(row.definition)).not.toHaveProperty('options');
+    expect(JSON.stringify(rows)).not.toContain('2023-06-01');
+    // A row as written before options were sealed: the options in the plain part, none in the envelope.
+    const { options, ...plain } = JSON.parse(row.definition) as Record<string, unknown>;
+    expect(options).toBeUndefined();
+    const cipher = new CredentialCipher(key);
+    await store.db
+      .insertInto('channels')
+      .values({
+        name: 'older',
+        provider: 'anthropic',
+        definition: JSON.stringify({ ...plain, options: { anthropicVersion: '2023-01-01' } }),
+        credentials: cipher.encrypt(JSON.stringify({ apiKey: API_KEY, headers: {} }), 'gengate channel:older'),
+        key_id: cipher.keyId,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .execute();
+    expect((await channels.get('older'))?.options).toEqual({ anthropicVersion: '2023-01-01' });
+    expect(await channels.delete('older')).toBe(true);
+  });
+
   it('updates, renames and deletes', async () => {
     expect(await channels.update('claude', { ...claude, apiKey: 'sk-rotated', weight: 7 })).toBe(true);
     expect(await channels.get('claude')).toEqual({ ...claude, apiKey: 'sk-rotated', weight: 7 });

@@ -1,7 +1,9 @@
 /**
  * Channels defined at run time. The credentials (`apiKey` and `headers`, which may carry an
- * upstream token too) are stored only encrypted, bound to the channel's name; the rest of the
- * definition is plain JSON.
+ * upstream token too) and the provider `options` (some hold a secret, e.g. Replicate's
+ * `webhookSecret`) are stored only encrypted, bound to the channel's name; the rest of the
+ * definition is plain JSON. Rows written before options were sealed keep them in the plain part,
+ * which is still read (and sealed at the row's next write).
  */
 import type { Kysely } from 'kysely';
 import type { ChannelDefinition } from '../config/types.js';
@@ -9,8 +11,10 @@ import { CredentialCipher, CredentialKeyError } from './credential-cipher.js';
 import type { ChannelsTable, Database } from './schema.js';
 import { bumpRevision } from './store-revisions.js';
 
-type Credentials = Pick<ChannelDefinition, 'apiKey' | 'headers'>;
-type PlainPart = Omit<ChannelDefinition, 'name' | 'provider' | 'apiKey' | 'headers'>;
+type Credentials = Pick<ChannelDefinition, 'apiKey' | 'headers'> & { options?: ChannelDefinition['options'] };
+type PlainPart = Omit<ChannelDefinition, 'name' | 'provider' | 'apiKey' | 'headers' | 'options'>;
+/** A row's plain part as earlier versions wrote it (options in the clear). */
+type StoredPlainPart = PlainPart & { options?: ChannelDefinition['options'] };
 
 const associatedData = (name: string) => `gengate channel:${name}`;
 
@@ -35,9 +39,9 @@ export class ChannelsRepository {
   }
 
   private toRow(definition: ChannelDefinition, now: number): Omit<ChannelsTable, 'created_at'> {
-    const { name, provider, apiKey, headers, ...plain } = definition;
+    const { name, provider, apiKey, headers, options, ...plain } = definition;
     const cipher = this.getCipher();
-    const credentials: Credentials = { apiKey, headers };
+    const credentials: Credentials = { apiKey, headers, options };
     return {
       name,
       provider,
@@ -58,8 +62,9 @@ export class ChannelsRepository {
       }
       throw error;
     }
-    const plain = JSON.parse(row.definition) as PlainPart;
-    return { name: row.name, provider: row.provider, ...plain, apiKey: credentials.apiKey, headers: credentials.headers };
+    const { options: clearOptions, ...plain } = JSON.parse(row.definition) as StoredPlainPart;
+    const options = credentials.options ?? clearOptions ?? {};
+    return { name: row.name, provider: row.provider, ...plain, apiKey: credentials.apiKey, headers: credentials.headers, options };
   }
 
   /** Every stored channel, by name; throws CredentialKeyError when one cannot be decrypted. */

@@ -3,7 +3,7 @@
  * password from the start banner's link, sign in, make a key and copy it, use it with the
  * `openai` SDK, see the call in usage, revoke the key (the SDK gets 401), see a call refused by a
  * per-minute limit counted in the usage page's Refusals panel (and its Errors panel, by error type), add a channel to a
- * fake upstream, test it and route a call through it, open a finished task's preview, sign
+ * fake upstream (its Options checked, a refused one showing the gateway's message), test it and route a call through it, open a finished task's preview, sign
  * out. Every page is scanned by axe-core (no serious or critical violation) and photographed.
  */
 import OpenAI from 'openai';
@@ -156,6 +156,15 @@ describe('the dashboard in Chromium', () => {
     await form.getByLabel('Models').fill('browser-only-model');
     await form.getByLabel('Probe the upstream periodically').check();
     await form.getByLabel('Probe every (s)').fill('30');
+    // Options: not JSON is caught before sending; one the gateway refuses shows the gateway's 400 message.
+    const options = form.getByLabel('Options');
+    await options.fill('{streamUsage: false}');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('channel-form-error').textContent()).toContain('Options must be JSON');
+    await options.fill('{"streamUsage": {"nested": true}}');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('channel-form-error').textContent()).toContain('channel.options.streamUsage must be');
+    await options.fill('{"streamUsage": false}');
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('channel-browser-openai').waitFor({ timeout: 10_000 });
     // Probes on (the first one comes within 30 s), no call yet.

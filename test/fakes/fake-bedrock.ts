@@ -1,7 +1,7 @@
 /**
  * A fake AWS Bedrock runtime on `node:http`, following AWS's published wire formats:
  * - Every request must carry a valid AWS Signature Version 4 (`AWS4-HMAC-SHA256`, service
- *   `bedrock`, this fake's region), recomputed here by hand from the received method, raw path,
+ *   `bedrock`, this fake's region, `BEDROCK_REGION` unless started with another), recomputed here by hand from the received method, raw path,
  *   signed headers and body (canonical URI: each path segment URI-encoded once more, as AWS does
  *   for every service but S3) and compared in constant time. Unknown key: 403
  *   UnrecognizedClientException; wrong signature or a date more than five minutes off: 403
@@ -106,10 +106,10 @@ function verifyApiKey(authorization: string): void {
   if (!TRUSTED_API_KEYS.has(key)) throw new BedrockError(403, '', 'Authentication failed: Please make sure your API Key is valid.');
 }
 
-function verifyAuthorization(req: IncomingMessage, rawPath: string, body: Buffer): void {
+function verifyAuthorization(req: IncomingMessage, rawPath: string, body: Buffer, region: string): void {
   const authorization = req.headers.authorization ?? '';
   if (/^Bearer /i.test(authorization)) return verifyApiKey(authorization);
-  verifySignature(req, rawPath, body);
+  verifySignature(req, rawPath, body, region);
 }
 
 /** RFC 3986 unreserved characters stay; everything else is %XX, as SigV4 wants. */
@@ -121,7 +121,7 @@ function hmac(key: Buffer | string, data: string): Buffer {
   return createHmac('sha256', key).update(data).digest();
 }
 
-function verifySignature(req: IncomingMessage, rawPath: string, body: Buffer): void {
+function verifySignature(req: IncomingMessage, rawPath: string, body: Buffer, fakeRegion: string): void {
   const authorization = req.headers.authorization ?? '';
   const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
     authorization,
@@ -131,7 +131,7 @@ function verifySignature(req: IncomingMessage, rawPath: string, body: Buffer): v
   if (keyId !== BEDROCK_ACCESS_KEY_ID) throw new BedrockError(403, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
   const token = req.headers['x-amz-security-token'];
   if (token === 'expired-token') throw new BedrockError(403, 'ExpiredTokenException', 'The security token included in the request is expired');
-  if (region !== BEDROCK_REGION || service !== 'bedrock')
+  if (region !== fakeRegion || service !== 'bedrock')
     throw new BedrockError(403, 'InvalidSignatureException', `Credential should be scoped to a valid region and service bedrock, not '${region}/${service}'.`);
   const amzDate = String(req.headers['x-amz-date'] ?? '');
   const dated = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
@@ -331,7 +331,9 @@ function sseDataOf(text: string): string[] {
     .filter((data) => data.length > 0);
 }
 
-export async function startFakeBedrock(relays: { anthropic: string }): Promise<FakeBedrock> {
+/** `region`: the region this fake's SigV4 credential scope must name (default BEDROCK_REGION). */
+export async function startFakeBedrock(relays: { anthropic: string }, settings: { region?: string } = {}): Promise<FakeBedrock> {
+  const fakeRegion = settings.region ?? BEDROCK_REGION;
   const calls: BedrockCall[] = [];
   const refusedAuthorizations: string[] = [];
 
@@ -474,7 +476,7 @@ export async function startFakeBedrock(relays: { anthropic: string }): Promise<F
     const match = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(rawPath);
     if (req.method !== 'POST' || !match) throw new BedrockError(404, 'UnknownOperationException', 'Unknown operation');
     try {
-      verifyAuthorization(req, rawPath, bytes);
+      verifyAuthorization(req, rawPath, bytes, fakeRegion);
     } catch (error) {
       refusedAuthorizations.push(String(req.headers.authorization ?? ''));
       throw error;

@@ -1,8 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { parseOptions } from '../lib/channel-options.js';
 import { parseNameList } from '../lib/query.js';
 import type { Channel, Provider } from '../types.js';
 import { ErrorAlert, messageOf } from './alert.js';
+
+const optionsText = (c: Channel | null) => (c?.options && Object.keys(c.options).length > 0 ? JSON.stringify(c.options, null, 2) : '');
 
 export function ChannelForm(props: { channel: Channel | null; providers: Provider[]; onSaved: (c: Channel) => void; onCancel: () => void }) {
   const c = props.channel;
@@ -17,12 +20,19 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
   const [probing, setProbing] = useState(c?.probe?.enabled === true);
   const [probeSeconds, setProbeSeconds] = useState(String(c?.probe?.intervalSeconds ?? 60));
   const [autoEnable, setAutoEnable] = useState(c?.probe?.autoEnable === true);
+  const [optionsJson, setOptionsJson] = useState(optionsText(c));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const defaultBaseUrl = props.providers.find((p) => p.name === provider)?.defaultBaseUrl;
+  const secretHints = Object.entries(c?.secretOptionHints ?? {});
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    const parsed = parseOptions(optionsJson);
+    if (parsed.error) {
+      setError(parsed.error);
+      return;
+    }
     setBusy(true);
     setError(null);
     const body: Record<string, unknown> = {
@@ -37,6 +47,9 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
     if (apiKey) body.apiKey = apiKey;
     if (probing) body.probe = { enabled: true, intervalSeconds: Number(probeSeconds), autoEnable };
     else if (c?.probe) body.probe = null;
+    // Empty: none on a new channel; on a stored one, its options are cleared (secret ones stay).
+    if (parsed.options) body.options = parsed.options;
+    else if (c && Object.keys(c.options ?? {}).length > 0) body.options = {};
     try {
       const saved = c
         ? await api<{ channel: Channel }>('PATCH', `/channels/${encodeURIComponent(c.name)}`, body)
@@ -92,6 +105,16 @@ export function ChannelForm(props: { channel: Channel | null; providers: Provide
           <input type="number" min={1} placeholder="default" value={timeout} onInput={(e) => setTimeoutMs(e.currentTarget.value)} />
         </label>
       </div>
+      <label>
+        Options <span class="muted">(JSON, provider-specific, e.g. {'{"region": "eu-west-1"}'})</span>
+        {secretHints.length > 0 && (
+          <span class="muted" data-testid="channel-secret-options">
+            {' '}
+            Secret options stored: {secretHints.map(([option, hint]) => `${option} (${hint ?? 'set'})`).join(', ')}; left out they stay, null removes one.
+          </span>
+        )}
+        <textarea rows={3} maxLength={20000} spellcheck={false} value={optionsJson} onInput={(e) => setOptionsJson(e.currentTarget.value)} />
+      </label>
       <fieldset>
         <legend>Health probes</legend>
         <label class="check">

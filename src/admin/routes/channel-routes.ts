@@ -2,7 +2,8 @@
  * Channels (admin): the providers there are, the channels in force — configured ones (YAML and
  * environment) read-only, stored ones editable — and a test of one channel. A change is stored
  * (credentials sealed), announced on the `channels` topic and in force when the answer comes.
- * No answer, error or audit entry carries a credential: keys show only as a hint, headers by name.
+ * No answer, error or audit entry carries a credential: keys and secret options show only as a hint,
+ * headers by name. Provider `options` are checked by `validateChannel`, as the file's are.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChannelDefinition } from '../../config/types.js';
@@ -13,6 +14,7 @@ import { PROVIDER_DESCRIPTORS } from '../../providers/registry.js';
 import type { AdminDeps } from '../admin-deps.js';
 import { NO_CONTENT } from '../admin-schemas.js';
 import { CHANNEL_HEALTH_SCHEMA } from '../channel-health-schema.js';
+import { changedOptions, flatOptionsError, MAX_OPTIONS, withoutNulls } from '../channel-options-change.js';
 import { CHANNEL_VIEW_SCHEMA, type ChannelView, channelView } from '../channel-view.js';
 import { testChannel } from '../test-channel.js';
 
@@ -22,6 +24,15 @@ const NAME_SCHEMA = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A
 const MODEL_SCHEMA = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const PRIORITY_SCHEMA = { type: 'integer', minimum: -1_000_000_000, maximum: 1_000_000_000 } as const;
 const WEIGHT_SCHEMA = { type: 'number', minimum: 0, maximum: 1_000_000 } as const;
+/** Provider options: at most 32, each value flat and bounded (`flatOptionsError`); `null` removes one on a change. */
+const OPTIONS_SCHEMA = {
+  type: 'object',
+  maxProperties: MAX_OPTIONS,
+  propertyNames: { minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_]*$' },
+  additionalProperties: true,
+  description:
+    "Provider options (Bedrock `region`, Vertex AI `project` and `location`, Azure OpenAI `apiVersion`, …), checked like the configuration file's; replaced as a whole when given, except that a secret option left out (Replicate's `webhookSecret`) keeps its stored value and `null` removes it. Secret options are stored encrypted and shown only as a hint",
+} as const;
 
 /** Fields an admin may set; `name` only at creation. */
 const EDITABLE_PROPERTIES = {
@@ -51,6 +62,7 @@ const EDITABLE_PROPERTIES = {
   weight: WEIGHT_SCHEMA,
   enabled: { type: 'boolean' },
   timeoutMs: { type: 'integer', minimum: 1, maximum: 3_600_000 },
+  options: OPTIONS_SCHEMA,
   probe: {
     type: ['object', 'null'],
     properties: {
@@ -75,7 +87,10 @@ const NAME_PARAMS = { type: 'object', properties: { name: { type: 'string', maxL
 const CHANNEL_ANSWER = { type: 'object', properties: { channel: CHANNEL_VIEW_SCHEMA }, required: ['channel'] } as const;
 const LIST_ANSWER = { type: 'object', properties: { data: { type: 'array', items: CHANNEL_VIEW_SCHEMA } }, required: ['data'] } as const;
 
-type ChannelInput = Partial<Omit<ChannelDefinition, 'name' | 'options' | 'probe' | 'autoDisabledAt'>> & { probe?: Partial<ChannelDefinition['probe']> | null };
+type ChannelInput = Partial<Omit<ChannelDefinition, 'name' | 'options' | 'probe' | 'autoDisabledAt'>> & {
+  probe?: Partial<ChannelDefinition['probe']> | null;
+  options?: Record<string, unknown>;
+};
 
 const conflict = (message: string) => new GatewayError('invalid_request', message, { status: 409, code: 'conflict' });
 const noSuchChannel = (name: string) => new GatewayError('not_found', `No channel is named "${name}".`, { code: 'not_found' });
@@ -93,6 +108,11 @@ function checkDefinition(raw: Record<string, unknown>, allowPrivateBaseUrls: boo
   }
   if (definition.models.length === 0) throw new GatewayError('invalid_request', 'channel.models must name at least one model.', { param: 'models' });
   return definition;
+}
+
+function refuseNestedOptions(options: Record<string, unknown> | undefined): void {
+  const error = options && flatOptionsError(options);
+  if (error) throw new GatewayError('invalid_request', error, { param: 'options', code: 'invalid_channel' });
 }
 
 export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
@@ -201,7 +221,9 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      const definition = checkDefinition(request.body, deps.config.router.allowPrivateBaseUrls);
+      refuseNestedOptions(request.body.options);
+      const body = request.body.options ? { ...request.body, options: withoutNulls(request.body.options) } : request.body;
+      const definition = checkDefinition(body, deps.config.router.allowPrivateBaseUrls);
       const { name } = definition;
       const taken = configured(name) || deps.registry.current().channel(name) || (await deps.channels.names()).includes(name);
       if (taken) throw conflict(`A channel named "${name}" exists.`);
@@ -266,7 +288,8 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       config: { access: 'admin' },
       schema: {
         tags: ['channels'],
-        summary: 'Change a stored channel: only the fields given change (without apiKey the stored key stays; headers are replaced as a whole)',
+        summary:
+          'Change a stored channel: only the fields given change (without apiKey the stored key stays; headers and options are replaced as a whole, but secret options left out stay)',
         params: NAME_PARAMS,
         body: { type: 'object', properties: EDITABLE_PROPERTIES, additionalProperties: false, minProperties: 1 },
         response: { 200: CHANNEL_ANSWER },
@@ -276,7 +299,10 @@ export function channelRoutes(app: FastifyInstance, deps: AdminDeps): void {
       const { name } = request.params;
       const current = await storedOrThrow(name);
       const given = Object.fromEntries(Object.entries(request.body).filter(([, value]) => value !== undefined));
-      const checked = checkDefinition({ ...current, ...given, name }, deps.config.router.allowPrivateBaseUrls);
+      refuseNestedOptions(request.body.options);
+      const provider = typeof given.provider === 'string' ? given.provider : current.provider;
+      const options = changedOptions(current, request.body.options, provider);
+      const checked = checkDefinition({ ...current, ...given, options, name }, deps.config.router.allowPrivateBaseUrls);
       // Still off by the gateway's switch unless the admin set `enabled`: a passing probe may still turn it back on.
       const keepsAutoDisabled = given.enabled === undefined && current.autoDisabledAt !== undefined;
       const definition = keepsAutoDisabled ? { ...checked, autoDisabledAt: current.autoDisabledAt } : checked;

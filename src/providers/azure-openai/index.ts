@@ -5,6 +5,7 @@
 import { OPENAI_STOP_RULES } from '../shared/check-stop-sequences.js';
 import { openAIFlavourDescriptor } from '../openai/openai-flavour-descriptor.js';
 import type { OpenAIFlavour } from '../openai/openai-flavour.js';
+import type { ProviderDescriptor } from '../types.js';
 
 export const AZURE_OPENAI_FLAVOUR: OpenAIFlavour = {
   name: 'azure-openai',
@@ -26,4 +27,13 @@ export const AZURE_OPENAI_FLAVOUR: OpenAIFlavour = {
 };
 
 // The endpoint (URL layouts, Entra tokens) is loaded with the adapter, when a channel is built.
-export const azureOpenAIDescriptor = openAIFlavourDescriptor(AZURE_OPENAI_FLAVOUR, async () => (await import('./azure-endpoint.js')).AZURE_ENDPOINT);
+export const azureOpenAIDescriptor: ProviderDescriptor = {
+  ...openAIFlavourDescriptor(AZURE_OPENAI_FLAVOUR, async () => (await import('./azure-endpoint.js')).AZURE_ENDPOINT),
+  channelOptions: {
+    apiVersion: { type: 'string', pattern: /^[A-Za-z0-9._-]{1,64}$/, expected: 'an Azure OpenAI API version such as 2024-10-21 (or v1)' },
+    auth: { type: 'string', pattern: /^(key|entra)$/, expected: 'key or entra' },
+    tenantId: { type: 'string', pattern: /^[A-Za-z0-9.-]{1,128}$/, expected: 'an Entra tenant id or domain' },
+    clientId: { type: 'string', pattern: /^[A-Za-z0-9-]{1,128}$/, expected: "an Entra application's client id" },
+    authorityHost: { type: 'string', pattern: /^https?:\/\/[^\s?#]{1,253}$/, expected: 'an http(s) URL such as https://login.microsoftonline.com' },
+  },
+};

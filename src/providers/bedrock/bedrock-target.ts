@@ -16,14 +16,14 @@ import { sendUpstream, type UpstreamResponse } from '../shared/upstream-http.js'
 import type { Attempt, ChannelConfig } from '../types.js';
 import { type AwsCredentials, authOf, misconfigured } from './bedrock-auth.js';
 import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
+import { AWS_REGION } from './bedrock-options.js';
 
-const REGION = /^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d{1,2}$/;
 /** Model ids, inference profile ids and ARNs as AWS spells them; anything else never reaches a URL. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/+-]{0,2047}$/;
 
 export function regionOf(channel: ChannelConfig, env: NodeJS.ProcessEnv = process.env): string {
   const region = channel.options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-  if (typeof region !== 'string' || !REGION.test(region)) {
+  if (typeof region !== 'string' || !AWS_REGION.test(region)) {
     throw misconfigured(channel, 'option region (or AWS_REGION) must be an AWS region such as us-east-1');
   }
   return region;

@@ -7,11 +7,13 @@
  */
 import type { ProviderDescriptor } from '../types.js';
 import { BEDROCK_DEFAULT_BASE_URL } from './bedrock-default-url.js';
+import { BEDROCK_CHANNEL_OPTIONS } from './bedrock-options.js';
 
 export const bedrockDescriptor: ProviderDescriptor = {
   name: 'bedrock',
   operations: ['chat', 'embed'],
   defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  channelOptions: BEDROCK_CHANNEL_OPTIONS,
   factory: async () => {
     const [{ createConverseChatProvider }, { createBedrockEmbed }] = await Promise.all([import('./converse-chat-provider.js'), import('./bedrock-embed.js')]);
     return { chat: createConverseChatProvider(), embed: createBedrockEmbed() };
@@ -23,6 +25,7 @@ export const bedrockAnthropicDescriptor: ProviderDescriptor = {
   operations: ['chat'],
   dialect: 'anthropic',
   defaultBaseUrl: BEDROCK_DEFAULT_BASE_URL,
+  channelOptions: BEDROCK_CHANNEL_OPTIONS,
   factory: async () => {
     const [{ createAnthropicChatProvider }, { BEDROCK_ANTHROPIC_ENDPOINT }] = await Promise.all([
       import('../anthropic/anthropic-chat-provider.js'),

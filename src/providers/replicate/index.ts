@@ -11,6 +11,11 @@ export const replicateDescriptor: ProviderDescriptor = {
   name: 'replicate',
   operations: ['image.generate'],
   defaultBaseUrl: 'https://api.replicate.com',
+  channelOptions: {
+    webhookSecret: { type: 'string', pattern: /^\S{1,512}$/, expected: "the account's webhook signing secret (whsec_…)", secret: true },
+    pollIntervalMs: { type: 'integer', expected: 'a whole number of milliseconds' },
+    deadlineMs: { type: 'integer', expected: 'a whole number of milliseconds' },
+  },
   envPreset: {
     keyVar: 'REPLICATE_API_TOKEN',
     baseVar: 'REPLICATE_BASE_URL',

@@ -5,12 +5,14 @@
  */
 import type { ProviderDescriptor } from '../types.js';
 import { VERTEX_DEFAULT_BASE_URL } from './vertex-default-url.js';
+import { VERTEX_CHANNEL_OPTIONS } from './vertex-options.js';
 
 export const vertexAIDescriptor: ProviderDescriptor = {
   name: 'vertex-ai',
   operations: ['chat', 'embed'],
   dialect: 'gemini',
   defaultBaseUrl: VERTEX_DEFAULT_BASE_URL,
+  channelOptions: VERTEX_CHANNEL_OPTIONS,
   factory: async () => {
     const [{ createGeminiChatProvider }, { VERTEX_GEMINI_ENDPOINT }, { createVertexEmbed }] = await Promise.all([
       import('../gemini/gemini-chat-provider.js'),
@@ -26,6 +28,7 @@ export const vertexAnthropicDescriptor: ProviderDescriptor = {
   operations: ['chat'],
   dialect: 'anthropic',
   defaultBaseUrl: VERTEX_DEFAULT_BASE_URL,
+  channelOptions: VERTEX_CHANNEL_OPTIONS,
   factory: async () => {
     const [{ createAnthropicChatProvider }, { VERTEX_ANTHROPIC_ENDPOINT }] = await Promise.all([
       import('../anthropic/anthropic-chat-provider.js'),

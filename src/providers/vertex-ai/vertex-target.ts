@@ -12,10 +12,7 @@ import type { Attempt, ChannelConfig } from '../types.js';
 import { googleAccessToken } from './google-access-token.js';
 import { serviceAccountOf } from './service-account.js';
 import { VERTEX_DEFAULT_BASE_URL } from './vertex-default-url.js';
-
-/** Region names as Google writes them (`us-central1`, `europe-west4`), the multi-regions and `global`. */
-const LOCATION = /^(global|us|eu|[a-z]+-[a-z]+\d{1,2})$/;
-const PROJECT = /^[a-z][a-z0-9-]{4,61}[a-z0-9]$/;
+import { GOOGLE_PROJECT_ID, VERTEX_LOCATION } from './vertex-options.js';
 
 function misconfigured(channel: ChannelConfig, why: string): GatewayError {
   return new GatewayError('upstream', `channel ${channel.name}: ${why}`, { retryable: true, errorType: 'upstream.auth' });
@@ -23,14 +20,14 @@ function misconfigured(channel: ChannelConfig, why: string): GatewayError {
 
 function locationOf(channel: ChannelConfig): string {
   const location = channel.options.location ?? 'global';
-  if (typeof location !== 'string' || !LOCATION.test(location))
+  if (typeof location !== 'string' || !VERTEX_LOCATION.test(location))
     throw misconfigured(channel, 'option location must be a Vertex AI region (us-central1) or global');
   return location;
 }
 
 function projectOf(channel: ChannelConfig): string {
   const project = channel.options.project ?? serviceAccountOf(channel.name, channel.apiKey).projectId;
-  if (typeof project !== 'string' || !PROJECT.test(project)) throw misconfigured(channel, 'option project must be a Google Cloud project id');
+  if (typeof project !== 'string' || !GOOGLE_PROJECT_ID.test(project)) throw misconfigured(channel, 'option project must be a Google Cloud project id');
   return project;
 }
 
