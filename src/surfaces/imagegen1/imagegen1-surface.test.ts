@@ -130,7 +130,9 @@ describe('imagegen1Surface', () => {
       urls: { get: `${server.base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz`, cancel: `${server.base}/imagegen1/task/abcdefghijklmnopqrstuvwxyz/cancel` },
     });
     expect(submits).toHaveLength(1);
-    const { signal, requestId, key, ...call } = submits[0];
+    const { signal, requestId, key, http, ...call } = submits[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(requestId).toMatch(/.+/);
     expect(key.id).toBe('key-1');

@@ -88,7 +88,9 @@ describe('imagegen2Surface', () => {
     });
     expect(fetches).toEqual([['https://example.com/cat.jpg', 'image']]);
     expect(calls).toHaveLength(1);
-    const { signal, requestId, key, ...call } = calls[0];
+    const { signal, requestId, key, http, ...call } = calls[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(requestId).toMatch(/.+/);
     expect(key.id).toBe('key-1');

@@ -100,7 +100,9 @@ describe('openaiVideosSurface', () => {
         error: null,
         remixed_from_video_id: null,
       });
-      const { signal, requestId, key, ...call } = stub.submits[0];
+      const { signal, requestId, key, http, ...call } = stub.submits[0];
+      // The call holds its HTTP request (the access log and traces read it there).
+      expect(http?.headers).toBeDefined();
       expect(key.id).toBe('key-1');
       expect(call).toEqual({
         surface: 'openai-videos',

@@ -32,7 +32,9 @@ describe('videoGenerationsSurface', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: 'task_abcdefghijklmnopqrstuvwxyz', status: 'submitted' });
-    const { signal, requestId, key, request, ...call } = stub.submits[0];
+    const { signal, requestId, key, http, request, ...call } = stub.submits[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(call).toEqual({
       surface: 'video-generations',
       operation: 'video.generate',

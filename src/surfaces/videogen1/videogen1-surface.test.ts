@@ -22,7 +22,9 @@ describe('videogen1Surface', () => {
       data: { task_id: 'task_abcdefghijklmnopqrstuvwxyz', status: 'pending', created_at: '2026-01-02T03:04:05.000Z' },
     });
     expect(stub.submits).toHaveLength(1);
-    const { signal, requestId, key, ...call } = stub.submits[0];
+    const { signal, requestId, key, http, ...call } = stub.submits[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(requestId).toMatch(/.+/);
     expect(key.id).toBe('key-1');

@@ -29,7 +29,9 @@ describe('videogen2Surface', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: 'task_abcdefghijklmnopqrstuvwxyz', status: 'submitted', created_at: '2026-01-02T03:04:05.000Z' });
-    const { signal, requestId, key, ...call } = stub.submits[0];
+    const { signal, requestId, key, http, ...call } = stub.submits[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(key.id).toBe('key-1');
     expect(call).toEqual({

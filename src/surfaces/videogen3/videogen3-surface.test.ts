@@ -37,7 +37,9 @@ describe('videogen3Surface', () => {
         callback_url: 'https://client.example/luma',
       },
     });
-    const { signal, requestId, key, ...call } = stub.submits[0];
+    const { signal, requestId, key, http, ...call } = stub.submits[0];
+    // The call holds its HTTP request (the access log and traces read it there).
+    expect(http?.headers).toBeDefined();
     expect(call).toEqual({
       surface: 'videogen3',
       operation: 'video.generate',
