@@ -24,6 +24,8 @@ const PROVIDER_DATA = new Set([
   'openai/local-server-presets.ts',
   'bedrock/bedrock-default-url.ts',
   'vertex-ai/vertex-default-url.ts',
+  'bedrock/bedrock-options.ts',
+  'vertex-ai/vertex-options.ts',
   'openai/openai-flavours.ts',
   'openai/openai-flavour-descriptor.ts',
   'minimax/minimax-models.ts',
