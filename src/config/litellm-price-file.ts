@@ -8,6 +8,7 @@
  */
 import { ConfigError } from './config-error.js';
 import type { LongContextPrice, ModelCapability, ModelOverride, ModelPrice } from './types.js';
+import { flagValue, tokenCount } from './price-file-values.js';
 
 /** LiteLLM's own file is about 1.6 MB and 2,500 entries; far larger is not a price file. */
 export const MAX_PRICE_FILE_BYTES = 32 * 1024 * 1024;
@@ -99,8 +100,8 @@ export function importedModel(entry: Record<string, unknown>, where: string): Im
   }
   const imported: ImportedModel = {};
   if (Object.keys(price).length > 0) imported.price = price;
-  const inputLimit = tokens(entry.max_input_tokens, `${where}.max_input_tokens`);
-  const outputLimit = tokens(entry.max_output_tokens, `${where}.max_output_tokens`);
+  const inputLimit = tokenCount(entry.max_input_tokens, `${where}.max_input_tokens`);
+  const outputLimit = tokenCount(entry.max_output_tokens, `${where}.max_output_tokens`);
   if (inputLimit !== undefined) imported.inputTokenLimit = inputLimit;
   if (outputLimit !== undefined) imported.outputTokenLimit = outputLimit;
   // Capabilities only from a chat entry that states at least one flag: silence is not "none".
@@ -110,11 +111,6 @@ export function importedModel(entry: Record<string, unknown>, where: string): Im
     );
   }
   return imported;
-}
-
-function flagValue(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') throw new ConfigError(`${where} must be true or false`);
-  return value;
 }
 
 function usd(value: unknown, where: string): number | undefined {
@@ -131,11 +127,4 @@ function perMillion(value: unknown, where: string): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1)
     throw new ConfigError(`${where} must be a cost per token in USD (a number from 0 to 1)`);
   return Number((value * 1_000_000).toFixed(6));
-}
-
-function tokens(value: unknown, where: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0 || value > 100_000_000)
-    throw new ConfigError(`${where} must be a whole number of tokens`);
-  return value;
 }

@@ -11,6 +11,7 @@ import { ConfigError } from './config-error.js';
 import { type ImportedModel, MAX_PRICE_FILE_ENTRIES } from './litellm-price-file.js';
 import { type ModelChange, modelChange } from './price-file-changes.js';
 import type { CatalogEntry, LongContextPrice, ModelCapability, ModelPrice, PriceSource } from './types.js';
+import { flagValue, tokenCount } from './price-file-values.js';
 
 export const MODELS_DEV_URL = 'https://models.dev/api.json';
 /** models.dev's legacy long-context field: the whole request at these above 200k input tokens. */
@@ -138,9 +139,9 @@ function importedModel(entry: Record<string, unknown>, model: CatalogEntry, wher
   if (entry.limit !== undefined) {
     if (!isObject(entry.limit)) throw new ConfigError(`${where}.limit must be an object`);
     // limit.input, when stated, is the input limit; else the context window is.
-    const inputLimit = tokens(entry.limit.input, `${where}.limit.input`) ?? tokens(entry.limit.context, `${where}.limit.context`);
+    const inputLimit = tokenCount(entry.limit.input, `${where}.limit.input`, true) ?? tokenCount(entry.limit.context, `${where}.limit.context`, true);
     // An embedding model's limit.output is its vector's dimensions, not tokens.
-    const outputLimit = chat ? tokens(entry.limit.output, `${where}.limit.output`) : undefined;
+    const outputLimit = chat ? tokenCount(entry.limit.output, `${where}.limit.output`, true) : undefined;
     // A context at or below the model's own long-context tier (Anthropic's 1M context is opt-in:
     // models.dev says 200k) would make that tier unreachable: the catalog's limit stays.
     const tier = imported.price?.above ?? model.price?.above;
@@ -196,7 +197,7 @@ function tierPrice(tier: unknown, where: string): LongContextPrice | undefined {
   if (!isObject(tier) || !isObject(tier.tier)) throw new ConfigError(`${where} must be an object with a tier`);
   // Only context tiers (models.dev's default type) price by input size.
   if (tier.tier.type !== undefined && tier.tier.type !== 'context') return undefined;
-  const size = tokens(tier.tier.size, `${where}.tier.size`);
+  const size = tokenCount(tier.tier.size, `${where}.tier.size`, true);
   if (size === undefined) throw new ConfigError(`${where}.tier.size must be a whole number of tokens`);
   return tierOf(size, tier, where);
 }
@@ -222,12 +223,12 @@ function tierOf(threshold: number, cost: Record<string, unknown>, where: string)
  */
 function importedCapabilities(entry: Record<string, unknown>, model: CatalogEntry, where: string): ModelCapability[] | undefined {
   if (entry.tool_call === undefined || entry.reasoning === undefined || entry.modalities === undefined) return undefined;
-  const tools = flag(entry.tool_call, `${where}.tool_call`);
-  const reasoning = flag(entry.reasoning, `${where}.reasoning`);
+  const tools = flagValue(entry.tool_call, `${where}.tool_call`);
+  const reasoning = flagValue(entry.reasoning, `${where}.reasoning`);
   if (!isObject(entry.modalities) || !isStringList(entry.modalities.input)) throw new ConfigError(`${where}.modalities.input must be a list of modalities`);
   const inputs = entry.modalities.input;
   const had = (capability: ModelCapability) => model.capabilities?.includes(capability) ?? false;
-  const jsonSchema = entry.structured_output === undefined ? had('json_schema') : flag(entry.structured_output, `${where}.structured_output`);
+  const jsonSchema = entry.structured_output === undefined ? had('json_schema') : flagValue(entry.structured_output, `${where}.structured_output`);
   const capabilities: ModelCapability[] = [];
   if (tools) capabilities.push('tools');
   if (inputs.includes('image')) capabilities.push('vision');
@@ -237,25 +238,12 @@ function importedCapabilities(entry: Record<string, unknown>, model: CatalogEntr
   return capabilities;
 }
 
-function flag(value: unknown, where: string): boolean {
-  if (typeof value !== 'boolean') throw new ConfigError(`${where} must be true or false`);
-  return value;
-}
-
 /** USD per million tokens as models.dev states them, to the catalog's 6 decimals. */
 function perMillion(value: unknown, where: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1_000_000)
     throw new ConfigError(`${where} must be a price in USD per million tokens (a number from 0)`);
   return Number(value.toFixed(6));
-}
-
-/** A token count; 0 (models.dev's "not stated" for some media models) is none. */
-function tokens(value: unknown, where: string): number | undefined {
-  if (value === undefined || value === null || value === 0) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > 100_000_000)
-    throw new ConfigError(`${where} must be a whole number of tokens`);
-  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
